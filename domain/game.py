@@ -1,0 +1,220 @@
+"""The Game aggregate: one stream per game on the eventsourcing library.
+
+The aggregate holds the ruleset's immutable state and the bookkeeping every game needs
+(action numbers, client action ids for idempotent retries, whether the game is finished).
+It never draws randomness itself: the caller passes the game's `Rng`, and every outcome the
+ruleset draws is written into a fact.
+"""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.domain import Aggregate
+
+from domain.rng import ALGORITHM, Rng
+from domain.ruleset import (
+    Command,
+    GameConfig,
+    Outcome,
+    Rejection,
+    Ruleset,
+    Seat,
+    get_ruleset,
+)
+
+
+class ActionResult(msgspec.Struct, frozen=True):
+    """Where one recorded action landed: its number, the version of its `ActionRecorded`
+    event, and the version of its last fact."""
+
+    seq: int
+    action_version: int
+    last_version: int
+
+
+GAME_OVER = Rejection("game_over", "The game is over; a finished record cannot change.", "design.md 3")
+
+
+class Game(Aggregate):
+    """The stream of one game. Its events (re-exported by `domain.events`) are the library's
+    dataclass events with primitive fields; each has an explicit, stable topic."""
+
+    TOPIC = "chronicle:Game"
+
+    class Created(Aggregate.Created):
+        TOPIC = "chronicle:GameCreated"
+        ruleset: str
+        ruleset_version: str
+        mode: str
+        seats: list[dict[str, str]]
+        options: dict[str, Any]
+        client_seed: str
+        commitment: str
+        rng_algorithm: str
+        tags: list[str]
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_created(self)
+
+
+    class ActionRecorded(Aggregate.Event):
+        TOPIC = "chronicle:ActionRecorded"
+        seq: int
+        action: dict[str, Any]
+        seat: str | None
+        by: str
+        action_id: str | None
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_action(self)
+
+
+    class FactRecorded(Aggregate.Event):
+        TOPIC = "chronicle:FactRecorded"
+        fact: dict[str, Any]
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_fact(self)
+
+
+    class Finished(Aggregate.Event):
+        TOPIC = "chronicle:GameFinished"
+        outcome: dict[str, Any]
+        server_seed: str
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_finished(self)
+
+
+    def __init__(self) -> None:
+        self.config: GameConfig
+        self.ruleset: Ruleset[Any, Any, Any]
+        self.state: Any = None
+        self.commitment = ""
+        self.tags: tuple[str, ...] = ()
+        self.actions: list[ActionResult] = []
+        self.action_ids: dict[str, int] = {}
+        self.outcome: Outcome | None = None
+        self.revealed_seed: str | None = None
+
+    # Immutable state is shared between copies; only the bookkeeping is copied.
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        clone = copy.copy(self)
+        clone.actions = list(self.actions)
+        clone.action_ids = dict(self.action_ids)
+        clone._pending_events = []
+        return clone
+
+    # -- commands -----------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls, config: GameConfig, commitment: str, rng: Rng, at: datetime, tags: tuple[str, ...] = ()
+    ) -> Game:
+        """Create the stream and append the setup facts. `config.options` must already be
+        resolved against the ruleset's metadata."""
+        game = cls._create(
+            cls.Created,
+            id=UUID(config.game_id),
+            timestamp=at,
+            ruleset=config.ruleset,
+            ruleset_version=_ruleset(config.ruleset).meta.version,
+            mode=config.mode,
+            seats=[{"id": s.id, "name": s.name} for s in config.seats],
+            options=dict(config.options),
+            client_seed=config.client_seed,
+            commitment=commitment,
+            rng_algorithm=ALGORITHM,
+            tags=list(tags),
+        )
+        for fact in game.ruleset.setup(config, game.state, rng):
+            game.trigger_event(cls.FactRecorded, timestamp=at, fact=game.ruleset.codec.encode(fact))
+        return game
+
+    def decide(self, command: Command, rng: Rng) -> list[Any] | Rejection:
+        """The facts `command` would cause now, without recording anything."""
+        if self.outcome is not None:
+            return GAME_OVER
+        result = self.ruleset.decide(self.state, command, rng)
+        return result if isinstance(result, Rejection) else list(result)
+
+    def record(
+        self, command: Command, facts: list[Any], at: datetime, action_id: str | None = None
+    ) -> ActionResult:
+        """Append an accepted action and its facts (from `decide`)."""
+        codec = self.ruleset.codec
+        self.trigger_event(
+            self.ActionRecorded,
+            timestamp=at,
+            seq=len(self.actions) + 1,
+            action=codec.encode(command.action),
+            seat=command.seat,
+            by=command.by,
+            action_id=action_id,
+        )
+        for fact in facts:
+            self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
+        return self.actions[-1]
+
+    def finish(self, server_seed: str, at: datetime) -> None:
+        """Close the record once the ruleset reports an outcome, revealing the seed."""
+        outcome = self.ruleset.outcome(self.state)
+        assert outcome is not None and self.outcome is None
+        self.trigger_event(
+            self.Finished, timestamp=at, outcome=msgspec.to_builtins(outcome), server_seed=server_seed
+        )
+
+    # -- event handlers (called by the events' apply) -----------------------------------
+
+    def on_created(self, event: Game.Created) -> None:
+        self.ruleset = _ruleset(event.ruleset)
+        self.config = GameConfig(
+            game_id=str(event.originator_id),
+            ruleset=event.ruleset,
+            mode=event.mode,  # type: ignore[arg-type]
+            seats=tuple(Seat(s["id"], s["name"]) for s in event.seats),
+            options=dict(event.options),
+            client_seed=event.client_seed,
+        )
+        self.commitment = event.commitment
+        self.tags = tuple(event.tags)
+        self.state = self.ruleset.initial(self.config)
+
+    def on_action(self, event: Game.ActionRecorded) -> None:
+        version = event.originator_version
+        self.actions.append(ActionResult(event.seq, version, version))
+        if event.action_id is not None:
+            self.action_ids[event.action_id] = event.seq
+
+    def on_fact(self, event: Game.FactRecorded) -> None:
+        fact = self.ruleset.codec.decode_fact(event.fact)
+        self.state = self.ruleset.evolve(self.state, fact)
+        if self.actions:
+            last = self.actions[-1]
+            self.actions[-1] = ActionResult(last.seq, last.action_version, event.originator_version)
+
+    def on_finished(self, event: Game.Finished) -> None:
+        self.outcome = msgspec.convert(event.outcome, Outcome)
+        self.revealed_seed = event.server_seed or None
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.outcome is not None else "running"
+
+    def result_of(self, action_id: str) -> ActionResult | None:
+        seq = self.action_ids.get(action_id)
+        return None if seq is None else self.actions[seq - 1]
+
+
+def _ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any]:
+    ruleset = get_ruleset(ruleset_id)
+    if ruleset is None:
+        raise LookupError(f"no ruleset {ruleset_id!r} is installed")
+    return ruleset

@@ -1,0 +1,122 @@
+"""Verifiable randomness: the `hmac-sha256-v1` algorithm (design.md section 4).
+
+Every random operation is a pure function of (server seed, game id, client seed, stream, n).
+The seed is drawn once per game from a CSPRNG (outside `domain/`), published only as its
+SHA-256 commitment, and revealed when the game ends, so anyone can recompute every outcome.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from typing import Protocol, TypeVar
+
+ALGORITHM = "hmac-sha256-v1"
+
+T = TypeVar("T")
+
+_TWO_64 = 2**64
+
+
+def commitment(server_seed: bytes) -> str:
+    """The public commitment to a seed: lowercase hex SHA-256."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+def _words(server_seed: bytes, game_id: str, client_seed: str, stream: str, n: int) -> Iterator[int]:
+    message = f"{game_id}|{client_seed}|{stream}|{n}".encode()
+    sub = hmac.new(server_seed, message, hashlib.sha256).digest()
+    k = 0
+    while True:
+        block = hashlib.sha256(sub + k.to_bytes(8, "big")).digest()
+        for offset in range(0, 32, 8):
+            yield int.from_bytes(block[offset : offset + 8], "big")
+        k += 1
+
+
+def _uniform(words: Iterator[int], m: int) -> int:
+    if m < 1:
+        raise ValueError("uniform() needs at least one outcome")
+    limit = _TWO_64 - (_TWO_64 % m)
+    for u in words:
+        if u < limit:
+            return u % m
+    raise AssertionError("unreachable: the word stream is endless")
+
+
+class Rng(Protocol):
+    """What a ruleset may ask of randomness. Callers pass the stream counter `n` from state,
+    so the same (stream, n) always gives the same outcome and a replay never re-rolls."""
+
+    def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]: ...
+
+    def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]: ...
+
+
+class SeededRng:
+    """`hmac-sha256-v1` over one game's seeds."""
+
+    algorithm = ALGORITHM
+
+    def __init__(self, server_seed: bytes, game_id: str, client_seed: str = "") -> None:
+        self._seed = server_seed
+        self._game_id = game_id
+        self._client_seed = client_seed
+
+    def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]:
+        words = _words(self._seed, self._game_id, self._client_seed, stream, n)
+        return tuple(1 + _uniform(words, faces) for _ in range(count))
+
+    def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
+        words = _words(self._seed, self._game_id, self._client_seed, stream, n)
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = _uniform(words, i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
+
+
+class NoRng:
+    """The randomness of a physical game: the table rolls, so the engine never may."""
+
+    def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]:
+        raise RuntimeError(f"a physical game cannot draw from stream {stream!r}")
+
+    def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
+        raise RuntimeError(f"a physical game cannot shuffle stream {stream!r}")
+
+
+class ScriptedRng:
+    """Outcomes fixed in advance, for worked examples that name a seed (design.md section 4).
+
+    `rolls[stream]` is a list of outcome tuples consumed in order; `shuffles[stream]` likewise
+    gives the resulting orders. Asking for more than was scripted is an error in the test.
+    """
+
+    def __init__(
+        self,
+        rolls: dict[str, list[tuple[int, ...]]] | None = None,
+        shuffles: dict[str, list[Sequence[object]]] | None = None,
+    ) -> None:
+        self._rolls = {k: list(v) for k, v in (rolls or {}).items()}
+        self._shuffles = {k: list(v) for k, v in (shuffles or {}).items()}
+
+    def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]:
+        queue = self._rolls.get(stream)
+        if not queue:
+            raise AssertionError(f"no scripted roll left on stream {stream!r}")
+        outcome = tuple(queue.pop(0))
+        if len(outcome) != count or not all(1 <= f <= faces for f in outcome):
+            raise AssertionError(f"scripted roll {outcome} does not fit {count}d{faces}")
+        return outcome
+
+    def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
+        queue = self._shuffles.get(stream)
+        if not queue:
+            raise AssertionError(f"no scripted shuffle left on stream {stream!r}")
+        order = list(queue.pop(0))
+        if sorted(map(repr, order)) != sorted(map(repr, items)):
+            raise AssertionError(f"scripted shuffle {order} is not a permutation of {list(items)}")
+        by_repr = {repr(item): item for item in items}
+        return tuple(by_repr[repr(o)] for o in order)

@@ -1,0 +1,274 @@
+"""The Ruleset protocol (design.md section 2), rejections, prompts, views and the registry.
+
+A ruleset is a set of pure functions over immutable state:
+
+- `setup(config, rng)` gives the facts that open a game (including initial random outcomes);
+- `decide(state, command, rng)` validates one recorded action and returns the facts it causes,
+  or a `Rejection` (ALL validation lives here);
+- `evolve(state, fact)` applies one fact; it never validates and never draws;
+- `pending`, `legal_actions`, `view`, `outcome`, `describe` read state.
+
+Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
+(store, HTTP, CLI) through one codec.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+import msgspec
+
+from domain.rng import Rng
+
+Mode = Literal["digital", "physical"]
+Actor = Literal["seat", "recorder", "system"]
+
+
+class Rejection(msgspec.Struct, frozen=True):
+    """Why an action was refused: a stable code, a sentence a player understands, and the rule
+    (spec file and section) it rests on."""
+
+    code: str
+    message: str
+    rule: str
+
+
+class RejectedError(Exception):
+    """A rejection raised across a layer boundary (service to API / CLI)."""
+
+    def __init__(self, rejection: Rejection, status: int = 422) -> None:
+        super().__init__(f"{rejection.code}: {rejection.message}")
+        self.rejection = rejection
+        self.status = status
+
+
+class Prompt(msgspec.Struct, frozen=True):
+    """Who owes what answer now. `seat` None means the table (the recorder) must enter a fact,
+    such as an observed die. `kinds` are the action kinds that answer it; `bounds` carries
+    the limits of the choice (how many cards, which ids) as data."""
+
+    seat: str | None
+    kind: str
+    text: str
+    kinds: tuple[str, ...]
+    bounds: dict[str, Any] = {}
+
+
+class Viewer(msgspec.Struct, frozen=True):
+    """Whose eyes a view is for: `omniscient` (recorder, audit, finished game), `public`, or
+    one seat."""
+
+    kind: Literal["omniscient", "public", "seat"]
+    seat: str | None = None
+
+    @staticmethod
+    def parse(text: str) -> Viewer:
+        if text in ("omniscient", "public"):
+            return Viewer(text)  # type: ignore[arg-type]
+        if text.startswith("player:") and len(text) > len("player:"):
+            return Viewer("seat", text.removeprefix("player:"))
+        raise ValueError(f"unknown viewer {text!r}: use omniscient, public or player:<seat>")
+
+    def sees_seat(self, seat: str) -> bool:
+        return self.kind == "omniscient" or (self.kind == "seat" and self.seat == seat)
+
+    def __str__(self) -> str:
+        return f"player:{self.seat}" if self.kind == "seat" else self.kind
+
+
+OMNISCIENT = Viewer("omniscient")
+PUBLIC = Viewer("public")
+
+
+class VariantOption(msgspec.Struct, frozen=True):
+    """One named variant option. `choices` for enumerations; `minimum`/`maximum` for ints."""
+
+    name: str
+    default: str | int | bool
+    description: str
+    choices: tuple[str | int | bool, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class Seat(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+
+
+class GameConfig(msgspec.Struct, frozen=True):
+    """Everything a game is created with; stored in its first event."""
+
+    game_id: str
+    ruleset: str
+    mode: Mode
+    seats: tuple[Seat, ...]
+    options: dict[str, Any]
+    client_seed: str = ""
+
+    def seat_ids(self) -> tuple[str, ...]:
+        return tuple(s.id for s in self.seats)
+
+    def seat_name(self, seat: str) -> str:
+        return next((s.name for s in self.seats if s.id == seat), seat)
+
+
+class Command(msgspec.Struct, frozen=True):
+    """One recorded action and who entered it. `seat` is the seat the action is for (None
+    lets the ruleset take the seat that is prompted); `by` is `seat` for a seat's own token,
+    `recorder` for the table's recorder, `system` for the engine itself."""
+
+    action: Any
+    seat: str | None
+    by: Actor
+
+
+class Outcome(msgspec.Struct, frozen=True):
+    """The result of a finished game: scores and ranks per seat (rank 1 is best; equal ranks
+    are ties), the winners, and the ruleset's score breakdown."""
+
+    scores: dict[str, int]
+    ranks: dict[str, int]
+    winners: tuple[str, ...]
+    details: dict[str, Any] = {}
+    reason: str = ""
+
+
+class RulesetMeta(msgspec.Struct, frozen=True):
+    id: str
+    version: str
+    title: str
+    seat_ids: tuple[str, ...]
+    min_players: int
+    max_players: int
+    options: tuple[VariantOption, ...]
+    hidden_information: bool
+    chance: bool
+    spec: str
+
+    def option(self, name: str) -> VariantOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+S = TypeVar("S")
+A = TypeVar("A")
+F = TypeVar("F")
+
+
+class Codec(Generic[A, F]):
+    """msgspec codecs for a ruleset's tagged unions of actions and facts."""
+
+    def __init__(self, action_type: Any, fact_type: Any) -> None:
+        self.action_type = action_type
+        self.fact_type = fact_type
+
+    def decode_action(self, data: object) -> A:
+        """Raises msgspec.ValidationError on a malformed or unknown action."""
+        return msgspec.convert(data, self.action_type)  # type: ignore[no-any-return]
+
+    def encode(self, value: msgspec.Struct) -> dict[str, Any]:
+        out = msgspec.to_builtins(value)
+        assert isinstance(out, dict)
+        return out
+
+    def decode_fact(self, data: Mapping[str, Any]) -> F:
+        return msgspec.convert(data, self.fact_type)  # type: ignore[no-any-return]
+
+    def action_kinds(self) -> dict[str, type[msgspec.Struct]]:
+        members = getattr(self.action_type, "__args__", (self.action_type,))
+        return {m.__struct_config__.tag: m for m in members}
+
+    def action_schemas(self) -> dict[str, Any]:
+        return {kind: msgspec.json.schema(cls) for kind, cls in self.action_kinds().items()}
+
+
+class Ruleset(Protocol[S, A, F]):
+    """The contract every game package satisfies (design.md section 2)."""
+
+    meta: RulesetMeta
+    codec: Codec[A, F]
+
+    def initial(self, config: GameConfig) -> S: ...
+
+    def setup(self, config: GameConfig, state: S, rng: Rng) -> Sequence[F]: ...
+
+    def decide(self, state: S, command: Command, rng: Rng) -> Sequence[F] | Rejection: ...
+
+    def evolve(self, state: S, fact: F) -> S: ...
+
+    def pending(self, state: S) -> tuple[Prompt, ...]: ...
+
+    def legal_actions(self, state: S, seat: str | None) -> tuple[A, ...]: ...
+
+    def view(self, state: S, viewer: Viewer) -> dict[str, Any]: ...
+
+    def redact(self, fact: F, viewer: Viewer) -> F: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...
+
+    def describe(self, fact: F, config: GameConfig) -> str: ...
+
+    def parse_notation(self, text: str, state: S) -> A | Rejection: ...
+
+    def format_action(self, action: A) -> str: ...
+
+    def progress(self, state: S) -> tuple[int, str | None]:
+        """(turn number, seat to act or None) for replay jumps and statistics."""
+        ...
+
+    def probe_actions(self, state: S) -> tuple[A, ...]:
+        """A finite superset of plausible actions, legal or not, for the contract suite to
+        prove that `decide` accepts exactly what `legal_actions` lists."""
+        ...
+
+
+def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, Any] | Rejection:
+    """Fill defaults and validate the options a game is created with."""
+    resolved: dict[str, Any] = {o.name: o.default for o in meta.options}
+    for name, value in given.items():
+        option = meta.option(name)
+        if option is None:
+            return Rejection("unknown_option", f"{meta.id} has no variant option {name!r}.", "design.md 2")
+        if type(value) is not type(option.default):
+            return Rejection(
+                "invalid_option",
+                f"Option {name!r} takes a {type(option.default).__name__}, not {value!r}.",
+                meta.spec,
+            )
+        if option.choices is not None and value not in option.choices:
+            choices = ", ".join(map(str, option.choices))
+            return Rejection("invalid_option", f"Option {name!r} must be one of: {choices}.", meta.spec)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if (option.minimum is not None and value < option.minimum) or (
+                option.maximum is not None and value > option.maximum
+            ):
+                return Rejection(
+                    "invalid_option",
+                    f"Option {name!r} must lie between {option.minimum} and {option.maximum}.",
+                    meta.spec,
+                )
+        resolved[name] = value
+    return resolved
+
+
+_REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
+
+
+def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
+    _REGISTRY[ruleset.meta.id] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any] | None:
+    _load_builtin()
+    return _REGISTRY.get(ruleset_id)
+
+
+def all_rulesets() -> list[Ruleset[Any, Any, Any]]:
+    _load_builtin()
+    return [_REGISTRY[k] for k in sorted(_REGISTRY)]
+
+
+def _load_builtin() -> None:
+    import domain.games  # noqa: F401  (registers every built-in game)

@@ -1,0 +1,1 @@
+"""Folds over the event log: the game index, statistics, and their runners."""

@@ -1,0 +1,384 @@
+"""The Chronicle application: games as event streams on the eventsourcing library.
+
+Every write goes through here: create a game, record an action (atomically with its facts),
+finish it. Reads rebuild state at any version and redact it for the reader.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets as random_source
+import threading
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any, Literal
+from uuid import UUID, uuid4
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from domain.game import ActionResult, Game
+from domain.rng import NoRng, Rng, SeededRng, commitment
+from domain.ruleset import (
+    OMNISCIENT,
+    PUBLIC,
+    Command,
+    GameConfig,
+    Mode,
+    RejectedError,
+    Rejection,
+    Seat,
+    Viewer,
+    get_ruleset,
+    resolve_options,
+)
+from store.config import store_env, store_url
+from store.errors import Forbidden, GameNotFound, InvalidRequest, Unauthorized, VersionConflict
+from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
+
+
+class NewGame(msgspec.Struct, forbid_unknown_fields=True):
+    """A request to create a game."""
+
+    ruleset: str
+    players: list[str]
+    mode: Mode = "digital"
+    options: dict[str, Any] = {}
+    client_seed: str = ""
+    tags: list[str] = []
+    server_seed: str | None = None  # administrators only: fixes the deal for a reproduction
+
+
+class CreatedGame(msgspec.Struct):
+    game_id: str
+    commitment: str
+    version: int
+    seat_tokens: dict[str, str]
+    recorder_token: str
+    seats: dict[str, str]
+
+
+class Access(msgspec.Struct, frozen=True):
+    """What a token grants on one game."""
+
+    role: Literal["admin", "recorder", "seat", "public"]
+    seat: str | None = None
+
+    def viewer(self, finished: bool) -> Viewer:
+        if finished or self.role in ("admin", "recorder"):
+            return OMNISCIENT
+        if self.role == "seat":
+            return Viewer("seat", self.seat)
+        return PUBLIC
+
+
+RECORDER = Access("recorder")
+ADMIN = Access("admin")
+ANONYMOUS = Access("public")
+
+
+class Recorded(msgspec.Struct):
+    """The answer to a recorded action (the same answer for a retried `action_id`)."""
+
+    game_id: str
+    seq: int
+    version: int
+    facts: list[dict[str, Any]]
+    finished: bool
+    replayed: bool = False
+
+
+class StoredEvent(msgspec.Struct):
+    """One event of a game's stream as a reader may see it."""
+
+    version: int
+    type: Literal["created", "action", "fact", "finished"]
+    at: str
+    data: dict[str, Any]
+    text: str
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Chronicle(Application[UUID]):
+    name = "Chronicle"
+    env = {"AGGREGATE_CACHE_MAXSIZE": "2000", "DEEPCOPY_FROM_AGGREGATE_CACHE": "y"}
+
+    def __init__(self, url: str | None = None, admin_token: str | None = None) -> None:
+        self.url = store_url(url)
+        super().__init__(env=store_env(self.url))
+        self.admin_token = admin_token if admin_token is not None else os.environ.get("CHRONICLE_ADMIN_TOKEN")
+        self._secrets: dict[UUID, GameSecrets] = {}
+        self._secrets_lock = threading.Lock()
+
+    # -- access -------------------------------------------------------------------------
+
+    def access(self, game_id: UUID, token: str | None) -> Access:
+        """The role a bearer token grants on `game_id` (anonymous without one)."""
+        if not token:
+            return ANONYMOUS
+        if self.admin_token and hmac_equal(token, self.admin_token):
+            return ADMIN
+        role = self.secrets(game_id).role_of(token)
+        if role is None:
+            raise Unauthorized("This token is not valid for this game.", code="invalid_token")
+        if role == "recorder":
+            return RECORDER
+        return Access("seat", role.removeprefix("seat:"))
+
+    def is_admin(self, token: str | None) -> bool:
+        return bool(token and self.admin_token and hmac_equal(token, self.admin_token))
+
+    def secrets(self, game_id: UUID) -> GameSecrets:
+        with self._secrets_lock:
+            found = self._secrets.get(game_id)
+        if found is None:
+            try:
+                found = self.repository.get(secrets_id(game_id))
+            except AggregateNotFoundError:
+                raise GameNotFound(f"There is no game {game_id}.") from None
+            assert isinstance(found, GameSecrets)
+            with self._secrets_lock:
+                self._secrets[game_id] = found
+        return found
+
+    # -- writing ------------------------------------------------------------------------
+
+    def create_game(self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None) -> CreatedGame:
+        ruleset = get_ruleset(new.ruleset)
+        if ruleset is None:
+            raise InvalidRequest(f"There is no ruleset {new.ruleset!r}.", code="unknown_ruleset")
+        meta = ruleset.meta
+        if not meta.min_players <= len(new.players) <= meta.max_players:
+            raise InvalidRequest(
+                f"{meta.title} takes {meta.min_players} to {meta.max_players} players, not {len(new.players)}.",
+                code="invalid_player_count",
+            )
+        if any(not name.strip() for name in new.players):
+            raise InvalidRequest("Every player needs a name.", code="invalid_player_name")
+        options = resolve_options(meta, new.options)
+        if isinstance(options, Rejection):
+            raise RejectedError(options, status=400)
+        seed = self._server_seed(new, admin)
+        game_id = game_id or uuid4()
+        seats = tuple(Seat(sid, name.strip()) for sid, name in zip(meta.seat_ids, new.players, strict=False))
+        config = GameConfig(str(game_id), meta.id, new.mode, seats, options, new.client_seed)
+        rng: Rng = SeededRng(seed, config.game_id, new.client_seed) if new.mode == "digital" else NoRng()
+        published = commitment(seed) if new.mode == "digital" else ""
+        game = Game.start(config, published, rng, _now(), tuple(new.tags))
+        tokens = {f"seat:{s.id}": new_token() for s in seats} | {"recorder": new_token()}
+        sealed = GameSecrets.seal(game_id, seed if new.mode == "digital" else None, tokens)
+        self._finish_if_over(game, sealed)
+        self.save(game, sealed)
+        return CreatedGame(
+            game_id=str(game_id),
+            commitment=published,
+            version=game.version,
+            seat_tokens={s.id: tokens[f"seat:{s.id}"] for s in seats},
+            recorder_token=tokens["recorder"],
+            seats={s.id: s.name for s in seats},
+        )
+
+    def _server_seed(self, new: NewGame, admin: bool) -> bytes:
+        if new.server_seed is None:
+            return random_source.token_bytes(32)
+        if not admin:
+            raise Forbidden("Only an administrator may fix the server seed.", code="admin_required")
+        try:
+            seed = bytes.fromhex(new.server_seed)
+        except ValueError:
+            raise InvalidRequest("server_seed must be hexadecimal.", code="invalid_seed") from None
+        if len(seed) != 32:
+            raise InvalidRequest("server_seed must be 32 bytes (64 hex digits).", code="invalid_seed")
+        return seed
+
+    def record(
+        self,
+        game_id: UUID,
+        action: Mapping[str, Any] | str,
+        access: Access,
+        *,
+        seat: str | None = None,
+        action_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> Recorded:
+        """Validate and append one action with its facts, atomically. A retry with the same
+        `action_id` returns the first answer and appends nothing."""
+        if access.role == "public":
+            raise Unauthorized("Recording an action needs a seat or recorder token.")
+        for _attempt in range(5):
+            game = self.game(game_id)
+            if action_id is not None:
+                prior = game.result_of(action_id)
+                if prior is not None:
+                    return self._recorded(game, prior, replayed=True)
+            if expected_version is not None and expected_version != game.version:
+                raise VersionConflict(
+                    f"Expected version {expected_version}, but the game is at version {game.version}."
+                )
+            command = self._command(game, action, access, seat)
+            rng = self._rng(game)
+            facts = game.decide(command, rng)
+            if isinstance(facts, Rejection):
+                raise RejectedError(facts)
+            result = game.record(command, facts, _now(), action_id)
+            self._finish_if_over(game, self.secrets(game_id))
+            try:
+                self.save(game)
+            except IntegrityError:
+                if expected_version is not None:
+                    raise VersionConflict("Another action was recorded first; reload and try again.") from None
+                continue
+            return self._recorded(game, result, facts=[game.ruleset.codec.encode(f) for f in facts])
+        raise VersionConflict("The game is too busy to record this action now; try again.")
+
+    def _command(self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None) -> Command:
+        if seat is not None and seat not in game.config.seat_ids():
+            raise InvalidRequest(f"There is no seat {seat!r} in this game.", code="unknown_seat")
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise Forbidden(f"This token acts for seat {access.seat}, not {seat}.", code="wrong_seat")
+            seat, by = access.seat, "seat"
+        else:
+            by = "recorder"
+        ruleset = game.ruleset
+        if isinstance(action, str):
+            parsed = ruleset.parse_notation(action, game.state)
+            if isinstance(parsed, Rejection):
+                raise RejectedError(parsed, status=400)
+            return Command(parsed, seat, by)  # type: ignore[arg-type]
+        kinds = ruleset.codec.action_kinds()
+        kind = action.get("kind")
+        if kind not in kinds:
+            known = ", ".join(sorted(kinds))
+            raise RejectedError(
+                Rejection("unknown_action", f"{ruleset.meta.title} has no action {kind!r}; it knows {known}.",
+                          ruleset.meta.spec),
+                status=400,
+            )
+        try:
+            decoded = ruleset.codec.decode_action(dict(action))
+        except msgspec.ValidationError as error:
+            raise RejectedError(
+                Rejection("invalid_payload", f"The {kind} action is malformed: {error}.", ruleset.meta.spec),
+                status=400,
+            ) from None
+        return Command(decoded, seat, by)  # type: ignore[arg-type]
+
+    def _rng(self, game: Game) -> Rng:
+        if game.config.mode != "digital":
+            return NoRng()
+        seed = bytes.fromhex(self.secrets(UUID(game.config.game_id)).server_seed)
+        return SeededRng(seed, game.config.game_id, game.config.client_seed)
+
+    def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:
+        if game.outcome is None and game.ruleset.outcome(game.state) is not None:
+            game.finish(sealed.server_seed, _now())
+
+    def _recorded(
+        self, game: Game, result: ActionResult, *, replayed: bool = False, facts: list[dict[str, Any]] | None = None
+    ) -> Recorded:
+        if facts is None:
+            stored = self.events.get(game.id, gt=result.action_version, lte=result.last_version)
+            facts = [e.fact for e in stored if isinstance(e, FactRecorded)]
+        return Recorded(str(game.id), result.seq, game.version, facts, game.outcome is not None, replayed)
+
+    # -- reading ------------------------------------------------------------------------
+
+    def game(self, game_id: UUID, version: int | None = None) -> Game:
+        try:
+            game: Game = self.repository.get(game_id, version=version)
+        except AggregateNotFoundError:
+            if version is not None and version < 1:
+                raise InvalidRequest("Versions start at 1.", code="invalid_version") from None
+            raise GameNotFound(f"There is no game {game_id}.") from None
+        if not isinstance(game, Game):
+            raise GameNotFound(f"There is no game {game_id}.")
+        return game
+
+    def stored_events(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Any]:
+        return list(self.events.get(game_id, gt=gt, lte=lte))
+
+    def read_events(
+        self, game_id: UUID, access: Access, gt: int | None = None, lte: int | None = None
+    ) -> list[StoredEvent]:
+        """The stream as `access` may see it: hidden facts redacted, one human line each."""
+        game = self.game(game_id)
+        viewer = access.viewer(game.outcome is not None)
+        return [self.present(game, e, viewer) for e in self.events.get(game_id, gt=gt, lte=lte)]
+
+    def present(self, game: Game, event: Any, viewer: Viewer) -> StoredEvent:
+        ruleset, config = game.ruleset, game.config
+        at = event.timestamp.isoformat()
+        version = event.originator_version
+        if isinstance(event, FactRecorded):
+            fact = ruleset.redact(ruleset.codec.decode_fact(event.fact), viewer)
+            return StoredEvent(version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config))
+        if isinstance(event, ActionRecorded):
+            action = ruleset.codec.decode_action(event.action)
+            who = config.seat_name(event.seat) if event.seat else "the table"
+            data = {"seq": event.seq, "action": event.action, "seat": event.seat, "by": event.by,
+                    "action_id": event.action_id}
+            return StoredEvent(version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}")
+        if isinstance(event, GameCreated):
+            names = ", ".join(s["name"] for s in event.seats)
+            data = {"ruleset": event.ruleset, "ruleset_version": event.ruleset_version, "mode": event.mode,
+                    "seats": event.seats, "options": event.options, "client_seed": event.client_seed,
+                    "commitment": event.commitment, "rng_algorithm": event.rng_algorithm, "tags": event.tags}
+            return StoredEvent(version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}.")
+        assert isinstance(event, GameFinished)
+        outcome = event.outcome
+        winners = " and ".join(config.seat_name(s) for s in outcome.get("winners", ())) or "nobody (a draw)"
+        data = {"outcome": outcome, "server_seed": event.server_seed}
+        return StoredEvent(version, "finished", at, data, f"The game is over: {winners} won.")
+
+    def view(self, game_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
+        latest = self.game(game_id)
+        if at is not None and not 1 <= at <= latest.version:
+            raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
+        game = latest if at is None or at == latest.version else self.game(game_id, version=at)
+        viewer = access.viewer(latest.outcome is not None)
+        return {
+            "game_id": str(game_id),
+            "version": game.version,
+            "status": game.status,
+            "view": str(viewer),
+            "state": game.ruleset.view(game.state, viewer),
+            "outcome": msgspec.to_builtins(game.outcome) if game.outcome else None,
+        }
+
+    def prompts(self, game_id: UUID) -> list[dict[str, Any]]:
+        game = self.game(game_id)
+        return [msgspec.to_builtins(p) for p in game.ruleset.pending(game.state)]
+
+    def legal_actions(self, game_id: UUID, access: Access, seat: str | None = None) -> dict[str, Any]:
+        game = self.game(game_id)
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise Forbidden(f"This token sees seat {access.seat}'s choices only.", code="wrong_seat")
+            seat = access.seat
+        elif access.role == "public":
+            raise Unauthorized("Legal actions are shown to a seat or the recorder.")
+        actions = game.ruleset.legal_actions(game.state, seat)
+        codec = game.ruleset.codec
+        return {
+            "version": game.version,
+            "seat": seat,
+            "actions": [codec.encode(a) for a in actions],
+            "notation": [game.ruleset.format_action(a) for a in actions],
+        }
+
+    def seed_for_audit(self, game: Game, access: Access) -> bytes | None:
+        """The seed an audit may use: revealed when the game ended, else an administrator's
+        (or the local store owner's) view of the sealed one."""
+        if game.config.mode != "digital":
+            return None
+        if game.revealed_seed:
+            return bytes.fromhex(game.revealed_seed)
+        if access.role == "admin":
+            return bytes.fromhex(self.secrets(game.id).server_seed)
+        return None

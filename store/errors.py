@@ -1,0 +1,55 @@
+"""Errors the service raises for the edges (HTTP, CLI) to turn into answers.
+
+Each carries a stable `code`, an HTTP status and a sentence; `RejectedError` (in
+`domain.ruleset`) carries a ruleset's rejection with the rule it rests on.
+"""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "bad_request"
+    title = "Bad request"
+
+    def __init__(self, detail: str, code: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+
+
+class GameNotFound(ServiceError):
+    status = 404
+    code = "game_not_found"
+    title = "No such game"
+
+
+class VersionConflict(ServiceError):
+    status = 409
+    code = "version_conflict"
+    title = "The game has moved on"
+
+
+class Unauthorized(ServiceError):
+    status = 401
+    code = "token_required"
+    title = "A token is required"
+
+
+class Forbidden(ServiceError):
+    status = 403
+    code = "forbidden"
+    title = "Not allowed with this token"
+
+
+class InvalidRequest(ServiceError):
+    status = 400
+    code = "invalid_request"
+    title = "The request is not valid"
+
+
+class SeedSealed(ServiceError):
+    status = 403
+    code = "seed_sealed"
+    title = "The seed is still sealed"

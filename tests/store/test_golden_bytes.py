@@ -1,0 +1,87 @@
+"""The stored bytes of every event type, pinned: changing them is a migration, never an accident.
+
+Old streams must still load after any change, so a diff here needs an upcaster, not an edit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from store.app import Chronicle
+from store.secrets import GameSecrets
+
+AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+GAME = UUID(int=1)
+STAMP = b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-02T03:04:05+00:00"},'
+
+CASES: list[tuple[Any, str, bytes]] = [
+    (
+        GameCreated(
+            originator_id=GAME, originator_version=1, timestamp=AT, originator_topic="chronicle:Game",
+            ruleset="province", ruleset_version="1", mode="digital",
+            seats=[{"id": "A", "name": "Ann"}, {"id": "B", "name": "Ben"}], options={"goal_pool": "ks5"},
+            client_seed="", commitment="ab", rng_algorithm="hmac-sha256-v1", tags=["club"],
+        ),
+        "chronicle:GameCreated",
+        STAMP + b'"originator_topic":"chronicle:Game","ruleset":"province","ruleset_version":"1",'
+        b'"mode":"digital","seats":[{"id":"A","name":"Ann"},{"id":"B","name":"Ben"}],'
+        b'"options":{"goal_pool":"ks5"},"client_seed":"","commitment":"ab",'
+        b'"rng_algorithm":"hmac-sha256-v1","tags":["club"]}',
+    ),
+    (
+        ActionRecorded(
+            originator_id=GAME, originator_version=2, timestamp=AT, seq=1, action={"kind": "EndTurn"},
+            seat="A", by="seat", action_id="x1",
+        ),
+        "chronicle:ActionRecorded",
+        STAMP + b'"seq":1,"action":{"kind":"EndTurn"},"seat":"A","by":"seat","action_id":"x1"}',
+    ),
+    (
+        FactRecorded(
+            originator_id=GAME, originator_version=3, timestamp=AT,
+            fact={"type": "TurnStarted", "turn": 2, "player": "B"},
+        ),
+        "chronicle:FactRecorded",
+        STAMP + b'"fact":{"type":"TurnStarted","turn":2,"player":"B"}}',
+    ),
+    (
+        GameFinished(
+            originator_id=GAME, originator_version=4, timestamp=AT, outcome={"scores": {"A": 1}},
+            server_seed="00ff",
+        ),
+        "chronicle:GameFinished",
+        STAMP + b'"outcome":{"scores":{"A":1}},"server_seed":"00ff"}',
+    ),
+    (
+        GameSecrets.Created(
+            originator_id=GAME, originator_version=1, timestamp=AT, originator_topic="chronicle:GameSecrets",
+            game_id=str(GAME), server_seed="00ff", token_hashes={"recorder": "aa"},
+        ),
+        "chronicle:GameSecrets.Created",
+        STAMP + b'"originator_topic":"chronicle:GameSecrets","game_id":"00000000-0000-0000-0000-000000000001",'
+        b'"server_seed":"00ff","token_hashes":{"recorder":"aa"}}',
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chronicle]:
+    path: Path = tmp_path_factory.mktemp("golden") / "games.sqlite3"
+    application = Chronicle(f"sqlite:///{path}")
+    yield application
+    application.close()
+
+
+@pytest.mark.parametrize(("event", "topic", "stored"), CASES, ids=[c[1] for c in CASES])
+def test_each_event_type_is_stored_as_exactly_these_bytes(app: Chronicle, event: Any, topic: str, stored: bytes) -> None:
+    record = app.mapper.to_stored_event(event)
+    assert record.topic == topic
+    assert record.state == stored
+    assert app.mapper.to_domain_event(record) == event

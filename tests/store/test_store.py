@@ -1,0 +1,208 @@
+"""The event store on both backends: atomic appends, versions, idempotent retries, audits."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from domain.rng import commitment
+from projections.games_index import GameIndex
+from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
+from store.audit import audit_events
+from store.errors import GameNotFound, VersionConflict
+from domain.ruleset import RejectedError
+
+SEED = bytes(range(32)).hex()
+
+OPENING = [
+    {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
+    {"kind": "RevealGoal", "goal": "workers2"},
+]
+FIRST_TURN = [
+    {"kind": "MoveWorker", "piece": "green", "from": "top"},
+    {"kind": "MoveWorker", "piece": "green", "from": "right"},
+    {"kind": "MoveWorker", "piece": "green", "from": "left"},
+    {"kind": "Build", "building": "camp"},
+    {"kind": "EndTurn"},
+]
+
+
+def physical_game(app: Chronicle, *actions: dict[str, Any]) -> UUID:
+    created = app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical"))
+    game_id = UUID(created.game_id)
+    for action in actions:
+        app.record(game_id, action, RECORDER)
+    return game_id
+
+
+@pytest.fixture
+def app(store_url: str) -> Any:
+    application = Chronicle(store_url)
+    yield application
+    application.close()
+
+
+def test_a_game_is_one_stream_that_starts_with_its_configuration(app: Chronicle) -> None:
+    game_id = physical_game(app)
+    events = app.stored_events(game_id)
+    assert isinstance(events[0], GameCreated)
+    assert events[0].ruleset == "province" and events[0].mode == "physical"
+    assert [s["name"] for s in events[0].seats] == ["Ann", "Ben"]
+    assert [e.originator_version for e in events] == list(range(1, len(events) + 1))
+
+
+def test_an_action_and_its_facts_are_appended_together(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    before = app.game(game_id).version
+    recorded = app.record(game_id, FIRST_TURN[0], RECORDER)
+    events = app.stored_events(game_id, gt=before)
+    assert isinstance(events[0], ActionRecorded)
+    assert all(isinstance(e, FactRecorded) for e in events[1:])
+    assert [e.fact for e in events[1:]] == recorded.facts
+    assert recorded.version == before + len(events)
+
+
+def test_a_rejected_action_appends_nothing(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    before = app.game(game_id).version
+    with pytest.raises(RejectedError) as refused:
+        app.record(game_id, {"kind": "Build", "building": "camp"}, RECORDER)
+    assert refused.value.rejection.code == "no_worker_moved"
+    assert app.game(game_id).version == before
+
+
+def test_a_stale_expected_version_is_refused_and_appends_nothing(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    version = app.game(game_id).version
+    app.record(game_id, FIRST_TURN[0], RECORDER, expected_version=version)
+    after = app.game(game_id).version
+    with pytest.raises(VersionConflict):
+        app.record(game_id, FIRST_TURN[1], RECORDER, expected_version=version)
+    assert app.game(game_id).version == after
+
+
+def test_a_retried_action_id_returns_the_first_answer_and_appends_nothing(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    first = app.record(game_id, FIRST_TURN[0], RECORDER, action_id="tap-1")
+    again = app.record(game_id, FIRST_TURN[0], RECORDER, action_id="tap-1")
+    assert again.replayed and not first.replayed
+    assert (again.seq, again.version, again.facts) == (first.seq, first.version, first.facts)
+    assert app.game(game_id).version == first.version
+
+
+def test_the_state_at_any_version_is_the_fold_of_the_events_up_to_it(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING, *FIRST_TURN)
+    game = app.game(game_id)
+    ruleset = game.ruleset
+    state = ruleset.initial(game.config)
+    for event in app.stored_events(game_id):
+        if isinstance(event, FactRecorded):
+            state = ruleset.evolve(state, ruleset.codec.decode_fact(event.fact))
+        assert app.game(game_id, version=event.originator_version).state == state
+    assert game.state == state
+
+
+def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, store_url: str) -> None:
+    game_id = physical_game(app, *OPENING)
+    other = Chronicle(store_url)
+    try:
+        assert other.game(game_id).version == app.game(game_id).version
+        other.record(game_id, FIRST_TURN[0], RECORDER)
+        assert app.game(game_id).version == other.game(game_id).version
+        with pytest.raises(RejectedError):  # the first process's cached copy was brought up to date
+            app.record(game_id, {"kind": "MoveWorker", "piece": "green", "from": "top"}, RECORDER)
+    finally:
+        other.close()
+
+
+def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, store_url: str) -> None:
+    game_id = physical_game(app, *OPENING)
+    other = Chronicle(store_url)
+    moves = [FIRST_TURN[0], FIRST_TURN[1], FIRST_TURN[2]]
+    results: list[object] = []
+
+    def write(writer: Chronicle, action: dict[str, Any]) -> None:
+        try:
+            results.append(writer.record(game_id, action, RECORDER))
+        except RejectedError as error:
+            results.append(error.rejection.code)
+
+    threads = [threading.Thread(target=write, args=(w, m)) for w, m in zip([app, other, app], moves, strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    other.close()
+    game = app.game(game_id)
+    assert len(game.actions) == 2 + sum(1 for r in results if not isinstance(r, str))
+    assert audit_events(app.stored_events(game_id), None).clean
+
+
+def test_an_unknown_game_is_not_found(app: Chronicle) -> None:
+    with pytest.raises(GameNotFound):
+        app.game(UUID(int=7))
+
+
+def test_a_digital_game_reveals_its_seed_only_when_it_ends(app: Chronicle) -> None:
+    created = app.create_game(NewGame("province", ["Ann", "Ben"], server_seed=SEED), admin=True)
+    game_id = UUID(created.game_id)
+    assert created.commitment == commitment(bytes.fromhex(SEED))
+    stored = app.stored_events(game_id)
+    assert all(SEED not in repr(e) for e in stored)
+    assert audit_events(stored, None).divergence is not None  # sealed: random outcomes unchecked
+    assert audit_events(stored, app.seed_for_audit(app.game(game_id), ADMIN)).clean
+
+
+def test_tokens_are_stored_hashed_and_grant_their_role(app: Chronicle) -> None:
+    created = app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical"))
+    game_id = UUID(created.game_id)
+    sealed = app.secrets(game_id)
+    for token in [*created.seat_tokens.values(), created.recorder_token]:
+        assert token not in repr(sealed.token_hashes)
+    assert app.access(game_id, created.seat_tokens["B"]) == Access("seat", "B")
+    assert app.access(game_id, created.recorder_token) == RECORDER
+
+
+def test_the_game_index_lists_and_filters_games(app: Chronicle) -> None:
+    physical_game(app)
+    app.create_game(NewGame("province", ["Cleo", "Dan"], mode="physical", tags=["club"]))
+    index = GameIndex(app)
+    rows, total = index.search()
+    assert total == 2 and rows[0].players == ["Cleo", "Dan"]
+    assert index.search(player="ann")[1] == 1
+    assert index.search(tag="club")[0][0].players == ["Cleo", "Dan"]
+    assert index.search(status="finished")[1] == 0
+
+
+def test_a_finished_game_is_closed_with_its_outcome(app: Chronicle) -> None:
+    game_id = _play_digital_to_the_end(app)
+    game = app.game(game_id)
+    last = app.stored_events(game_id)[-1]
+    assert isinstance(last, GameFinished) and last.server_seed == SEED
+    assert game.outcome is not None and last.outcome["winners"] == list(game.outcome.winners)
+    with pytest.raises(RejectedError) as refused:
+        app.record(game_id, {"kind": "EndTurn"}, RECORDER)
+    assert refused.value.rejection.code == "game_over"
+    assert audit_events(app.stored_events(game_id), bytes.fromhex(SEED)).clean
+    rows, _ = GameIndex(app).search(status="finished")
+    assert [r.game_id for r in rows] == [str(game_id)]
+
+
+def _play_digital_to_the_end(app: Chronicle) -> UUID:
+    import random
+
+    created = app.create_game(NewGame("province", ["Ann", "Ben"], server_seed=SEED), admin=True)
+    game_id = UUID(created.game_id)
+    bot = random.Random(3)
+    for _ in range(5000):
+        game = app.game(game_id)
+        if game.outcome is not None:
+            return game_id
+        prompt = game.ruleset.pending(game.state)[0]
+        action = bot.choice(game.ruleset.legal_actions(game.state, prompt.seat))
+        app.record(game_id, game.ruleset.codec.encode(action), RECORDER, seat=prompt.seat)
+    raise AssertionError("the game did not end")
