@@ -201,6 +201,9 @@ class Game(Aggregate):
     def on_finished(self, event: Game.Finished) -> None:
         self.outcome = msgspec.convert(event.outcome, Outcome)
         self.revealed_seed = event.server_seed or None
+        if self.actions:  # the closing event belongs to the answer of the action that ended the game
+            last = self.actions[-1]
+            self.actions[-1] = ActionResult(last.seq, last.action_version, event.originator_version)
 
     # -- reading ------------------------------------------------------------------------
 

@@ -215,7 +215,7 @@ class Chronicle(Application[UUID]):
             if action_id is not None:
                 prior = game.result_of(action_id)
                 if prior is not None:
-                    return self._recorded(game, prior, replayed=True)
+                    return self._recorded(game, prior, access, replayed=True)
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(
                     f"Expected version {expected_version}, but the game is at version {game.version}."
@@ -233,7 +233,7 @@ class Chronicle(Application[UUID]):
                 if expected_version is not None:
                     raise VersionConflict("Another action was recorded first; reload and try again.") from None
                 continue
-            return self._recorded(game, result, facts=[game.ruleset.codec.encode(f) for f in facts])
+            return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
 
     def _command(self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None) -> Command:
@@ -280,12 +280,17 @@ class Chronicle(Application[UUID]):
             game.finish(sealed.server_seed, _now())
 
     def _recorded(
-        self, game: Game, result: ActionResult, *, replayed: bool = False, facts: list[dict[str, Any]] | None = None
+        self, game: Game, result: ActionResult, access: Access, *, replayed: bool = False,
+        facts: list[Any] | None = None,
     ) -> Recorded:
+        """The answer to an action, its facts redacted for whoever recorded it."""
+        codec = game.ruleset.codec
         if facts is None:
             stored = self.events.get(game.id, gt=result.action_version, lte=result.last_version)
-            facts = [e.fact for e in stored if isinstance(e, FactRecorded)]
-        return Recorded(str(game.id), result.seq, game.version, facts, game.outcome is not None, replayed)
+            facts = [codec.decode_fact(e.fact) for e in stored if isinstance(e, FactRecorded)]
+        viewer = access.viewer(game.outcome is not None)
+        shown = [codec.encode(game.ruleset.redact(f, viewer)) for f in facts]
+        return Recorded(str(game.id), result.seq, result.last_version, shown, game.outcome is not None, replayed)
 
     # -- reading ------------------------------------------------------------------------
 

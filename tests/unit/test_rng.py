@@ -1,0 +1,67 @@
+"""`hmac-sha256-v1` against the test vectors of design.md section 4."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.rng import NoRng, ScriptedRng, SeededRng, _uniform, commitment
+
+SEED = bytes(range(32))
+DECK = [f"Copper#{i}" for i in range(7)] + [f"Estate#{i}" for i in range(7, 10)]
+
+
+def test_the_commitment_is_the_sha256_of_the_seed() -> None:
+    assert commitment(SEED) == "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
+
+
+def test_ten_d6_on_stream_dice_counter_0_match_the_vector() -> None:
+    assert SeededRng(SEED, "game-1").roll("dice", 0, 6, 10) == (1, 6, 3, 5, 4, 1, 4, 2, 5, 3)
+
+
+def test_two_d6_on_stream_dice_counter_1_match_the_vector() -> None:
+    assert SeededRng(SEED, "game-1").roll("dice", 1, 6, 2) == (6, 3)
+
+
+def test_a_client_seed_changes_every_outcome_as_the_vector_says() -> None:
+    assert SeededRng(SEED, "game-1", "alice").roll("dice", 0, 6, 10) == (4, 6, 4, 5, 5, 4, 1, 6, 1, 2)
+
+
+def test_a_shuffle_of_the_starting_deck_matches_the_vector() -> None:
+    assert " ".join(SeededRng(SEED, "game-1").shuffle("deck:p1", 0, DECK)) == (
+        "Copper#2 Copper#4 Copper#5 Copper#1 Estate#9 Estate#8 Copper#0 Copper#6 Estate#7 Copper#3"
+    )
+
+
+def test_outcomes_ignore_the_global_random_module() -> None:
+    first = SeededRng(SEED, "game-1").roll("dice", 5, 20, 30)
+    random.seed(99)
+    random.random()
+    assert SeededRng(SEED, "game-1").roll("dice", 5, 20, 30) == first
+
+
+def test_streams_and_counters_are_independent() -> None:
+    rng = SeededRng(SEED, "game-1")
+    assert rng.roll("dice", 0, 6, 10) != rng.roll("dice", 2, 6, 10)
+    assert rng.roll("dice", 0, 6, 10) != rng.roll("ships", 0, 6, 10)
+
+
+def test_uniform_rejects_words_above_the_largest_multiple() -> None:
+    top = 2**64 - 1  # 2**64 % 3 == 1, so the last word is rejected and the next one used
+    assert _uniform(iter([top, 7]), 3) == 1
+
+
+def test_a_physical_game_cannot_draw() -> None:
+    with pytest.raises(RuntimeError):
+        NoRng().roll("dice", 0, 6)
+
+
+def test_scripted_outcomes_come_back_in_order_and_must_fit_the_dice() -> None:
+    rng = ScriptedRng(rolls={"ships": [(1, 2), (2, 2)]})
+    assert rng.roll("ships", 0, 2, 2) == (1, 2)
+    assert rng.roll("ships", 1, 2, 2) == (2, 2)
+    with pytest.raises(AssertionError):
+        rng.roll("ships", 2, 2, 2)
+    with pytest.raises(AssertionError):
+        ScriptedRng(rolls={"dice": [(7,)]}).roll("dice", 0, 6)
