@@ -1,0 +1,99 @@
+"""Province (Samuel Strick / Laboratory, Kickstarter 2014 edition with 5 goal tokens), the
+two-player building microgame: the ruleset object of `shared/rules/province.md`.
+
+Modules: `data` (rules data, section 10), `options` (variants, sections 9 and 10.4), `state`
+(2.2), `actions` (7.2, 7.3), `events` (7.4 and the random facts), `fold` (`evolve`), `rules`
+(`decide` and friends), `cycle`, `spending`, `lender`, `goals`, `turns`, `scoring`,
+`table_inputs` (the rules themselves, 3-8), `legal` (prompts and legal actions), `view`,
+`describe` and `notation`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.games.province import describe as _describe
+from domain.games.province import legal, notation, rules, view
+from domain.games.province.actions import Action
+from domain.games.province.data import DATA
+from domain.games.province.events import Fact
+from domain.games.province.fold import evolve as _evolve
+from domain.games.province.options import OPTIONS
+from domain.games.province.state import SEATS, State
+from domain.rng import Rng
+from domain.ruleset import (
+    Codec,
+    Command,
+    GameConfig,
+    Outcome,
+    Prompt,
+    Rejection,
+    RulesetMeta,
+    Viewer,
+    register,
+)
+
+META = RulesetMeta(
+    id="province",
+    version="1",
+    title=f"Province (Kickstarter 2014, rules data {DATA.version})",
+    seat_ids=SEATS,
+    min_players=2,
+    max_players=2,
+    options=OPTIONS,
+    hidden_information=True,
+    chance=True,
+    spec="province.md",
+)
+
+
+class ProvinceRuleset:
+    meta = META
+    codec: Codec[Action, Fact] = Codec(Action, Fact)
+
+    def initial(self, config: GameConfig) -> State:
+        return rules.initial(config)
+
+    def setup(self, config: GameConfig, state: State, rng: Rng) -> Sequence[Fact]:
+        return rules.setup(config, state, rng)
+
+    def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
+        return rules.decide(state, command, rng)
+
+    def evolve(self, state: State, fact: Fact) -> State:
+        return _evolve(state, fact)
+
+    def pending(self, state: State) -> tuple[Prompt, ...]:
+        return legal.pending(state)
+
+    def legal_actions(self, state: State, seat: str | None) -> tuple[Action, ...]:
+        return legal.legal_actions(state, seat)
+
+    def probe_actions(self, state: State) -> tuple[Action, ...]:
+        return legal.probe_actions(state)
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view.view(state, viewer)
+
+    def redact(self, fact: Fact, viewer: Viewer) -> Fact:
+        return view.redact(fact, viewer)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    def describe(self, fact: Fact, config: GameConfig) -> str:
+        return _describe.describe(fact, config)
+
+    def parse_notation(self, text: str, state: State) -> Action | Rejection:
+        return notation.parse_notation(text)
+
+    def format_action(self, action: Action) -> str:
+        return notation.format_action(action)
+
+    def progress(self, state: State) -> tuple[int, str | None]:
+        return rules.progress(state)
+
+
+RULESET = ProvinceRuleset()
+register(RULESET)

@@ -1,0 +1,53 @@
+"""Shared machinery of Province's `decide` (Kickstarter 2014, province.md 7.6): the fact
+collector and the rejection helper.
+
+`decide` works on a running copy of the state: each fact is folded with `evolve` as soon as it
+is emitted, so later steps of the same input (goal checks, turn start) see its effect, exactly
+as a replay will.
+"""
+
+from __future__ import annotations
+
+from domain.games.province.events import Fact, PhaseChanged
+from domain.games.province.fold import evolve
+from domain.games.province.state import State
+from domain.rng import Rng
+from domain.ruleset import Rejection
+
+SPEC = "province.md"
+
+
+class Ctx:
+    """The facts of one input so far, and the state they lead to."""
+
+    __slots__ = ("facts", "rng", "state")
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
+        self.facts: list[Fact] = []
+
+    def emit(self, fact: Fact) -> None:
+        self.facts.append(fact)
+        self.state = evolve(self.state, fact)
+
+
+def reject(code: str, message: str, section: str) -> Rejection:
+    return Rejection(code, message, f"{SPEC} {section}")
+
+
+def spending_gate(state: State) -> Rejection | None:
+    """The "spending*" rule of 7.3: a spending input in the labor phase needs a move first."""
+    if state.phase == "labor":
+        if state.turn_state.moves < 1:
+            return reject("no_worker_moved", "Move at least one worker before spending.", "3.2")
+        return None
+    if state.phase == "spending":
+        return None
+    return reject("wrong_phase", "Spending is done after the labor phase.", "3.3")
+
+
+def enter_spending(ctx: Ctx, seat: str) -> None:
+    """The labor phase ends implicitly with the first accepted spending input (3.2)."""
+    if ctx.state.phase == "labor":
+        ctx.emit(PhaseChanged(seat, "spending"))
