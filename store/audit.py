@@ -45,7 +45,9 @@ def _config(created: GameCreated) -> GameConfig:
     )
 
 
-def _group(events: Sequence[Any]) -> tuple[list[FactRecorded], list[tuple[ActionRecorded, list[FactRecorded]]]]:
+def _group(
+    events: Sequence[Any],
+) -> tuple[list[FactRecorded], list[tuple[ActionRecorded, list[FactRecorded]]]]:
     setup: list[FactRecorded] = []
     actions: list[tuple[ActionRecorded, list[FactRecorded]]] = []
     for event in events[1:]:
@@ -76,14 +78,20 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
         return diverged(1, f"ruleset {created.ruleset!r} is not installed", "design.md 2")
     if ruleset.meta.version != created.ruleset_version:
         return diverged(
-            1, f"recorded under {created.ruleset} version {created.ruleset_version}, installed is "
-            f"{ruleset.meta.version}", "design.md 3")
+            1,
+            f"recorded under {created.ruleset} version {created.ruleset_version}, installed is "
+            f"{ruleset.meta.version}",
+            "design.md 3",
+        )
     config = _config(created)
     rng: Rng = NoRng()
     if created.mode == "digital":
         if seed is None:
-            return diverged(1, "the seed is sealed until the game ends; random outcomes cannot be checked",
-                            "design.md 4.7")
+            return diverged(
+                1,
+                "the seed is sealed until the game ends; random outcomes cannot be checked",
+                "design.md 4.7",
+            )
         if commitment(seed) != created.commitment:
             return diverged(1, "the seed does not match the published commitment", "design.md 4.1")
         rng = SeededRng(seed, game_id, created.client_seed)
@@ -91,7 +99,7 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
     setup, actions = _group(stored)
     state = ruleset.initial(config)
 
-    expected = [codec.encode(f) for f in ruleset.setup(config, state, rng)]
+    expected = [_as_stored(codec.encode(f)) for f in ruleset.setup(config, state, rng)]
     mismatch = _compare(expected, setup)
     if mismatch is not None:
         return diverged(*mismatch, ruleset.meta.spec)
@@ -104,8 +112,9 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
         try:
             action = codec.decode_action(action_event.action)
         except msgspec.ValidationError as error:
-            return diverged(action_event.originator_version, f"stored action cannot be read: {error}",
-                            ruleset.meta.spec)
+            return diverged(
+                action_event.originator_version, f"stored action cannot be read: {error}", ruleset.meta.spec
+            )
         command = Command(action, action_event.seat, action_event.by)  # type: ignore[arg-type]
         decided = ruleset.decide(state, command, rng)
         if isinstance(decided, Rejection):
@@ -115,7 +124,8 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
                 f"{decided.code}: {decided.message}",
                 decided.rule,
             )
-        mismatch = _compare([codec.encode(f) for f in decided], facts, action_event.originator_version)
+        expected = [_as_stored(codec.encode(f)) for f in decided]
+        mismatch = _compare(expected, facts, action_event.originator_version)
         if mismatch is not None:
             return diverged(*mismatch, ruleset.meta.spec)
         for event in facts:
@@ -126,18 +136,35 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
     outcome = ruleset.outcome(state)
     if finished:
         if outcome is None:
-            return diverged(finished[0].originator_version, "the game is marked finished but the rules say it "
-                            "is still running", ruleset.meta.spec)
-        if msgspec.to_builtins(outcome) != finished[0].outcome:
-            return diverged(finished[0].originator_version, f"stored outcome {finished[0].outcome} differs from "
-                            f"the recomputed {msgspec.to_builtins(outcome)}", ruleset.meta.spec)
+            return diverged(
+                finished[0].originator_version,
+                "the game is marked finished but the rules say it is still running",
+                ruleset.meta.spec,
+            )
+        if _as_stored(outcome) != finished[0].outcome:
+            return diverged(
+                finished[0].originator_version,
+                f"stored outcome {finished[0].outcome} differs from "
+                f"the recomputed {msgspec.to_builtins(outcome)}",
+                ruleset.meta.spec,
+            )
         if created.mode == "digital" and seed is not None and finished[0].server_seed != seed.hex():
-            return diverged(finished[0].originator_version, "the revealed seed is not the game's seed",
-                            "design.md 4.7")
+            return diverged(
+                finished[0].originator_version, "the revealed seed is not the game's seed", "design.md 4.7"
+            )
     elif outcome is not None:
-        return diverged(stored[-1].originator_version, "the rules say the game is over but it was not closed",
-                        ruleset.meta.spec)
+        return diverged(
+            stored[-1].originator_version,
+            "the rules say the game is over but it was not closed",
+            ruleset.meta.spec,
+        )
     return report
+
+
+def _as_stored(value: Any) -> Any:
+    """`value` in the shape the store gives it back: JSON types only (a tuple reads back as
+    a list), so a recomputed fact compares equal to its stored copy."""
+    return msgspec.json.decode(msgspec.json.encode(value))
 
 
 def _compare(
@@ -145,8 +172,10 @@ def _compare(
 ) -> tuple[int, str] | None:
     for index, fact in enumerate(expected):
         if index >= len(stored):
-            return (after if not stored else stored[-1].originator_version,
-                    f"a fact is missing: expected {fact}")
+            return (
+                after if not stored else stored[-1].originator_version,
+                f"a fact is missing: expected {fact}",
+            )
         if stored[index].fact != fact:
             return stored[index].originator_version, f"stored {stored[index].fact}, expected {fact}"
     if len(stored) > len(expected):

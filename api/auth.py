@@ -1,0 +1,44 @@
+"""Bearer tokens: from the `Authorization` header to what the caller may do on one game.
+
+A seat token acts for its seat and sees its hidden information; the recorder token acts for
+any seat and sees everything; the administrator token (env `CHRONICLE_ADMIN_TOKEN`) may do what
+the recorder does on every game and more; no token is the public, read-only view (design.md 5).
+A header that is present but not a bearer token is refused (`invalid_token`), never ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from litestar import Request
+
+from store.app import Access, Chronicle
+from store.errors import GameNotFound, Unauthorized
+
+
+def bearer_token(request: Request[Any, Any, Any]) -> str | None:
+    """The token of `Authorization: Bearer <token>`, None without the header."""
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or " " in token:
+        raise Unauthorized("Send the token as `Authorization: Bearer <token>`.", code="invalid_token")
+    return token
+
+
+def parse_game_id(text: str) -> UUID:
+    """A game id from a path; an id that is not a UUID names no game (404, not 400)."""
+    try:
+        return UUID(text)
+    except ValueError:
+        raise GameNotFound(f"There is no game {text}.") from None
+
+
+def game_access(chronicle: Chronicle, game_id: UUID, token: str | None) -> Access:
+    """What `token` grants on `game_id`. An unknown game is a 404 whatever the token, so a
+    missing game is never reported as a missing token."""
+    chronicle.secrets(game_id)
+    return chronicle.access(game_id, token)

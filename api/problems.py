@@ -1,0 +1,140 @@
+"""Problem details (RFC 9457) for every error the API answers, and the handlers that make them.
+
+Every error body is `application/problem+json`:
+`{"type": "https://chronicle.dev/problems/<code>", "title", "status", "detail", "code", "rule"?}`.
+`code` is stable and machine-readable: a ruleset's rejection code (`not_active_player`, ...) or
+one of the service's (`game_not_found`, `version_conflict`, `invalid_token`, ...). A bad request
+is always a 4xx with such a body; only a fault of the server itself is a 500 (`internal_error`),
+and its details go to the log, never to the client.
+"""
+
+from __future__ import annotations
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import InterfaceError, OperationalError
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, SerializationException, ValidationException
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.types import ExceptionHandlersMap
+
+from domain.ruleset import RejectedError
+from store.errors import ServiceError
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_TYPE_BASE = "https://chronicle.dev/problems/"
+
+log = logging.getLogger("chronicle.api")
+
+
+class Problem(msgspec.Struct, omit_defaults=True):
+    """An RFC 9457 problem, with Chronicle's stable `code` and, for a rules rejection, the
+    rule (spec file and section) it rests on."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    rule: str | None = None
+
+
+def problem(status: int, code: str, title: str, detail: str, rule: str | None = None) -> Response[Problem]:
+    headers = {"WWW-Authenticate": 'Bearer realm="chronicle"'} if status == 401 else None
+    body = Problem(PROBLEM_TYPE_BASE + code, title, status, detail, code, rule or None)
+    return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
+
+
+def _status_code(status: int) -> str:
+    return HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+
+
+def _on_service_error(_: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
+    return problem(exc.status, exc.code, exc.title, exc.detail)
+
+
+_REJECTION_TITLES = {400: "The request is not valid", 403: "Not allowed", 422: "The rules do not allow this"}
+
+
+def _on_rejection(_: Request[Any, Any, Any], exc: RejectedError) -> Response[Problem]:
+    rejection = exc.rejection
+    title = _REJECTION_TITLES.get(exc.status, HTTPStatus(exc.status).phrase)
+    return problem(exc.status, rejection.code, title, rejection.message, rejection.rule)
+
+
+def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
+    """A body, query or header that does not fit its schema."""
+    errors = exc.extra if isinstance(exc.extra, list) else []
+    parts = [_validation_message(error) for error in errors if isinstance(error, dict)]
+    detail = "; ".join(parts) or exc.detail
+    return problem(
+        400, "invalid_request", "The request is not valid", f"{request.method} {request.url.path}: {detail}"
+    )
+
+
+def _validation_message(error: dict[str, Any]) -> str:
+    key = str(error.get("key") or "")
+    message = str(error.get("message", "invalid"))
+    where = "body" if key in ("", "data") else key
+    if message == repr(key):  # a required parameter (or the body) is missing
+        return f"{where} is required"
+    return f"{where}: {message}"
+
+
+def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
+    status = exc.status_code
+    if isinstance(exc.__cause__, SerializationException):  # Litestar could not decode the body
+        return problem(
+            400,
+            "invalid_json",
+            "The body is not valid JSON",
+            f"The request body cannot be read: {exc.detail}.",
+        )
+    if status == 404:
+        return problem(404, "not_found", "Not found", "There is no such resource; see /schema for the API.")
+    if status == 405:
+        return problem(405, "method_not_allowed", "Method not allowed", exc.detail)
+    if status >= 500:
+        return problem(
+            status, _status_code(status), HTTPStatus(status).phrase, "The server could not answer."
+        )
+    return problem(status, _status_code(status), HTTPStatus(status).phrase, exc.detail)
+
+
+def _on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.warning("store unavailable: %s", exc)
+    return problem(
+        503, "store_unavailable", "The event store is unavailable", "The event store did not answer; retry."
+    )
+
+
+def _on_unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    return problem(500, "internal_error", "Internal server error", "The server failed; the error was logged.")
+
+
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
+    ServiceError: _on_service_error,
+    RejectedError: _on_rejection,
+    ValidationException: _on_validation,
+    HTTPException: _on_http_exception,
+    OperationalError: _on_store_unavailable,
+    InterfaceError: _on_store_unavailable,
+    Exception: _on_unexpected,
+}
+
+
+def problem_responses(*statuses: int) -> dict[int, ResponseSpec]:
+    """OpenAPI entries for the problem answers a route may give."""
+    return {
+        status: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_MEDIA_TYPE,
+            description=f"{HTTPStatus(status).phrase} (problem details)",
+            generate_examples=False,
+        )
+        for status in statuses
+    }

@@ -1,0 +1,136 @@
+"""Games: create, list, look at one, and record an action into one.
+
+Writes go through the service (`Chronicle.create_game`, `Chronicle.record`), which validates,
+decides and appends atomically; this module only turns HTTP into its arguments. A game's
+version is its ETag (`"12"`), so `If-Match: "12"` works like `expected_version: 12`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Response, get, post
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
+
+from api.auth import game_access, parse_game_id
+from api.problems import problem_responses
+from api.schemas import ActionRequest, GameDetail, GameList
+from projections.games_index import GameIndex
+from store.app import Chronicle, CreatedGame, NewGame, Recorded
+from store.errors import InvalidRequest, Unauthorized
+
+MAX_PAGE = 500
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+@post(
+    "/games",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["games"],
+    responses=problem_responses(400, 401, 403),
+)
+def create_game(
+    data: JSONBody[NewGame], chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None]
+) -> CreatedGame:
+    """Create a game. The answer holds the tokens, shown only this once: one per seat and the
+    recorder's. A fixed `server_seed` needs the administrator token."""
+    if data.server_seed is not None and token is None:
+        raise Unauthorized("Fixing the server seed needs the administrator token.")
+    return chronicle.create_game(data, admin=chronicle.is_admin(token))
+
+
+@get("/games", sync_to_thread=True, tags=["games"], responses=problem_responses(400))
+def list_games(
+    index: NamedDependency[GameIndex],
+    ruleset: FromQuery[str | None] = None,
+    player: FromQuery[str | None] = None,
+    status: FromQuery[Literal["running", "finished"] | None] = None,
+    tag: FromQuery[str | None] = None,
+    offset: Annotated[int, QueryParameter(ge=0)] = 0,
+    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 50,
+) -> GameList:
+    """Games matching every given filter, newest first. `player` matches a player's name
+    (case-insensitive), `tag` one of the game's tags."""
+    games, total = index.search(
+        ruleset=ruleset, player=player, status=status, tag=tag, offset=offset, limit=limit
+    )
+    return GameList(games, total, offset, limit)
+
+
+@get("/games/{game_id:str}", sync_to_thread=True, tags=["games"], responses=problem_responses(401, 404))
+def game_detail(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+) -> Response[GameDetail]:
+    """A game's configuration, version, status, open prompts and (once over) outcome."""
+    gid = parse_game_id(game_id)
+    game_access(chronicle, gid, token)
+    game = chronicle.game(gid)
+    detail = GameDetail(
+        game_id=str(gid),
+        ruleset=game.config.ruleset,
+        mode=game.config.mode,
+        seats={s.id: s.name for s in game.config.seats},
+        options=dict(game.config.options),
+        tags=list(game.tags),
+        commitment=game.commitment,
+        version=game.version,
+        status="finished" if game.outcome is not None else "running",
+        prompts=[msgspec.to_builtins(p) for p in game.ruleset.pending(game.state)],
+        outcome=msgspec.to_builtins(game.outcome) if game.outcome is not None else None,
+    )
+    return Response(detail, headers=etag(game.version))
+
+
+def expected_version(in_body: int | None, if_match: str | None) -> int | None:
+    """The version a write expects, from the body or `If-Match` (`"12"`, `12` or `*`)."""
+    if if_match is None:
+        return in_body
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if text == "*":
+        header = None
+    elif text.isascii() and text.isdigit():
+        header = int(text)
+    else:
+        raise InvalidRequest(f'If-Match takes one game version, like If-Match: "12", not {if_match!r}.')
+    if in_body is not None and header is not None and in_body != header:
+        raise InvalidRequest(f"If-Match ({header}) and expected_version ({in_body}) disagree.")
+    return in_body if header is None else header
+
+
+@post(
+    "/games/{game_id:str}/actions",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["games"],
+    responses={
+        200: ResponseSpec(Recorded, description="A retry of an action_id already recorded: the first answer"),
+        **problem_responses(400, 401, 403, 404, 409, 422),
+    },
+)
+def record_action(
+    data: JSONBody[ActionRequest],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    if_match: Annotated[str | None, HeaderParameter(name="If-Match")] = None,
+) -> Response[Recorded]:
+    """Record one action (a `{"kind": ...}` object or notation text) with the facts it causes.
+    An illegal action is a 422 carrying the rules' rejection; nothing is appended then."""
+    gid = parse_game_id(game_id)
+    expected = expected_version(data.expected_version, if_match)
+    access = game_access(chronicle, gid, token)
+    action: dict[str, Any] | str = data.action
+    result = chronicle.record(
+        gid, action, access, seat=data.seat, action_id=data.action_id, expected_version=expected
+    )
+    return Response(result, status_code=200 if result.replayed else 201, headers=etag(result.version))
+
+
+ROUTES = [create_game, list_games, game_detail, record_action]

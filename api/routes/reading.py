@@ -1,0 +1,160 @@
+"""Reading a game: its events, its state at any version, the open prompts, the legal actions
+and the audit. Every answer is redacted for the caller (design.md 5): a seat token sees its own
+hidden information, the recorder and the administrator see everything, no token gets the public
+view; once the game is over everything is public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from litestar import Request, Response, get
+from litestar.di import NamedDependency
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.response import Stream
+
+from api.auth import game_access, parse_game_id
+from api.problems import problem_responses
+from api.schemas import EventList, LegalActions, PromptList, StateView
+from store.app import Access, Chronicle, StoredEvent
+from store.audit import AuditReport, audit_events
+from store.errors import Forbidden, InvalidRequest, SeedSealed
+
+NDJSON = "application/x-ndjson"
+PAGE = 500
+
+
+def _event_range(start: int | None, end: int | None) -> tuple[int, int | None]:
+    """`from`/`to` (both inclusive, versions start at 1) as the store's (gt, lte)."""
+    for name, value in (("from", start), ("to", end)):
+        if value is not None and value < 1:
+            raise InvalidRequest(f"`{name}` is a version; versions start at 1.", code="invalid_version")
+    return (start or 1) - 1, end
+
+
+def _ndjson_pages(
+    chronicle: Chronicle, game_id: UUID, access: Access, first: list[StoredEvent], gt: int, lte: int | None
+) -> Iterator[bytes]:
+    """One chunk per page of events, one JSON object per line; later pages are read as the
+    client consumes the earlier ones."""
+    encoder = msgspec.json.Encoder()
+    page = first
+    while page:
+        yield b"".join(encoder.encode(event) + b"\n" for event in page)
+        gt = page[-1].version
+        if len(page) < PAGE or (lte is not None and gt >= lte):
+            return
+        page = chronicle.read_events(game_id, access, gt=gt, lte=_page_end(gt, lte))
+
+
+def _page_end(gt: int, lte: int | None) -> int:
+    return gt + PAGE if lte is None else min(gt + PAGE, lte)
+
+
+@get(
+    "/games/{game_id:str}/events",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses={
+        200: ResponseSpec(EventList, description=f"The events; with `Accept: {NDJSON}` one event per line"),
+        **problem_responses(400, 401, 404),
+    },
+)
+def read_events(
+    request: Request[Any, Any, Any],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    start: Annotated[int | None, QueryParameter(name="from", description="first version (inclusive)")] = None,
+    end: Annotated[int | None, QueryParameter(name="to", description="last version (inclusive)")] = None,
+) -> Response[Any]:
+    """The game's events from `from` to `to` (both inclusive), redacted for the caller."""
+    gid = parse_game_id(game_id)
+    gt, lte = _event_range(start, end)
+    access = game_access(chronicle, gid, token)
+    if request.accept.best_match(["application/json", NDJSON]) == NDJSON:
+        first = chronicle.read_events(gid, access, gt=gt, lte=_page_end(gt, lte))
+        return Stream(_ndjson_pages(chronicle, gid, access, first, gt, lte), media_type=NDJSON)
+    return Response(EventList(chronicle.read_events(gid, access, gt=gt, lte=lte)))
+
+
+@get(
+    "/games/{game_id:str}/state",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses=problem_responses(400, 401, 404),
+)
+def game_state(
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    at: Annotated[int | None, QueryParameter(description="the version to show (default: the latest)")] = None,
+) -> StateView:
+    """The state at version `at` (default the latest), redacted for the caller."""
+    gid = parse_game_id(game_id)
+    access = game_access(chronicle, gid, token)
+    return StateView(**chronicle.view(gid, access, at))
+
+
+@get(
+    "/games/{game_id:str}/prompts",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses=problem_responses(401, 404),
+)
+def game_prompts(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+) -> PromptList:
+    """Who must answer what now; empty once the game is over."""
+    gid = parse_game_id(game_id)
+    game_access(chronicle, gid, token)
+    return PromptList(chronicle.prompts(gid))
+
+
+@get(
+    "/games/{game_id:str}/legal-actions",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses=problem_responses(400, 401, 403, 404),
+)
+def legal_actions(
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    seat: FromQuery[str | None] = None,
+) -> LegalActions:
+    """The legal actions of a seat now (a seat token: its own seat; the recorder: any seat,
+    default the prompted one), as objects and as notation."""
+    gid = parse_game_id(game_id)
+    access = game_access(chronicle, gid, token)
+    return LegalActions(**chronicle.legal_actions(gid, access, seat))
+
+
+@get(
+    "/games/{game_id:str}/audit",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses=problem_responses(401, 403, 404),
+)
+def audit(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+) -> AuditReport:
+    """Re-decide the whole game from its actions and compare with the stored facts and, with
+    the revealed seed, every random outcome. Open once the game is over, or to the
+    administrator at any time."""
+    gid = parse_game_id(game_id)
+    access = game_access(chronicle, gid, token)
+    game = chronicle.game(gid)
+    if game.outcome is None and access.role != "admin":
+        if game.config.mode == "digital":
+            raise SeedSealed("The seed stays sealed until the game ends; the audit opens then.")
+        raise Forbidden("The audit opens when the game ends (or to the administrator).", code="game_running")
+    seed = chronicle.seed_for_audit(game, access)
+    return audit_events(chronicle.stored_events(gid), seed)
+
+
+ROUTES = [read_events, game_state, game_prompts, legal_actions, audit]

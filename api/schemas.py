@@ -1,0 +1,146 @@
+"""The wire shapes of the HTTP API (msgspec Structs; they are the OpenAPI schemas too).
+
+The service's own Structs are reused where they already are the wire shape: `NewGame`,
+`CreatedGame`, `Recorded`, `StoredEvent` (store.app), `GameSummary` (projections.games_index)
+and `AuditReport` (store.audit).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from domain.ruleset import Ruleset, VariantOption
+from projections.games_index import GameSummary
+from store.app import StoredEvent
+
+ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Version = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class Health(msgspec.Struct):
+    status: Literal["ok"]
+    store: Literal["sqlite", "postgresql"]
+
+
+class OptionInfo(msgspec.Struct):
+    """One variant option of a ruleset: `choices` for an enumeration, `min`/`max` for a number."""
+
+    name: str
+    default: str | int | bool
+    choices: list[str | int | bool] | None
+    min: int | None
+    max: int | None
+    description: str
+
+    @classmethod
+    def of(cls, option: VariantOption) -> OptionInfo:
+        choices = list(option.choices) if option.choices is not None else None
+        return cls(option.name, option.default, choices, option.minimum, option.maximum, option.description)
+
+
+class RulesetInfo(msgspec.Struct):
+    """A ruleset's metadata as listed by `GET /rulesets`."""
+
+    id: str
+    version: str
+    title: str
+    seat_ids: list[str]
+    min_players: int
+    max_players: int
+    hidden_information: bool
+    chance: bool
+    spec: str
+    options: list[OptionInfo]
+
+    @classmethod
+    def fields_of(cls, ruleset: Ruleset[Any, Any, Any]) -> dict[str, Any]:
+        meta = ruleset.meta
+        return {
+            "id": meta.id,
+            "version": meta.version,
+            "title": meta.title,
+            "seat_ids": list(meta.seat_ids),
+            "min_players": meta.min_players,
+            "max_players": meta.max_players,
+            "hidden_information": meta.hidden_information,
+            "chance": meta.chance,
+            "spec": meta.spec,
+            "options": [OptionInfo.of(o) for o in meta.options],
+        }
+
+    @classmethod
+    def of(cls, ruleset: Ruleset[Any, Any, Any]) -> RulesetInfo:
+        return cls(**cls.fields_of(ruleset))
+
+
+class RulesetDetail(RulesetInfo):
+    """`GET /rulesets/{id}`: the metadata plus each action kind's JSON Schema."""
+
+    actions: dict[str, Any]
+
+    @classmethod
+    def of(cls, ruleset: Ruleset[Any, Any, Any]) -> RulesetDetail:
+        return cls(**cls.fields_of(ruleset), actions=ruleset.codec.action_schemas())
+
+
+class RulesetList(msgspec.Struct):
+    rulesets: list[RulesetInfo]
+
+
+class GameList(msgspec.Struct):
+    games: list[GameSummary]
+    total: int
+    offset: int
+    limit: int
+
+
+class GameDetail(msgspec.Struct):
+    game_id: str
+    ruleset: str
+    mode: str
+    seats: dict[str, str]
+    options: dict[str, Any]
+    tags: list[str]
+    commitment: str
+    version: int
+    status: Literal["running", "finished"]
+    prompts: list[dict[str, Any]]
+    outcome: dict[str, Any] | None
+
+
+class ActionRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /games/{id}/actions`: an action as a tagged object (`{"kind": ...}`) or as the
+    ruleset's notation text; `seat` is required only where the token and the prompts leave it
+    open; `action_id` makes a retry safe; `expected_version` (or `If-Match`) refuses a stale
+    write."""
+
+    action: dict[str, Any] | str
+    seat: str | None = None
+    action_id: ActionId | None = None
+    expected_version: Version | None = None
+
+
+class EventList(msgspec.Struct):
+    events: list[StoredEvent]
+
+
+class StateView(msgspec.Struct):
+    game_id: str
+    version: int
+    status: Literal["running", "finished"]
+    view: str
+    state: dict[str, Any]
+    outcome: dict[str, Any] | None
+
+
+class PromptList(msgspec.Struct):
+    prompts: list[dict[str, Any]]
+
+
+class LegalActions(msgspec.Struct):
+    version: int
+    seat: str | None
+    actions: list[dict[str, Any]]
+    notation: list[str]

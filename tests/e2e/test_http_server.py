@@ -1,0 +1,177 @@
+"""End to end over a real server process: uvicorn serving `api.asgi:app` on an SQLite file.
+
+A physical Province game (the recorder enters the first player, the goal reveal and two turns,
+province.md E2/E3) and a digital one (seat tokens, the server deals) are recorded over HTTP;
+then the server is killed without warning and a new process on the same file must serve every
+event it had acknowledged.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ADMIN_TOKEN = "e2e-administrator-token"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """One `uvicorn api.asgi:app` process on a store file."""
+
+    def __init__(self, store: Path, log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = os.environ | {"CHRONICLE_STORE": f"sqlite:///{store}", "CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}
+        self.log = log
+        with log.open("ab") as output:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "uvicorn",
+                    "api.asgi:app",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+            )
+        self._wait_until_healthy()
+
+    def _wait_until_healthy(self, timeout: float = 30.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"the server exited with {self.process.returncode}:\n{self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1.0).json() == {"status": "ok", "store": "sqlite"}:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        pytest.fail(f"the server did not answer /health within {timeout} s:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hook runs, as in a crash or a power cut."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    return tmp_path / "games.db"
+
+
+@pytest.fixture
+def server(store: Path, tmp_path: Path) -> Iterator[Server]:
+    first = Server(store, tmp_path / "server.log")
+    try:
+        yield first
+    finally:
+        first.kill()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def record(
+    http: httpx.Client, game_id: str, token: str, action: dict[str, Any], **fields: Any
+) -> dict[str, Any]:
+    response = http.post(
+        f"/games/{game_id}/actions", json={"action": action, **fields}, headers=bearer(token)
+    )
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def record_physical_game(http: httpx.Client) -> str:
+    created = http.post("/games", json={"ruleset": "province", "players": ["Ann", "Ben"], "mode": "physical"})
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["game_id"]
+    recorder: str = created.json()["recorder_token"]
+
+    record(http, game_id, recorder, {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"})
+    revealed = record(http, game_id, recorder, {"kind": "RevealGoal", "goal": "workers2"})
+    assert {"type": "TurnStarted", "turn": 1, "player": "A"} in revealed["facts"]
+    for seat, building in (("A", "camp"), ("B", "mill")):  # E3, then the same turn for B
+        for space in ("top", "right", "left"):
+            record(
+                http, game_id, recorder, {"kind": "MoveWorker", "piece": "green", "from": space}, seat=seat
+            )
+        record(http, game_id, recorder, {"kind": "Build", "building": building}, seat=seat)
+        record(http, game_id, recorder, {"kind": "EndTurn"}, seat=seat)
+
+    state = http.get(f"/games/{game_id}/state").json()["state"]
+    assert state["turn"] == 3
+    return game_id
+
+
+def record_digital_game(http: httpx.Client) -> str:
+    created = http.post(
+        "/games", json={"ruleset": "province", "players": ["Cleo", "Dan"], "client_seed": "e2e"}
+    )
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["game_id"]
+    seat_tokens: dict[str, str] = created.json()["seat_tokens"]
+
+    for turn in range(4):
+        version = http.get(f"/games/{game_id}").json()["version"]
+        (prompt,) = http.get(f"/games/{game_id}/prompts").json()["prompts"]
+        token = seat_tokens[prompt["seat"]]
+        legal = http.get(f"/games/{game_id}/legal-actions", headers=bearer(token)).json()["actions"]
+        moves = [a for a in legal if a["kind"] == "MoveWorker"]
+        record(http, game_id, token, moves[0], expected_version=version, action_id=f"turn-{turn}-move")
+        record(http, game_id, token, {"kind": "EndTurn"}, action_id=f"turn-{turn}-end")
+    return game_id
+
+
+def test_games_recorded_over_http_are_all_served_again_after_the_server_is_killed(
+    server: Server, store: Path, tmp_path: Path
+) -> None:
+    with httpx.Client(base_url=server.url, timeout=10.0) as http:
+        games = [record_physical_game(http), record_digital_game(http)]
+        acknowledged = {
+            game_id: http.get(f"/games/{game_id}/events", headers=bearer(ADMIN_TOKEN)).json()["events"]
+            for game_id in games
+        }
+    server.kill()
+
+    second = Server(store, tmp_path / "second.log")
+    try:
+        with httpx.Client(base_url=second.url, timeout=10.0) as http:
+            for game_id, events in acknowledged.items():
+                again = http.get(f"/games/{game_id}/events", headers=bearer(ADMIN_TOKEN)).json()["events"]
+                assert again == events
+                assert http.get(f"/games/{game_id}").json()["version"] == len(events)
+            listed = http.get("/games").json()
+            assert {g["game_id"] for g in listed["games"]} == set(games)
+            ndjson = http.get(f"/games/{games[0]}/events", headers={"Accept": "application/x-ndjson"})
+            assert ndjson.headers["content-type"].startswith("application/x-ndjson")
+            assert len(ndjson.text.splitlines()) == len(acknowledged[games[0]])
+    finally:
+        second.kill()
