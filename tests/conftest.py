@@ -1,43 +1,50 @@
 """Fixtures shared by every suite: the two real stores.
 
-`store_url` runs a test once on an SQLite file and once on PostgreSQL (a fresh schema per
-test, dropped afterwards). Without a reachable PostgreSQL the second run is skipped, except
-under CI, where it fails: CI must prove both stores.
+`store_url` runs a test once on an SQLite file and once on PostgreSQL: a fresh schema
+(`t_<hex>`) in the `test` database of the local server, dropped after the test. Without a
+reachable PostgreSQL server those runs are skipped, unless `CI` is set: then they fail, so a
+CI run cannot pass by silently testing one store. `CHRONICLE_TEST_POSTGRES` names another
+server.
 """
 
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
+from functools import cache
+from uuid import uuid4
 
+import psycopg
 import pytest
 
-PG_DSN = os.environ.get("CHRONICLE_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+POSTGRES = os.environ.get("CHRONICLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
-def _pg_connect() -> object:
-    import psycopg
+@cache
+def postgres_unreachable() -> str | None:
+    try:
+        with psycopg.connect(POSTGRES, connect_timeout=3):
+            return None
+    except psycopg.OperationalError as error:
+        return str(error).strip() or "no answer"
 
-    return psycopg.connect(PG_DSN.replace("postgresql://", "postgresql://", 1), autocommit=True, connect_timeout=3)
 
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path}/games.sqlite3"
+        yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
         return
-    try:
-        conn = _pg_connect()
-    except Exception as error:  # the server is simply not there
+    reason = postgres_unreachable()
+    if reason is not None:
+        message = f"PostgreSQL at {POSTGRES} is unreachable: {reason}"
         if os.environ.get("CI"):
-            raise
-        pytest.skip(f"PostgreSQL is not reachable: {error}")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    conn.execute(f"CREATE SCHEMA {schema}")  # type: ignore[attr-defined]
+            pytest.fail(message)
+        pytest.skip(message)
+    schema = f"t_{uuid4().hex}"
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
     try:
-        yield f"{PG_DSN}?schema={schema}"
+        yield f"{POSTGRES}?schema={schema}"
     finally:
-        conn.execute(f"DROP SCHEMA {schema} CASCADE")  # type: ignore[attr-defined]
-        conn.close()  # type: ignore[attr-defined]
+        with psycopg.connect(POSTGRES, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
