@@ -1,0 +1,28 @@
+"""The subcommands of `chronicle`, one module each, in the order `--help` lists them."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, Protocol
+
+Subparsers = argparse._SubParsersAction  # the type `add_subparsers` returns
+
+
+class Command(Protocol):
+    def register(self, subparsers: Subparsers[Any]) -> None: ...
+
+
+from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
+    audit,
+    games,
+    log,
+    new,
+    record,
+    replay,
+    rng,
+    serve,
+    show,
+    simulate,
+)
+
+COMMANDS: tuple[Command, ...] = (serve, new, record, games, show, log, replay, audit, simulate, rng)

@@ -1,0 +1,89 @@
+"""`chronicle new`: create a game in the local store and show its id, commitment and tokens.
+
+The user owns the store, so they create as administrator: `--seed` may fix the server seed
+(to reproduce a deal); otherwise it comes from the CSPRNG and stays sealed until the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import msgspec
+
+from replay_cli.commands import Subparsers
+from replay_cli.errors import UsageError
+from replay_cli.local import open_store
+from replay_cli.options import check_new_game, parse_options, ruleset_named
+from replay_cli.sources import add_store_option
+from store.app import CreatedGame, NewGame
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("new", help="create a game", description=__doc__)
+    parser.add_argument("ruleset", metavar="RULESET", help="e.g. province")
+    parser.add_argument(
+        "--player",
+        dest="players",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="once per seat, in seat order",
+    )
+    parser.add_argument("--mode", choices=("digital", "physical"), default="digital")
+    parser.add_argument("--option", dest="options", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--client-seed", default="", metavar="S")
+    parser.add_argument("--tag", dest="tags", action="append", default=[], metavar="T")
+    parser.add_argument("--seed", metavar="HEX", help="fix the 32-byte server seed (digital games)")
+    parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
+    add_store_option(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    ruleset = ruleset_named(args.ruleset)
+    if args.seed is not None and not _is_seed(args.seed):
+        raise UsageError("--seed takes 32 bytes as 64 hexadecimal digits")
+    options = parse_options(args.options, ruleset.meta)
+    check_new_game(ruleset, len(args.players), options)
+    new = NewGame(
+        ruleset=args.ruleset,
+        players=list(args.players),
+        mode=args.mode,
+        options=options,
+        client_seed=args.client_seed,
+        tags=list(args.tags),
+        server_seed=args.seed,
+    )
+    app = open_store(args.store)
+    try:
+        created = app.create_game(new, admin=True)
+    finally:
+        app.close()
+    if args.json:
+        print(json.dumps(msgspec.to_builtins(created), indent=2))
+    else:
+        print("\n".join(_lines(created, args.ruleset, args.mode)))
+    return 0
+
+
+def _is_seed(text: str) -> bool:
+    try:
+        return len(bytes.fromhex(text)) == 32
+    except ValueError:
+        return False
+
+
+def _lines(created: CreatedGame, ruleset: str, mode: str) -> list[str]:
+    seal = created.commitment or "none (a physical game: the table makes its own luck)"
+    tokens = {"recorder": created.recorder_token} | {
+        f"{seat} ({name})": created.seat_tokens[seat] for seat, name in created.seats.items()
+    }
+    width = max(map(len, tokens))
+    return [
+        f"game        {created.game_id}",
+        f"ruleset     {ruleset} ({mode})",
+        f"commitment  {seal}",
+        "tokens:",
+        *(f"  {who:<{width}}  {token}" for who, token in tokens.items()),
+    ]

@@ -1,0 +1,45 @@
+"""`chronicle serve`: the HTTP API on uvicorn, over the chosen store."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+
+from replay_cli.commands import Subparsers
+from replay_cli.errors import CliError, UsageError
+from replay_cli.sources import add_store_option
+from store.config import StoreConfigError, store_env, store_url
+
+APP = "api.asgi:app"
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="serve the HTTP API", description="Serve the HTTP API with uvicorn."
+    )
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=1, metavar="N", help="server processes (default 1)")
+    add_store_option(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    url = store_url(args.store)
+    try:
+        store_env(url)
+    except StoreConfigError as error:
+        raise UsageError(str(error)) from None
+    if args.workers < 1:
+        raise UsageError("--workers takes a number of processes, at least 1")
+    if importlib.util.find_spec("api.asgi") is None:
+        raise CliError("the HTTP API is not installed (no module api.asgi)")
+    import uvicorn
+
+    # The application (and each worker process) opens the store named by the environment.
+    os.environ["CHRONICLE_STORE"] = url
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Chronicle is serving on http://{host}:{args.port} (store: {url})", flush=True)
+    uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers)
+    return 0

@@ -1,0 +1,27 @@
+"""`chronicle show`: a game's state at one version, as one viewer sees it."""
+
+from __future__ import annotations
+
+import argparse
+
+from replay_cli.commands import Subparsers
+from replay_cli.render import snapshot_lines
+from replay_cli.sources import add_reading_options, open_reader
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser("show", help="show the state at a version", description=__doc__)
+    parser.add_argument("game", metavar="GAME", help="game id (locally also a unique prefix)")
+    parser.add_argument("--at", type=int, metavar="N", help="the version (default: the latest)")
+    add_reading_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    reader = open_reader(args)
+    try:
+        snapshot = reader.snapshot(reader.resolve(args.game), args.at)
+    finally:
+        reader.close()
+    print("\n".join(snapshot_lines(snapshot)))
+    return 0

@@ -1,0 +1,184 @@
+"""`chronicle simulate`: seeded bot games played to the end and recorded in the store.
+
+Game i of seed S is reproducible to the byte: its server seed is `sha256(f"{S}:{i}")`, its id
+is derived from the same key (the game id enters every random draw, design.md 4.3, so a fresh
+random id would change the dice), and its bot is `random.Random(f"{S}:{i}")` choosing
+uniformly among the legal actions of the prompted seat. Running the same seed twice into one
+store is refused, since those games already exist there.
+
+Every action goes through the recorder's `Chronicle.record`, so the games are ordinary games
+in the store: `log`, `replay` and `audit --all` read them like any other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from domain.ruleset import Outcome, Ruleset
+from replay_cli.commands import Subparsers
+from replay_cli.errors import REFUSED, CliError, UsageError
+from replay_cli.local import open_store
+from replay_cli.options import check_new_game, parse_options, ruleset_named
+from replay_cli.progress import Progress
+from replay_cli.sources import add_store_option
+from store.app import RECORDER, Chronicle, NewGame
+from store.errors import GameNotFound
+
+ACTION_CAP = 20_000  # uniformly random Province bots need about 1,000 actions a game
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play seeded bot games into the store",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("ruleset", metavar="RULESET")
+    parser.add_argument("--games", type=int, required=True, metavar="N")
+    parser.add_argument(
+        "--seed", required=True, metavar="S", help="any text; the same seed plays the same games"
+    )
+    parser.add_argument(
+        "--players", type=int, metavar="K", help="seats per game (default: the fewest allowed)"
+    )
+    parser.add_argument("--option", dest="options", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument(
+        "--max-actions",
+        type=int,
+        default=ACTION_CAP,
+        metavar="M",
+        help=f"give up on a game after M actions ({ACTION_CAP})",
+    )
+    add_store_option(parser)
+    parser.set_defaults(run=run)
+
+
+@dataclass(frozen=True)
+class Played:
+    game_id: UUID
+    actions: int
+    outcome: Outcome | None
+    problem: str | None = None
+
+
+def run(args: argparse.Namespace) -> int:
+    ruleset = ruleset_named(args.ruleset)
+    players = ruleset.meta.min_players if args.players is None else args.players
+    options = parse_options(args.options, ruleset.meta)
+    check_new_game(ruleset, players, options)
+    if args.games < 1 or args.max_actions < 1:
+        raise UsageError("--games and --max-actions take positive numbers")
+    names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
+    app = open_store(args.store)
+    try:
+        _refuse_rerun(app, args.seed, args.games)
+        progress = Progress(args.games, "simulating")
+        started = time.monotonic()
+        played: list[Played] = []
+        for index in range(args.games):
+            played.append(play(app, ruleset, args.seed, index, names, options, args.max_actions))
+            progress.advance()
+        progress.finish()
+        seconds = time.monotonic() - started
+    finally:
+        app.close()
+    for line in summary(ruleset, args.seed, played, names, seconds):
+        print(line)
+    problems = [p for p in played if p.problem is not None]
+    for problem in problems:
+        print(f"chronicle: error: game {problem.game_id}: {problem.problem}", file=sys.stderr)
+    return REFUSED if problems else 0
+
+
+def game_key(seed: str, index: int) -> str:
+    return f"{seed}:{index}"
+
+
+def game_id_for(seed: str, index: int) -> UUID:
+    digest = hashlib.sha256(f"chronicle simulate {game_key(seed, index)}".encode()).digest()
+    return UUID(bytes=digest[:16], version=4)
+
+
+def _refuse_rerun(app: Chronicle, seed: str, games: int) -> None:
+    for index in range(games):
+        game_id = game_id_for(seed, index)
+        try:
+            app.game(game_id)
+        except GameNotFound:
+            continue
+        raise CliError(
+            f"seed {seed!r} was already simulated in this store (game {game_id}); pick another --seed"
+        )
+
+
+def play(
+    app: Chronicle,
+    ruleset: Ruleset[Any, Any, Any],
+    seed: str,
+    index: int,
+    names: list[str],
+    options: dict[str, Any],
+    cap: int,
+) -> Played:
+    key = game_key(seed, index)
+    game_id = game_id_for(seed, index)
+    new = NewGame(
+        ruleset=ruleset.meta.id,
+        players=names,
+        mode="digital",
+        options=options,
+        tags=["simulated", f"simulation:{seed}"],
+        server_seed=hashlib.sha256(key.encode()).hexdigest(),
+    )
+    app.create_game(new, admin=True, game_id=game_id)
+    bot = random.Random(key)
+    actions = 0
+    while True:
+        game = app.game(game_id)
+        if game.outcome is not None:
+            return Played(game_id, actions, game.outcome)
+        if actions >= cap:
+            return Played(game_id, actions, None, f"did not end within {cap} actions")
+        # Several seats may owe an answer at once; the bot answers for one of them at random.
+        seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
+        if not seats:
+            return Played(
+                game_id, actions, None, f"nobody is prompted at version {game.version}, yet no outcome"
+            )
+        seat = seats[0] if len(seats) == 1 else bot.choice(seats)
+        legal = ruleset.legal_actions(game.state, seat)
+        if not legal:
+            return Played(
+                game_id,
+                actions,
+                None,
+                f"seat {seat} is prompted but has no legal action at version {game.version}",
+            )
+        app.record(game_id, ruleset.codec.encode(bot.choice(legal)), RECORDER, seat=seat)
+        actions += 1
+
+
+def summary(
+    ruleset: Ruleset[Any, Any, Any], seed: str, played: list[Played], names: list[str], seconds: float
+) -> list[str]:
+    actions = sum(p.actions for p in played)
+    finished = [p.outcome for p in played if p.outcome is not None]
+    wins: Counter[str] = Counter(w for outcome in finished for w in outcome.winners)
+    draws = sum(1 for outcome in finished if not outcome.winners)
+    seats = ruleset.meta.seat_ids[: len(names)]
+    per_seat = ", ".join(f"{seat} {wins[seat]}" for seat in seats)
+    rate = actions / seconds if seconds > 0 else 0.0
+    return [
+        f"simulated {len(played)} {ruleset.meta.id} games (seed {seed}): {len(finished)} finished, "
+        f"{actions} actions in {seconds:.2f} s ({rate:.0f} actions/s)",
+        f"wins per seat: {per_seat}; draws {draws}",
+    ]

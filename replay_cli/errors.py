@@ -1,0 +1,37 @@
+"""How the `chronicle` command fails: one line on stderr and an exit status, never a traceback.
+
+Exit statuses: 2 for usage (what the command line itself got wrong: a malformed option, an
+unknown viewer, a bad seed), 1 for what the store or the server refused (an illegal action, a
+game that does not exist, an unclean audit, an unreachable server).
+"""
+
+from __future__ import annotations
+
+from domain.ruleset import Rejection
+
+USAGE = 2
+REFUSED = 1
+
+
+class CliError(Exception):
+    """A failure the command reports as `chronicle: error: <message>`."""
+
+    def __init__(self, message: str, status: int = REFUSED) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class UsageError(CliError):
+    def __init__(self, message: str) -> None:
+        super().__init__(message, USAGE)
+
+
+def rejection_line(code: str, message: str, rule: str | None) -> str:
+    """The one line an illegal action earns: its stable code, the sentence, the rule."""
+    where = f" [{rule}]" if rule else ""
+    return f"rejected ({code}): {message}{where}"
+
+
+def rejected(rejection: Rejection) -> CliError:
+    return CliError(rejection_line(rejection.code, rejection.message, rejection.rule))

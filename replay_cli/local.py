@@ -1,0 +1,224 @@
+"""The local store as a game source: the user owns the file, so they read as administrator.
+
+A game may be named by a unique prefix of its id (at least 4 characters), as with git
+commits; the index of every game in the store resolves it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from domain.game import Game
+from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Ruleset, Viewer
+from projections.games_index import GameIndex
+from replay_cli.errors import CliError, UsageError
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot
+from store.app import ADMIN, Chronicle
+from store.audit import AuditReport, audit_events
+from store.config import StoreConfigError
+
+MIN_PREFIX = 4
+
+
+def open_store(url: str | None) -> Chronicle:
+    try:
+        return Chronicle(url)
+    except StoreConfigError as error:
+        raise UsageError(str(error)) from None
+
+
+def resolve_game(app: Chronicle, text: str, index: GameIndex | None = None) -> UUID:
+    """The game named by a full id or a unique prefix of one."""
+    typed = text.strip().lower()
+    try:
+        return UUID(typed)
+    except ValueError:
+        pass
+    if len(typed) < MIN_PREFIX:
+        raise UsageError(f"a game id prefix needs at least {MIN_PREFIX} characters, not {text!r}")
+    ids = (index or GameIndex(app)).all_ids()
+    matches = [g for g in ids if g.startswith(typed) or g.replace("-", "").startswith(typed)]
+    if not matches:
+        raise CliError(f"no game id starts with {text!r} in {app.url}")
+    if len(matches) > 1:
+        shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+        raise CliError(f"{text!r} is ambiguous: {len(matches)} games match ({shown})")
+    return UUID(matches[0])
+
+
+def resolve_viewer(spec: str | None, config: GameConfig) -> Viewer:
+    """`--as`: omniscient (the default for the store's owner), public, or a seat given by its
+    id, `player:<id>` or its player's name (case-insensitive)."""
+    if spec is None or spec == "omniscient":
+        return OMNISCIENT
+    if spec == "public":
+        return PUBLIC
+    try:
+        return Viewer("seat", resolve_seat(spec, config))
+    except UsageError as error:
+        raise UsageError(f"--as: {error.message}, or omniscient, or public") from None
+
+
+def resolve_seat(spec: str, config: GameConfig) -> str:
+    """`--seat`: a seat id, `player:<id>` or a player's name (case-insensitive)."""
+    wanted = spec.removeprefix("player:").casefold()
+    for seat in config.seats:
+        if wanted in (seat.id.casefold(), seat.name.casefold()):
+            return seat.id
+    seats = ", ".join(f"{s.id} ({s.name})" for s in config.seats)
+    raise UsageError(f"{spec!r} is not a seat of this game: {seats}")
+
+
+def game_info(game: Game) -> GameInfo:
+    config = game.config
+    return GameInfo(
+        game_id=config.game_id,
+        ruleset=config.ruleset,
+        mode=config.mode,
+        seats={s.id: s.name for s in config.seats},
+        version=game.version,
+        status=game.status,
+    )
+
+
+def snapshot_of(game: Game, info: GameInfo, viewer: Viewer) -> Snapshot:
+    return _snapshot(game.ruleset, info, game.version, game.state, game.outcome, viewer)
+
+
+def _snapshot(
+    ruleset: Ruleset[Any, Any, Any],
+    info: GameInfo,
+    version: int,
+    state: Any,
+    outcome: Outcome | None,
+    viewer: Viewer,
+) -> Snapshot:
+    return Snapshot(
+        info=info,
+        version=version,
+        viewer=str(viewer),
+        status="finished" if outcome is not None else "running",
+        state=ruleset.view(state, viewer),
+        prompts=[_builtins(p) for p in ruleset.pending(state)],
+        outcome=_builtins(outcome) if outcome is not None else None,
+    )
+
+
+def _builtins(value: Any) -> dict[str, Any]:
+    out = msgspec.to_builtins(value)
+    assert isinstance(out, dict)
+    return out
+
+
+class LocalReader:
+    def __init__(self, app: Chronicle, viewer: str | None) -> None:
+        self.app = app
+        self.viewer_spec = viewer
+        self.index = GameIndex(app)
+
+    def resolve(self, game: str) -> str:
+        return str(resolve_game(self.app, game, self.index))
+
+    def _game(self, game_id: str, version: int | None = None) -> Game:
+        return self.app.game(UUID(game_id), version=version)
+
+    def _viewer(self, game: Game) -> Viewer:
+        return resolve_viewer(self.viewer_spec, game.config)
+
+    def events(self, game_id: str) -> list[EventLine]:
+        game = self._game(game_id)
+        viewer = self._viewer(game)
+        return [
+            EventLine(shown.version, shown.type, shown.text)
+            for shown in (self.app.present(game, e, viewer) for e in self.app.stored_events(game.id))
+        ]
+
+    def snapshot(self, game_id: str, at: int | None) -> Snapshot:
+        latest = self._game(game_id)
+        viewer = self._viewer(latest)
+        if at is not None and not 1 <= at <= latest.version:
+            raise UsageError(f"--at {at} is outside this game's versions 1..{latest.version}")
+        game = latest if at is None or at == latest.version else self._game(game_id, at)
+        return snapshot_of(game, game_info(latest), viewer)
+
+    def audit(self, game_id: str) -> AuditReport:
+        game = self._game(game_id)
+        return audit_events(self.app.stored_events(game.id), self.app.seed_for_audit(game, ADMIN))
+
+    def game_ids(self) -> list[str]:
+        return self.index.all_ids()
+
+    def games(self, filters: Filters) -> list[GameRow]:
+        rows: list[GameRow] = []
+        while True:
+            page, total = self.index.search(
+                ruleset=filters.ruleset,
+                player=filters.player,
+                status=filters.status,
+                tag=filters.tag,
+                offset=len(rows),
+                limit=500,
+            )
+            rows += [
+                GameRow(g.game_id, g.ruleset, g.mode, g.players, g.status, g.winners, g.tags) for g in page
+            ]
+            if not page or len(rows) >= total:
+                return rows
+
+    def timeline(self, game_id: str) -> FoldedTimeline:
+        game = self._game(game_id)
+        return FoldedTimeline(self.app, game, self._viewer(game))
+
+    def close(self) -> None:
+        self.app.close()
+
+
+class FoldedTimeline:
+    """Every version of a local game, folded forward once through the aggregate's own event
+    handlers (so a later correction event is honoured exactly as the store honours it).
+    States are immutable, so keeping one per version costs only what changed; views are
+    computed when a version is first shown."""
+
+    def __init__(self, app: Chronicle, latest: Game, viewer: Viewer) -> None:
+        self.info = game_info(latest)
+        self._ruleset = latest.ruleset
+        self._viewer = viewer
+        self._lines: list[EventLine] = []
+        self._states: list[tuple[Any, Outcome | None]] = []
+        self._turns: list[tuple[int, str | None]] = []
+        self._first_of_turn: dict[int, int] = {}
+        self._shown: dict[int, Snapshot] = {}
+        aggregate: Game | None = None
+        for event in app.stored_events(latest.id):
+            aggregate = event.mutate(aggregate)
+            assert aggregate is not None
+            shown = app.present(latest, event, viewer)
+            self._lines.append(EventLine(shown.version, shown.type, shown.text))
+            self._states.append((aggregate.state, aggregate.outcome))
+            turn = self._ruleset.progress(aggregate.state)
+            self._turns.append(turn)
+            self._first_of_turn.setdefault(turn[0], aggregate.version)
+
+    @property
+    def last(self) -> int:
+        return len(self._states)
+
+    def event(self, version: int) -> EventLine:
+        return self._lines[version - 1]
+
+    def snapshot(self, version: int) -> Snapshot:
+        found = self._shown.get(version)
+        if found is None:
+            state, outcome = self._states[version - 1]
+            found = _snapshot(self._ruleset, self.info, version, state, outcome, self._viewer)
+            self._shown[version] = found
+        return found
+
+    def turn(self, version: int) -> tuple[int, str | None] | None:
+        return self._turns[version - 1]
+
+    def first_version_of_turn(self, turn: int) -> int | None:
+        return self._first_of_turn.get(turn)

@@ -1,0 +1,72 @@
+"""`chronicle`: argument parsing and dispatch (design.md section 7).
+
+Each command lives in `replay_cli.commands.<name>` with a `register(subparsers)` that adds its
+parser and sets `run`. Every failure ends here as one line on stderr (`chronicle: error: ...`)
+and an exit status (see `errors.py`); set `CHRONICLE_DEBUG=1` to see the traceback of an
+unexpected error instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from domain.ruleset import RejectedError
+from replay_cli.commands import COMMANDS
+from replay_cli.errors import REFUSED, CliError, rejected
+from replay_cli.parser import ChronicleParser
+from store.errors import ServiceError
+
+
+def build_parser() -> ChronicleParser:
+    parser = ChronicleParser(
+        prog="chronicle",
+        description="Record, replay and audit tabletop games as event streams.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        command.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    # A player's name or a ruleset's text may not fit a narrow terminal encoding; never die of it.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
+    args = build_parser().parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except CliError as error:
+        return _fail(error.message, error.status)
+    except RejectedError as error:
+        return _fail(rejected(error.rejection).message, REFUSED)
+    except ServiceError as error:
+        return _fail(f"{error.detail.rstrip('.')} ({error.code})", REFUSED)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `chronicle log GAME | head`: the reader left, which is not an error; point stdout at
+        # /dev/null so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as error:
+        if os.environ.get("CHRONICLE_DEBUG"):
+            raise
+        return _fail(
+            f"unexpected {type(error).__name__}: {error} (set CHRONICLE_DEBUG=1 for the traceback)", REFUSED
+        )
+
+
+def _fail(message: str, status: int) -> int:
+    sys.stdout.flush()
+    print(f"chronicle: error: {message}", file=sys.stderr)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

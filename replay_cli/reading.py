@@ -1,0 +1,110 @@
+"""What the reading commands (`show`, `log`, `audit`, `replay`, `games`) ask of a game source.
+
+Two sources answer it: the local store (`local.py`, where the user owns the file and reads as
+recorder and administrator) and a Chronicle server (`remote.py`, where the token decides).
+The commands only see these plain records, so each renders the same either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from store.audit import AuditReport
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    game_id: str
+    ruleset: str
+    mode: str
+    seats: dict[str, str]  # seat id -> player name
+    version: int
+    status: str
+
+    def seat_label(self, seat: str | None) -> str:
+        if seat is None:
+            return "the table"
+        name = self.seats.get(seat)
+        return f"{name} ({seat})" if name and name != seat else seat
+
+
+@dataclass(frozen=True)
+class EventLine:
+    version: int
+    type: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game as one viewer sees it at one version. `prompts` is None when the source cannot
+    tell (a past version over the server, which only serves the current prompts)."""
+
+    info: GameInfo
+    version: int
+    viewer: str
+    status: str
+    state: dict[str, Any]
+    prompts: list[dict[str, Any]] | None
+    outcome: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    game_id: str
+    ruleset: str
+    mode: str
+    players: list[str]
+    status: str
+    winners: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Filters:
+    ruleset: str | None = None
+    player: str | None = None
+    status: str | None = None
+    tag: str | None = None
+
+
+class Timeline(Protocol):
+    """Every version of one game, for the replay stepper."""
+
+    info: GameInfo
+
+    @property
+    def last(self) -> int: ...
+
+    def event(self, version: int) -> EventLine: ...
+
+    def snapshot(self, version: int) -> Snapshot: ...
+
+    def turn(self, version: int) -> tuple[int, str | None] | None:
+        """(turn, seat to act) at `version`, or None when the source cannot tell."""
+        ...
+
+    def first_version_of_turn(self, turn: int) -> int | None: ...
+
+
+class Reader(Protocol):
+    def resolve(self, game: str) -> str:
+        """The full game id for what the user typed (an id, or locally a unique prefix)."""
+        ...
+
+    def events(self, game_id: str) -> list[EventLine]: ...
+
+    def snapshot(self, game_id: str, at: int | None) -> Snapshot: ...
+
+    def audit(self, game_id: str) -> AuditReport: ...
+
+    def games(self, filters: Filters) -> list[GameRow]: ...
+
+    def game_ids(self) -> list[str]:
+        """Every game, for `audit --all`."""
+        ...
+
+    def timeline(self, game_id: str) -> Timeline: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,249 @@
+"""A Chronicle server as a game source, over its HTTP API (`/tmp/contract.md`, design.md 6).
+
+The server redacts for the bearer token, so `--as` cannot widen what a token sees: over a
+server it accepts only `public` (the request is then sent without the token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import httpx
+import msgspec
+
+from domain.ruleset import GameConfig, Seat, get_ruleset
+from replay_cli.errors import CliError, UsageError, rejection_line
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot
+from store.audit import AuditReport
+
+PAGE = 100
+
+
+class RemoteClient:
+    def __init__(self, base_url: str, token: str | None, timeout: float = 30.0) -> None:
+        if not base_url.startswith(("http://", "https://")):
+            raise UsageError(f"--server takes an http:// or https:// URL, not {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.http = httpx.Client(base_url=self.base_url, headers=headers, timeout=timeout)
+
+    def get(self, path: str, **params: object) -> Any:
+        query = {k: v for k, v in params.items() if v is not None}
+        try:
+            response = self.http.get(path, params=query)  # type: ignore[arg-type]
+        except httpx.InvalidURL as error:
+            raise UsageError(f"bad server URL {self.base_url!r}: {error}") from None
+        except httpx.HTTPError as error:
+            raise CliError(
+                f"cannot reach the server at {self.base_url}: {error or type(error).__name__}"
+            ) from None
+        if response.status_code >= 400:
+            raise _problem(response)
+        try:
+            return response.json()
+        except ValueError:
+            raise CliError(
+                f"the server at {self.base_url} answered {path} with something that is not JSON"
+            ) from None
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def _problem(response: httpx.Response) -> CliError:
+    """An RFC 9457 problem (or whatever the server sent) as one line."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        return CliError(f"the server answered HTTP {response.status_code} {response.reason_phrase}")
+    code = str(body.get("code") or "")
+    detail = str(body.get("detail") or body.get("title") or response.reason_phrase)
+    if response.status_code == 422 and code:
+        return CliError(rejection_line(code, detail, body.get("rule")))
+    suffix = f" ({code})" if code else f" (HTTP {response.status_code})"
+    return CliError(detail.rstrip(".") + suffix)
+
+
+def _seats(value: Any) -> dict[str, str]:
+    """Seats as {id: name}, whether the server sends a mapping or a list of {id, name}."""
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return {str(s["id"]): str(s.get("name", s["id"])) for s in value if isinstance(s, dict)}
+    return {}
+
+
+class RemoteReader:
+    def __init__(self, client: RemoteClient, viewer: str | None) -> None:
+        if viewer not in (None, "public"):
+            raise UsageError("over a server the token decides what you see; --as takes only 'public' there")
+        if viewer == "public":
+            client.http.headers.pop("Authorization", None)
+        self.client = client
+
+    def resolve(self, game: str) -> str:
+        try:
+            return str(UUID(game.strip()))
+        except ValueError:
+            raise UsageError(f"over a server, give the full game id, not {game!r}") from None
+
+    def _game(self, game_id: str) -> dict[str, Any]:
+        found = self.client.get(f"/games/{game_id}")
+        assert isinstance(found, dict)
+        return found
+
+    def raw_events(self, game_id: str) -> list[dict[str, Any]]:
+        events = self.client.get(f"/games/{game_id}/events")["events"]
+        assert isinstance(events, list)
+        return events
+
+    def events(self, game_id: str) -> list[EventLine]:
+        return [EventLine(e["version"], e["type"], e["text"]) for e in self.raw_events(game_id)]
+
+    def snapshot(self, game_id: str, at: int | None) -> Snapshot:
+        game = self._game(game_id)
+        info = _info(game)
+        if at is not None and not 1 <= at <= info.version:
+            raise UsageError(f"--at {at} is outside this game's versions 1..{info.version}")
+        return self.state_at(game_id, info, at, game.get("prompts"))
+
+    def state_at(
+        self, game_id: str, info: GameInfo, at: int | None, prompts: list[dict[str, Any]] | None = None
+    ) -> Snapshot:
+        found = self.client.get(f"/games/{game_id}/state", at=at)
+        version = int(found["version"])
+        return Snapshot(
+            info=info,
+            version=version,
+            viewer=str(found.get("view", "")),
+            status=str(found.get("status", "")),
+            state=found.get("state") or {},
+            # The server serves only the current prompts.
+            prompts=prompts if version == info.version else None,
+            outcome=found.get("outcome"),
+        )
+
+    def audit(self, game_id: str) -> AuditReport:
+        return msgspec.convert(self.client.get(f"/games/{game_id}/audit"), AuditReport)
+
+    def game_ids(self) -> list[str]:
+        return [row.game_id for row in self.games(Filters())]
+
+    def games(self, filters: Filters) -> list[GameRow]:
+        rows: list[GameRow] = []
+        while True:
+            page = self.client.get(
+                "/games",
+                ruleset=filters.ruleset,
+                player=filters.player,
+                status=filters.status,
+                tag=filters.tag,
+                offset=len(rows),
+                limit=PAGE,
+            )
+            games = page.get("games", [])
+            rows += [
+                GameRow(
+                    g["game_id"],
+                    g.get("ruleset", "?"),
+                    g.get("mode", "?"),
+                    list(g.get("players", [])),
+                    g.get("status", "?"),
+                    list(g.get("winners", [])),
+                    list(g.get("tags", [])),
+                )
+                for g in games
+            ]
+            if not games or len(rows) >= int(page.get("total", len(rows))):
+                return rows
+
+    def timeline(self, game_id: str) -> FetchedTimeline:
+        game = self._game(game_id)
+        return FetchedTimeline(self, _info(game), self.raw_events(game_id), game.get("prompts"))
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _info(game: dict[str, Any]) -> GameInfo:
+    return GameInfo(
+        game_id=str(game["game_id"]),
+        ruleset=str(game.get("ruleset", "?")),
+        mode=str(game.get("mode", "?")),
+        seats=_seats(game.get("seats")),
+        version=int(game["version"]),
+        status=str(game.get("status", "?")),
+    )
+
+
+class FetchedTimeline:
+    """Every version of a game on a server: the event lines at once, each state when it is
+    first shown (and kept). Turn numbers come from folding the served facts with the local
+    ruleset; when that is impossible (not installed, or facts redacted beyond what `evolve`
+    takes) the replay simply offers no turn jumps."""
+
+    def __init__(
+        self,
+        reader: RemoteReader,
+        info: GameInfo,
+        events: list[dict[str, Any]],
+        prompts: list[dict[str, Any]] | None,
+    ) -> None:
+        self.info = info
+        self._reader = reader
+        self._prompts = prompts
+        self._lines = [EventLine(e["version"], e["type"], e["text"]) for e in events]
+        self._shown: dict[int, Snapshot] = {}
+        self._turns = _fold_turns(info, events)
+        self._first_of_turn: dict[int, int] = {}
+        for version, (turn, _seat) in enumerate(self._turns or [], start=1):
+            self._first_of_turn.setdefault(turn, version)
+
+    @property
+    def last(self) -> int:
+        return len(self._lines)
+
+    def event(self, version: int) -> EventLine:
+        return self._lines[version - 1]
+
+    def snapshot(self, version: int) -> Snapshot:
+        found = self._shown.get(version)
+        if found is None:
+            found = self._reader.state_at(self.info.game_id, self.info, version, self._prompts)
+            self._shown[version] = found
+        return found
+
+    def turn(self, version: int) -> tuple[int, str | None] | None:
+        return self._turns[version - 1] if self._turns else None
+
+    def first_version_of_turn(self, turn: int) -> int | None:
+        return self._first_of_turn.get(turn)
+
+
+def _fold_turns(info: GameInfo, events: list[dict[str, Any]]) -> list[tuple[int, str | None]] | None:
+    ruleset = get_ruleset(info.ruleset)
+    if ruleset is None or not events or events[0].get("type") != "created":
+        return None
+    created = events[0]["data"]
+    try:
+        config = GameConfig(
+            game_id=info.game_id,
+            ruleset=info.ruleset,
+            mode=created["mode"],
+            seats=tuple(Seat(s["id"], s["name"]) for s in created["seats"]),
+            options=dict(created["options"]),
+            client_seed=created.get("client_seed", ""),
+        )
+        state = ruleset.initial(config)
+        turns = []
+        for event in events:
+            if event["type"] == "fact":
+                state = ruleset.evolve(state, ruleset.codec.decode_fact(event["data"]))
+            turns.append(ruleset.progress(state))
+    # A redacted fact may not decode or fold; turn jumps are a convenience, so do without.
+    except Exception:
+        return None
+    return turns

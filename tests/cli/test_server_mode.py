@@ -1,0 +1,110 @@
+"""The reading commands against a real `chronicle serve` process (`--server URL`)."""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import httpx
+import pytest
+
+from tests.cli.conftest import COMMAND, RecordedGame
+
+ADMIN_TOKEN = "cli-test-administrator"
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    first_line: str
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(physical_game: RecordedGame) -> Iterator[Server]:
+    port = _free_port()
+    env = physical_game.cli.env | {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}
+    process = subprocess.Popen(
+        [*COMMAND, "serve", "--port", str(port)],
+        env=env,
+        cwd=physical_game.cli.home,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        assert process.stdout is not None
+        first_line = process.stdout.readline().strip()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None, "chronicle serve exited"
+            assert time.monotonic() < deadline, "chronicle serve did not answer /health"
+            time.sleep(0.1)
+        yield Server(url, first_line)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_serve_prints_its_url_and_store_first(server: Server, physical_game: RecordedGame) -> None:
+    assert server.first_line == f"Chronicle is serving on {server.url} (store: {physical_game.cli.store})"
+
+
+def test_log_over_the_server_matches_the_local_log(server: Server, physical_game: RecordedGame) -> None:
+    remote = physical_game.cli.ok("log", physical_game.game_id, "--server", server.url)
+    assert remote.splitlines() == physical_game.log
+
+
+def test_show_over_the_server_prints_the_state_then(server: Server, physical_game: RecordedGame) -> None:
+    game = physical_game
+    remote = game.cli.ok("show", game.game_id, "--at", "20", "--server", server.url, "--token", ADMIN_TOKEN)
+    local = game.cli.ok("show", game.game_id, "--at", "20")
+    assert remote.splitlines()[1].startswith(f"version 20 of {len(game.log)}  running  seen as omniscient")
+    # The same state as the local store shows (the server serves past prompts not at all).
+    assert remote.split("waiting for:")[0].strip() == local.split("waiting for:")[0].strip()
+    public = game.cli.ok("show", game.game_id, "--server", server.url, "--as", "public")
+    assert "seen as public" in public and "waiting for:" in public
+
+
+def test_audit_over_the_server_with_the_admin_token(server: Server, physical_game: RecordedGame) -> None:
+    game = physical_game
+    remote = game.cli.ok("audit", game.game_id, "--server", server.url, "--token", ADMIN_TOKEN)
+    assert remote == game.cli.ok("audit", game.game_id)
+    assert remote.split()[1] == "clean"
+
+
+def test_games_and_replay_over_the_server(server: Server, physical_game: RecordedGame) -> None:
+    game = physical_game
+    listed = game.cli.ok("games", "--server", server.url).splitlines()
+    assert [row.split()[0] for row in listed[1:]] == [game.game_id]
+    out = game.cli.ok("replay", game.game_id, "--server", server.url, stdin="n\nj 12\nq\n")
+    assert re.findall(r"^version (\d+) / ", out, flags=re.M) == ["1", "2", "12"]
+    assert game.line_of(12) in out
+
+
+def test_a_missing_game_on_the_server_is_one_line_and_exit_1(
+    server: Server, physical_game: RecordedGame
+) -> None:
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert "game_not_found" in physical_game.cli.fails(1, "log", missing, "--server", server.url)
+
+
+def test_an_unreachable_server_is_one_line_and_exit_1(physical_game: RecordedGame) -> None:
+    url = f"http://127.0.0.1:{_free_port()}"
+    assert "cannot reach" in physical_game.cli.fails(1, "games", "--server", url)

@@ -1,0 +1,46 @@
+"""`chronicle simulate` plays seeded bot games into the store; `chronicle audit` checks them."""
+
+from __future__ import annotations
+
+import re
+
+from tests.cli.conftest import Cli, RecordedGame
+
+CLEAN = re.compile(r"^(?P<id>[0-9a-f-]{36})  clean  \((?P<actions>\d+) actions, (?P<facts>\d+) facts\)$")
+
+
+def test_simulated_games_end_are_stored_and_pass_the_audit(cli: Cli) -> None:
+    summary = cli.ok("simulate", "province", "--games", "3", "--seed", "1").splitlines()
+    assert summary[0].startswith("simulated 3 province games (seed 1): 3 finished, ")
+    assert "actions/s" in summary[0] and summary[1].startswith("wins per seat: A ")
+    games = cli.ok("games", "--tag", "simulated").splitlines()[1:]
+    assert len(games) == 3 and all("finished" in row for row in games)
+
+    audit = cli.run("audit", "--all")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    lines = audit.stdout.splitlines()
+    assert len(lines) == 3 and all(CLEAN.match(line) for line in lines), lines
+
+
+def test_the_same_seed_plays_the_same_game_in_another_store(cli: Cli) -> None:
+    other = Cli(cli.home / "other")
+    other.home.mkdir()
+    for each in (cli, other):
+        each.ok("simulate", "province", "--games", "1", "--seed", "same")
+    [first] = [row.split()[0] for row in cli.ok("games").splitlines()[1:]]
+    [second] = [row.split()[0] for row in other.ok("games").splitlines()[1:]]
+    assert first == second
+    assert cli.ok("log", first) == other.ok("log", second)
+    assert "already simulated" in cli.fails(1, "simulate", "province", "--games", "1", "--seed", "same")
+
+
+def test_a_game_that_does_not_end_within_the_cap_is_reported_and_fails(cli: Cli) -> None:
+    done = cli.run("simulate", "province", "--games", "1", "--seed", "cap", "--max-actions", "5")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "0 finished" in done.stdout and "did not end within 5 actions" in done.stderr
+
+
+def test_the_audit_of_a_recorded_physical_game_is_clean(physical_game: RecordedGame) -> None:
+    line = physical_game.cli.ok("audit", physical_game.game_id[:8]).strip()
+    found = CLEAN.match(line)
+    assert found and found["id"] == physical_game.game_id and found["actions"] == "9"
