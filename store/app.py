@@ -10,7 +10,7 @@ import os
 import secrets as random_source
 import threading
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID, uuid4
 
@@ -101,7 +101,7 @@ class StoredEvent(msgspec.Struct):
 
 
 def _now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Chronicle(Application[UUID]):
@@ -155,7 +155,8 @@ class Chronicle(Application[UUID]):
         meta = ruleset.meta
         if not meta.min_players <= len(new.players) <= meta.max_players:
             raise InvalidRequest(
-                f"{meta.title} takes {meta.min_players} to {meta.max_players} players, not {len(new.players)}.",
+                f"{meta.title} takes {meta.min_players} to {meta.max_players} players, "
+                f"not {len(new.players)}.",
                 code="invalid_player_count",
             )
         if any(not name.strip() for name in new.players):
@@ -231,12 +232,16 @@ class Chronicle(Application[UUID]):
                 self.save(game)
             except IntegrityError:
                 if expected_version is not None:
-                    raise VersionConflict("Another action was recorded first; reload and try again.") from None
+                    raise VersionConflict(
+                        "Another action was recorded first; reload and try again."
+                    ) from None
                 continue
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
 
-    def _command(self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None) -> Command:
+    def _command(
+        self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None
+    ) -> Command:
         if seat is not None and seat not in game.config.seat_ids():
             raise InvalidRequest(f"There is no seat {seat!r} in this game.", code="unknown_seat")
         if access.role == "seat":
@@ -256,8 +261,11 @@ class Chronicle(Application[UUID]):
         if kind not in kinds:
             known = ", ".join(sorted(kinds))
             raise RejectedError(
-                Rejection("unknown_action", f"{ruleset.meta.title} has no action {kind!r}; it knows {known}.",
-                          ruleset.meta.spec),
+                Rejection(
+                    "unknown_action",
+                    f"{ruleset.meta.title} has no action {kind!r}; it knows {known}.",
+                    ruleset.meta.spec,
+                ),
                 status=400,
             )
         try:
@@ -280,7 +288,12 @@ class Chronicle(Application[UUID]):
             game.finish(sealed.server_seed, _now())
 
     def _recorded(
-        self, game: Game, result: ActionResult, access: Access, *, replayed: bool = False,
+        self,
+        game: Game,
+        result: ActionResult,
+        access: Access,
+        *,
+        replayed: bool = False,
         facts: list[Any] | None = None,
     ) -> Recorded:
         """The answer to an action, its facts redacted for whoever recorded it."""
@@ -290,7 +303,9 @@ class Chronicle(Application[UUID]):
             facts = [codec.decode_fact(e.fact) for e in stored if isinstance(e, FactRecorded)]
         viewer = access.viewer(game.outcome is not None)
         shown = [codec.encode(game.ruleset.redact(f, viewer)) for f in facts]
-        return Recorded(str(game.id), result.seq, result.last_version, shown, game.outcome is not None, replayed)
+        return Recorded(
+            str(game.id), result.seq, result.last_version, shown, game.outcome is not None, replayed
+        )
 
     # -- reading ------------------------------------------------------------------------
 
@@ -322,19 +337,38 @@ class Chronicle(Application[UUID]):
         version = event.originator_version
         if isinstance(event, FactRecorded):
             fact = ruleset.redact(ruleset.codec.decode_fact(event.fact), viewer)
-            return StoredEvent(version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config))
+            return StoredEvent(
+                version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config)
+            )
         if isinstance(event, ActionRecorded):
             action = ruleset.codec.decode_action(event.action)
             who = config.seat_name(event.seat) if event.seat else "the table"
-            data = {"seq": event.seq, "action": event.action, "seat": event.seat, "by": event.by,
-                    "action_id": event.action_id}
-            return StoredEvent(version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}")
+            data = {
+                "seq": event.seq,
+                "action": event.action,
+                "seat": event.seat,
+                "by": event.by,
+                "action_id": event.action_id,
+            }
+            return StoredEvent(
+                version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}"
+            )
         if isinstance(event, GameCreated):
             names = ", ".join(s["name"] for s in event.seats)
-            data = {"ruleset": event.ruleset, "ruleset_version": event.ruleset_version, "mode": event.mode,
-                    "seats": event.seats, "options": event.options, "client_seed": event.client_seed,
-                    "commitment": event.commitment, "rng_algorithm": event.rng_algorithm, "tags": event.tags}
-            return StoredEvent(version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}.")
+            data = {
+                "ruleset": event.ruleset,
+                "ruleset_version": event.ruleset_version,
+                "mode": event.mode,
+                "seats": event.seats,
+                "options": event.options,
+                "client_seed": event.client_seed,
+                "commitment": event.commitment,
+                "rng_algorithm": event.rng_algorithm,
+                "tags": event.tags,
+            }
+            return StoredEvent(
+                version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}."
+            )
         assert isinstance(event, GameFinished)
         outcome = event.outcome
         winners = " and ".join(config.seat_name(s) for s in outcome.get("winners", ())) or "nobody (a draw)"
