@@ -25,7 +25,7 @@ WINDOW = 40
 
 def long_game_action(game: Any) -> dict[str, Any]:
     legal = game.ruleset.legal_actions(game.state, None)
-    encoded = [game.ruleset.codec.encode(a) for a in legal]
+    encoded: list[dict[str, Any]] = [game.ruleset.codec.encode(a) for a in legal]
     moves = [a for a in encoded if a["kind"] == "MoveWorker" and a["piece"] == "green"]
     if moves:  # a labor space is right or left of where the piece stands (top -> right -> left)
         labor = [m for m in moves if m["from"] in ("top", "right")]

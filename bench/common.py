@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from domain.ruleset import Command, GameConfig, Ruleset
+from domain.ruleset import Command, GameConfig, Rejection, Ruleset
 
 
 def free_port() -> int:
@@ -28,8 +28,23 @@ def uvicorn_server(app: str, env: dict[str, str] | None = None) -> Iterator[str]
     """A real server process with the settings both sides of a comparison share."""
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", app, "--host", "127.0.0.1", "--port", str(port),
-         "--loop", "uvloop", "--http", "httptools", "--log-level", "warning", "--no-access-log"],
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            app,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
         env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
@@ -49,7 +64,9 @@ def uvicorn_server(app: str, env: dict[str, str] | None = None) -> Iterator[str]
         process.wait(timeout=10)
 
 
-def bot_playout(ruleset: Ruleset[Any, Any, Any], config: GameConfig, rng: Any, seed: int) -> list[tuple[Any, str | None]]:
+def bot_playout(
+    ruleset: Ruleset[Any, Any, Any], config: GameConfig, rng: Any, seed: int
+) -> list[tuple[Any, str | None]]:
     """The actions a seeded bot plays in one game, computed from the rules alone."""
     bot = random.Random(seed)
     state = ruleset.initial(config)
@@ -60,12 +77,13 @@ def bot_playout(ruleset: Ruleset[Any, Any, Any], config: GameConfig, rng: Any, s
         seat = ruleset.pending(state)[0].seat
         action = bot.choice(ruleset.legal_actions(state, seat))
         facts = ruleset.decide(state, Command(action, seat, "recorder"), rng)
-        assert not hasattr(facts, "code"), facts
-        for fact in facts:  # type: ignore[union-attr]
+        assert not isinstance(facts, Rejection), facts
+        for fact in facts:
             state = ruleset.evolve(state, fact)
         played.append((action, seat))
     return played
 
 
 def ratio_line(name: str, value: float, unit: str, baseline: float, aim: str) -> str:
-    return f"{name}: {value:,.1f} {unit}; baseline {baseline:,.1f} {unit}; ratio {value / baseline:.2f} (aim {aim})"
+    ratio = value / baseline
+    return f"{name}: {value:,.1f} {unit}; baseline {baseline:,.1f} {unit}; ratio {ratio:.2f} (aim {aim})"

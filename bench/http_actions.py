@@ -38,15 +38,18 @@ def create_games(url: str, games: int) -> list[tuple[str, str, list[dict[str, An
             seed = hashlib.sha256(f"bench:{i}".encode()).digest()
             body = {"ruleset": "province", "players": ["Ann", "Ben"], "server_seed": seed.hex()}
             created = client.post("/games", json=body).raise_for_status().json()
-            config = GameConfig(created["game_id"], "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")),
-                                options)
+            config = GameConfig(
+                created["game_id"], "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")), options
+            )
             played = bot_playout(ruleset, config, SeededRng(seed, config.game_id), i)
             requests = [{"action": ruleset.codec.encode(a), "seat": seat} for a, seat in played]
             out.append((created["game_id"], created["recorder_token"], requests))
     return out
 
 
-async def drive(url: str, games: list[tuple[str, str, list[dict[str, Any]]]], clients: int) -> tuple[int, float]:
+async def drive(
+    url: str, games: list[tuple[str, str, list[dict[str, Any]]]], clients: int
+) -> tuple[int, float]:
     queue: asyncio.Queue[tuple[str, str, list[dict[str, Any]]]] = asyncio.Queue()
     for game in games:
         queue.put_nowait(game)
@@ -83,7 +86,10 @@ def main() -> None:
         with uvicorn_server("bench.bare_app:app") as url:
             sent_bare, seconds_bare = asyncio.run(drive(url, games, args.clients))
         bare = sent_bare / seconds_bare
-    print(f"province actions recorded: {sent} in {seconds:.2f} s over {args.games} games, {args.clients} clients")
+    print(
+        f"province actions recorded: {sent} in {seconds:.2f} s "
+        f"over {args.games} games, {args.clients} clients"
+    )
     print(ratio_line("HTTP actions recorded", ours, "actions/s", bare, ">= 0.3"))
 
 

@@ -7,6 +7,9 @@ One stream per game. Its events are the library's own dataclass events with prim
 - `ActionRecorded`: one action as entered at the table or over HTTP, with who entered it;
 - `FactRecorded`: one fact a ruleset derived (`decide`) or opened the game with (`setup`);
   an action and its facts are saved together, in one transaction;
+- `ActionsRetracted`: a correction: the last live actions it undoes (they stay stored), who
+  asked, why, and who approved (domain/corrections.py);
+- `RetractionRequested`, `RetractionAnswered`: a retraction waiting for the other seats;
 - `GameFinished`: the outcome, and the revealed seed of a digital game.
 
 They are declared inside the `Game` aggregate, as the library expects, and named here for
@@ -21,6 +24,17 @@ from domain.game import Game
 GameCreated = Game.Created
 ActionRecorded = Game.ActionRecorded
 FactRecorded = Game.FactRecorded
+ActionsRetracted = Game.Retracted
+RetractionRequested = Game.RetractionRequested
+RetractionAnswered = Game.RetractionAnswered
 GameFinished = Game.Finished
 
-STREAM_EVENTS = (GameCreated, ActionRecorded, FactRecorded, GameFinished)
+STREAM_EVENTS = (
+    GameCreated,
+    ActionRecorded,
+    FactRecorded,
+    ActionsRetracted,
+    RetractionRequested,
+    RetractionAnswered,
+    GameFinished,
+)

@@ -1,9 +1,13 @@
 """The Game aggregate: one stream per game on the eventsourcing library.
 
 The aggregate holds the ruleset's immutable state and the bookkeeping every game needs
-(action numbers, client action ids for idempotent retries, whether the game is finished).
-It never draws randomness itself: the caller passes the game's `Rng`, and every outcome the
-ruleset draws is written into a fact.
+(action numbers, client action ids for idempotent retries, the live line of actions after
+corrections, whether the game is finished). It never draws randomness itself: the caller
+passes the game's `Rng`, and every outcome the ruleset draws is written into a fact.
+
+A retraction restores the state from before its first retracted action. States are immutable
+and share everything that did not change, so keeping the state before each live action costs
+about a kilobyte per action even in a long game.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import Aggregate
 
+from domain import corrections
 from domain.rng import ALGORITHM, Rng
 from domain.ruleset import (
     Command,
@@ -35,6 +40,18 @@ class ActionResult(msgspec.Struct, frozen=True):
     seq: int
     action_version: int
     last_version: int
+    seat: str | None = None  # the seat the action was for (the prompted seat if none was named)
+    boundaries: frozenset[str] = frozenset()  # "random" / "reveal" facts it caused
+    retracted_at: int | None = None  # version of the retraction that undid it
+
+
+class PendingRetraction(msgspec.Struct, frozen=True):
+    request_id: str
+    seqs: tuple[int, ...]
+    seat: str | None
+    reason: str
+    needs: tuple[str, ...]
+    approvals: tuple[str, ...] = ()
 
 
 GAME_OVER = Rejection("game_over", "The game is over; a finished record cannot change.", "design.md 3")
@@ -61,7 +78,6 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.on_created(self)
 
-
     class ActionRecorded(Aggregate.Event):
         TOPIC = "chronicle:ActionRecorded"
         seq: int
@@ -73,7 +89,6 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.on_action(self)
 
-
     class FactRecorded(Aggregate.Event):
         TOPIC = "chronicle:FactRecorded"
         fact: dict[str, Any]
@@ -81,6 +96,36 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.on_fact(self)
 
+    class Retracted(Aggregate.Event):
+        TOPIC = "chronicle:ActionsRetracted"
+        seqs: list[int]
+        by: str
+        seat: str | None
+        reason: str
+        approvals: list[str]
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_retracted(self)
+
+    class RetractionRequested(Aggregate.Event):
+        TOPIC = "chronicle:RetractionRequested"
+        request_id: str
+        seqs: list[int]
+        seat: str | None
+        reason: str
+        needs: list[str]
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_requested(self)
+
+    class RetractionAnswered(Aggregate.Event):
+        TOPIC = "chronicle:RetractionAnswered"
+        request_id: str
+        seat: str
+        approved: bool
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_answered(self)
 
     class Finished(Aggregate.Event):
         TOPIC = "chronicle:GameFinished"
@@ -89,7 +134,6 @@ class Game(Aggregate):
 
         def apply(self, aggregate: Game) -> None:
             aggregate.on_finished(self)
-
 
     def __init__(self) -> None:
         self.config: GameConfig
@@ -101,12 +145,18 @@ class Game(Aggregate):
         self.action_ids: dict[str, int] = {}
         self.outcome: Outcome | None = None
         self.revealed_seed: str | None = None
+        self.live: list[int] = []
+        self.checkpoints: dict[int, Any] = {}
+        self.requests: dict[str, PendingRetraction] = {}
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         clone = copy.copy(self)
         clone.actions = list(self.actions)
         clone.action_ids = dict(self.action_ids)
+        clone.live = list(self.live)
+        clone.checkpoints = dict(self.checkpoints)
+        clone.requests = dict(self.requests)
         clone._pending_events = []
         return clone
 
@@ -169,6 +219,76 @@ class Game(Aggregate):
             self.Finished, timestamp=at, outcome=msgspec.to_builtins(outcome), server_seed=server_seed
         )
 
+    def plan_retraction(self, count: int, by: str, seat: str | None) -> corrections.Plan | Rejection:
+        """What retracting the last `count` live actions would undo and whose approval it needs."""
+        if self.outcome is not None:
+            return GAME_OVER
+        live = [self.actions[seq - 1] for seq in self.live]
+        facts = [corrections.LiveAction(a.seq, a.seat, a.boundaries) for a in live]
+        return corrections.plan(facts, count, by, seat, self.config.seat_ids())
+
+    def retract(
+        self,
+        plan: corrections.Plan,
+        by: str,
+        seat: str | None,
+        reason: str,
+        at: datetime,
+        approvals: tuple[str, ...] = (),
+    ) -> None:
+        self.trigger_event(
+            self.Retracted,
+            timestamp=at,
+            seqs=list(plan.seqs),
+            by=by,
+            seat=seat,
+            reason=reason,
+            approvals=list(approvals),
+        )
+
+    def request_retraction(
+        self, plan: corrections.Plan, seat: str | None, reason: str, request_id: str, at: datetime
+    ) -> None:
+        self.trigger_event(
+            self.RetractionRequested,
+            timestamp=at,
+            request_id=request_id,
+            seqs=list(plan.seqs),
+            seat=seat,
+            reason=reason,
+            needs=list(plan.needs),
+        )
+
+    def answer_retraction(self, request_id: str, seat: str, approved: bool, at: datetime) -> Rejection | None:
+        """A seat approves or declines a pending retraction; the last approval carries it out."""
+        if self.outcome is not None:
+            return GAME_OVER
+        request = self.requests.get(request_id)
+        if request is None:
+            return Rejection(
+                "no_pending_retraction",
+                "No such retraction is pending: it was carried out, declined, or lapsed when play went on.",
+                "corrections 4",
+            )
+        if seat not in request.needs or seat in request.approvals:
+            return Rejection(
+                "not_an_approver", f"Seat {seat} has no answer to give on this retraction.", "corrections 2"
+            )
+        self.trigger_event(
+            self.RetractionAnswered, timestamp=at, request_id=request_id, seat=seat, approved=approved
+        )
+        if approved and set(request.needs) <= {*request.approvals, seat}:
+            self.trigger_event(
+                self.Retracted,
+                timestamp=at,
+                seqs=list(request.seqs),
+                by="seat",
+                seat=request.seat,
+                reason=request.reason,
+                approvals=[*request.approvals, seat],
+            )
+        return None
+
     # -- event handlers (called by the events' apply) -----------------------------------
 
     def on_created(self, event: Game.Created) -> None:
@@ -187,7 +307,11 @@ class Game(Aggregate):
 
     def on_action(self, event: Game.ActionRecorded) -> None:
         version = event.originator_version
-        self.actions.append(ActionResult(event.seq, version, version))
+        seat = event.seat if event.seat is not None else self.ruleset.progress(self.state)[1]
+        self.actions.append(ActionResult(event.seq, version, version, seat))
+        self.live.append(event.seq)
+        self.checkpoints[event.seq] = self.state
+        self.requests.clear()  # a pending retraction named the last actions; play went on
         if event.action_id is not None:
             self.action_ids[event.action_id] = event.seq
 
@@ -196,20 +320,57 @@ class Game(Aggregate):
         self.state = self.ruleset.evolve(self.state, fact)
         if self.actions:
             last = self.actions[-1]
-            self.actions[-1] = ActionResult(last.seq, last.action_version, event.originator_version)
+            boundary = self.ruleset.boundary(fact)
+            self.actions[-1] = msgspec.structs.replace(
+                last,
+                last_version=event.originator_version,
+                boundaries=last.boundaries | {boundary} if boundary else last.boundaries,
+            )
+
+    def on_retracted(self, event: Game.Retracted) -> None:
+        self.state = self.checkpoints[min(event.seqs)]
+        for seq in event.seqs:
+            self.live.remove(seq)
+            del self.checkpoints[seq]
+            self.actions[seq - 1] = msgspec.structs.replace(
+                self.actions[seq - 1], retracted_at=event.originator_version
+            )
+        self.requests.clear()
+
+    def on_requested(self, event: Game.RetractionRequested) -> None:
+        self.requests[event.request_id] = PendingRetraction(
+            event.request_id, tuple(event.seqs), event.seat, event.reason, tuple(event.needs)
+        )
+
+    def on_answered(self, event: Game.RetractionAnswered) -> None:
+        request = self.requests.pop(event.request_id)
+        if event.approved:
+            self.requests[event.request_id] = msgspec.structs.replace(
+                request, approvals=(*request.approvals, event.seat)
+            )
 
     def on_finished(self, event: Game.Finished) -> None:
         self.outcome = msgspec.convert(event.outcome, Outcome)
         self.revealed_seed = event.server_seed or None
         if self.actions:  # the closing event belongs to the answer of the action that ended the game
-            last = self.actions[-1]
-            self.actions[-1] = ActionResult(last.seq, last.action_version, event.originator_version)
+            self.actions[-1] = msgspec.structs.replace(
+                self.actions[-1], last_version=event.originator_version
+            )
 
     # -- reading ------------------------------------------------------------------------
 
     @property
     def status(self) -> str:
         return "finished" if self.outcome is not None else "running"
+
+    def retracted_versions(self) -> set[int]:
+        """The versions of every retracted action and of the facts it caused."""
+        return {
+            version
+            for a in self.actions
+            if a.retracted_at is not None
+            for version in range(a.action_version, a.last_version + 1)
+        }
 
     def result_of(self, action_id: str) -> ActionResult | None:
         seq = self.action_ids.get(action_id)

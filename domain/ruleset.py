@@ -22,6 +22,7 @@ import msgspec
 from domain.rng import Rng
 
 Mode = Literal["digital", "physical"]
+Boundary = Literal["random", "reveal"]
 Actor = Literal["seat", "recorder", "system"]
 
 
@@ -217,6 +218,11 @@ class Ruleset(Protocol[S, A, F]):
         """(turn number, seat to act or None) for replay jumps and statistics."""
         ...
 
+    def boundary(self, fact: F) -> Boundary | None:
+        """Whether a fact is a random outcome (a die, a shuffle, a draw) or reveals hidden
+        information: a correction may not silently cross either (domain/corrections.py)."""
+        ...
+
     def probe_actions(self, state: S) -> tuple[A, ...]:
         """A finite superset of plausible actions, legal or not, for the contract suite to
         prove that `decide` accepts exactly what `legal_actions` lists."""
@@ -239,15 +245,14 @@ def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, An
         if option.choices is not None and value not in option.choices:
             choices = ", ".join(map(str, option.choices))
             return Rejection("invalid_option", f"Option {name!r} must be one of: {choices}.", meta.spec)
-        if isinstance(value, int) and not isinstance(value, bool):
-            if (option.minimum is not None and value < option.minimum) or (
-                option.maximum is not None and value > option.maximum
-            ):
-                return Rejection(
-                    "invalid_option",
-                    f"Option {name!r} must lie between {option.minimum} and {option.maximum}.",
-                    meta.spec,
-                )
+        too_low = option.minimum is not None and isinstance(value, int) and value < option.minimum
+        too_high = option.maximum is not None and isinstance(value, int) and value > option.maximum
+        if not isinstance(value, bool) and (too_low or too_high):
+            return Rejection(
+                "invalid_option",
+                f"Option {name!r} must lie between {option.minimum} and {option.maximum}.",
+                meta.spec,
+            )
         resolved[name] = value
     return resolved
 

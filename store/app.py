@@ -18,7 +18,15 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
-from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from domain.events import (
+    ActionRecorded,
+    ActionsRetracted,
+    FactRecorded,
+    GameCreated,
+    GameFinished,
+    RetractionAnswered,
+    RetractionRequested,
+)
 from domain.game import ActionResult, Game
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import (
@@ -90,14 +98,28 @@ class Recorded(msgspec.Struct):
     replayed: bool = False
 
 
+class Retraction(msgspec.Struct):
+    """The answer to a retraction: the actions it undid, or the request still waiting for
+    the seats in `waiting_for`."""
+
+    game_id: str
+    version: int
+    retracted: list[int]
+    request_id: str | None = None
+    waiting_for: list[str] = []
+
+
 class StoredEvent(msgspec.Struct):
     """One event of a game's stream as a reader may see it."""
 
     version: int
-    type: Literal["created", "action", "fact", "finished"]
+    type: Literal[
+        "created", "action", "fact", "retraction", "retraction_request", "retraction_answer", "finished"
+    ]
     at: str
     data: dict[str, Any]
     text: str
+    retracted: bool = False  # an action (or one of its facts) undone by a later retraction
 
 
 def _now() -> datetime:
@@ -106,7 +128,9 @@ def _now() -> datetime:
 
 class Chronicle(Application[UUID]):
     name = "Chronicle"
-    env = {"AGGREGATE_CACHE_MAXSIZE": "2000", "DEEPCOPY_FROM_AGGREGATE_CACHE": "y"}
+    # A cached game keeps the state before each live action (for retractions): about 1 MB for
+    # a very long game, so a few hundred games fit comfortably.
+    env = {"AGGREGATE_CACHE_MAXSIZE": "256", "DEEPCOPY_FROM_AGGREGATE_CACHE": "y"}
 
     def __init__(self, url: str | None = None, admin_token: str | None = None) -> None:
         self.url = store_url(url)
@@ -236,8 +260,79 @@ class Chronicle(Application[UUID]):
                         "Another action was recorded first; reload and try again."
                     ) from None
                 continue
+            self._cache(game)
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
+
+    def retract(
+        self,
+        game_id: UUID,
+        access: Access,
+        *,
+        count: int = 1,
+        reason: str = "",
+        ask_approval: bool = False,
+        seat: str | None = None,
+    ) -> Retraction:
+        """Retract the last `count` live actions (domain/corrections.py). The recorder's token
+        retracts at once; a seat's retraction that crosses another seat's action, a random
+        outcome or a reveal is refused with the rule, or with `ask_approval` left pending
+        until every other seat approves."""
+        if access.role == "public":
+            raise Unauthorized("A retraction needs a seat or recorder token.")
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise Forbidden(f"This token acts for seat {access.seat}, not {seat}.", code="wrong_seat")
+            seat, by = access.seat, "seat"
+        else:
+            by = "recorder"
+        game = self.game(game_id)
+        plan = game.plan_retraction(count, by, seat)
+        if isinstance(plan, Rejection):
+            raise RejectedError(plan)
+        if plan.crossings and not ask_approval:
+            raise RejectedError(plan.refusal())
+        if plan.crossings:
+            request_id = uuid4().hex[:12]
+            game.request_retraction(plan, seat, reason, request_id, _now())
+            self._save_correction(game)
+            return Retraction(str(game_id), game.version, [], request_id, list(plan.needs))
+        game.retract(plan, by, seat, reason, _now())
+        self._save_correction(game)
+        return Retraction(str(game_id), game.version, list(plan.seqs))
+
+    def answer_retraction(self, game_id: UUID, request_id: str, access: Access, approved: bool) -> Retraction:
+        """A seat's token approves or declines a pending retraction; the last approval
+        carries it out."""
+        if access.role != "seat" or access.seat is None:
+            raise Forbidden("Only a seat's token answers a retraction request.", code="seat_token_required")
+        game = self.game(game_id)
+        refused = game.answer_retraction(request_id, access.seat, approved, _now())
+        if refused is not None:
+            raise RejectedError(refused)
+        self._save_correction(game)
+        still = game.requests.get(request_id)
+        if still is not None:
+            waiting = [s for s in still.needs if s not in still.approvals]
+            return Retraction(str(game_id), game.version, [], request_id, waiting)
+        undone = [a.seq for a in game.actions if a.retracted_at == game.version]
+        return Retraction(str(game_id), game.version, undone)
+
+    def pending_retractions(self, game_id: UUID) -> list[dict[str, Any]]:
+        return [msgspec.to_builtins(r) for r in self.game(game_id).requests.values()]
+
+    def _save_correction(self, game: Game) -> None:
+        try:
+            self.save(game)
+        except IntegrityError:
+            raise VersionConflict("The game moved on while the correction was entered; try again.") from None
+        self._cache(game)
+
+    def _cache(self, game: Game) -> None:
+        """Keep the saved aggregate, so the next command does not fold its own facts again.
+        Other processes' writes still arrive: every read fast-forwards from the store."""
+        if self.repository.cache is not None:
+            self.repository.cache.put(game.id, game)
 
     def _command(
         self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None
@@ -329,16 +424,20 @@ class Chronicle(Application[UUID]):
         """The stream as `access` may see it: hidden facts redacted, one human line each."""
         game = self.game(game_id)
         viewer = access.viewer(game.outcome is not None)
-        return [self.present(game, e, viewer) for e in self.events.get(game_id, gt=gt, lte=lte)]
+        undone = game.retracted_versions()
+        return [
+            self.present(game, e, viewer, e.originator_version in undone)
+            for e in self.events.get(game_id, gt=gt, lte=lte)
+        ]
 
-    def present(self, game: Game, event: Any, viewer: Viewer) -> StoredEvent:
+    def present(self, game: Game, event: Any, viewer: Viewer, retracted: bool = False) -> StoredEvent:
         ruleset, config = game.ruleset, game.config
         at = event.timestamp.isoformat()
         version = event.originator_version
         if isinstance(event, FactRecorded):
             fact = ruleset.redact(ruleset.codec.decode_fact(event.fact), viewer)
             return StoredEvent(
-                version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config)
+                version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config), retracted
             )
         if isinstance(event, ActionRecorded):
             action = ruleset.codec.decode_action(event.action)
@@ -351,8 +450,10 @@ class Chronicle(Application[UUID]):
                 "action_id": event.action_id,
             }
             return StoredEvent(
-                version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}"
+                version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}", retracted
             )
+        if isinstance(event, ActionsRetracted | RetractionRequested | RetractionAnswered):
+            return _present_correction(event, config, at)
         if isinstance(event, GameCreated):
             names = ", ".join(s["name"] for s in event.seats)
             data = {
@@ -421,3 +522,33 @@ class Chronicle(Application[UUID]):
         if access.role == "admin":
             return bytes.fromhex(self.secrets(game.id).server_seed)
         return None
+
+
+def _present_correction(event: Any, config: GameConfig, at: str) -> StoredEvent:
+    who = config.seat_name(event.seat) if event.seat else "The table"
+    version = event.originator_version
+    if isinstance(event, RetractionAnswered):
+        verb = "approves" if event.approved else "declines"
+        data = {"request_id": event.request_id, "seat": event.seat, "approved": event.approved}
+        return StoredEvent(version, "retraction_answer", at, data, f"{who} {verb} the retraction.")
+    numbers = ", ".join(f"#{s}" for s in event.seqs)
+    because = f" ({event.reason})" if event.reason else ""
+    if isinstance(event, RetractionRequested):
+        needs = ", ".join(config.seat_name(s) for s in event.needs)
+        data = {
+            "request_id": event.request_id,
+            "seqs": event.seqs,
+            "seat": event.seat,
+            "reason": event.reason,
+            "needs": event.needs,
+        }
+        text = f"{who} asks to retract {numbers}{because}; waiting for {needs}."
+        return StoredEvent(version, "retraction_request", at, data, text)
+    data = {
+        "seqs": event.seqs,
+        "by": event.by,
+        "seat": event.seat,
+        "reason": event.reason,
+        "approvals": event.approvals,
+    }
+    return StoredEvent(version, "retraction", at, data, f"{who} retracts {numbers}{because}.")

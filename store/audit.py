@@ -14,7 +14,7 @@ from typing import Any
 
 import msgspec
 
-from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset
 
@@ -45,17 +45,22 @@ def _config(created: GameCreated) -> GameConfig:
     )
 
 
-def _group(
-    events: Sequence[Any],
-) -> tuple[list[FactRecorded], list[tuple[ActionRecorded, list[FactRecorded]]]]:
+Step = tuple[ActionRecorded, list[FactRecorded]] | ActionsRetracted
+
+
+def _group(events: Sequence[Any]) -> tuple[list[FactRecorded], list[Step]]:
+    """The setup facts, then each action with its facts and each retraction, in order."""
     setup: list[FactRecorded] = []
-    actions: list[tuple[ActionRecorded, list[FactRecorded]]] = []
+    steps: list[Step] = []
     for event in events[1:]:
         if isinstance(event, ActionRecorded):
-            actions.append((event, []))
+            steps.append((event, []))
         elif isinstance(event, FactRecorded):
-            (actions[-1][1] if actions else setup).append(event)
-    return setup, actions
+            last = steps[-1] if steps else None
+            (last[1] if isinstance(last, tuple) else setup).append(event)
+        elif isinstance(event, ActionsRetracted):
+            steps.append(event)
+    return setup, steps
 
 
 def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
@@ -96,7 +101,7 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
             return diverged(1, "the seed does not match the published commitment", "design.md 4.1")
         rng = SeededRng(seed, game_id, created.client_seed)
     codec = ruleset.codec
-    setup, actions = _group(stored)
+    setup, steps = _group(stored)
     state = ruleset.initial(config)
 
     expected = [_as_stored(codec.encode(f)) for f in ruleset.setup(config, state, rng)]
@@ -107,8 +112,25 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
         state = ruleset.evolve(state, codec.decode_fact(event.fact))
         report.facts += 1
 
-    for action_event, facts in actions:
+    checkpoints: dict[int, Any] = {}
+    live: list[int] = []
+    for step in steps:
+        if isinstance(step, ActionsRetracted):
+            # A correction restores the state before its first action; it may only undo the
+            # latest live actions (domain/corrections.py, rule 1).
+            if not step.seqs or live[-len(step.seqs) :] != sorted(step.seqs):
+                return diverged(
+                    step.originator_version,
+                    f"retraction of {step.seqs} is not of the latest live actions",
+                    "corrections 1",
+                )
+            state = checkpoints[min(step.seqs)]
+            del live[-len(step.seqs) :]
+            continue
+        action_event, facts = step
         report.actions += 1
+        checkpoints[action_event.seq] = state
+        live.append(action_event.seq)
         try:
             action = codec.decode_action(action_event.action)
         except msgspec.ValidationError as error:

@@ -26,9 +26,8 @@ def store_env(url: str) -> dict[str, str]:
     """The library environment for the application named `Chronicle`."""
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
-        path = unquote(url[len("sqlite://") :])
-        if path.startswith("/"):
-            path = path[1:] if not path.startswith("//") else path[1:]
+        # sqlite:///games.db is relative, sqlite:////srv/games.db absolute: drop one slash.
+        path = unquote(url[len("sqlite://") :]).removeprefix("/")
         if not path:
             raise StoreConfigError(f"no file in store URL {url!r}: use sqlite:///games.db")
         Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -6,28 +6,52 @@ Old streams must still load after any change, so a diff here needs an upcaster, 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
 
-from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
+from domain.events import (
+    ActionRecorded,
+    ActionsRetracted,
+    FactRecorded,
+    GameCreated,
+    GameFinished,
+    RetractionAnswered,
+    RetractionRequested,
+)
 from store.app import Chronicle
 from store.secrets import GameSecrets
 
-AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
+AT = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 GAME = UUID(int=1)
 STAMP = b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-02T03:04:05+00:00"},'
 
+
+def build(event_class: Any, **fields: Any) -> Any:
+    """Events are dataclasses made by the library's metaclass, which type checkers cannot see."""
+    return event_class(**fields)
+
+
 CASES: list[tuple[Any, str, bytes]] = [
     (
-        GameCreated(
-            originator_id=GAME, originator_version=1, timestamp=AT, originator_topic="chronicle:Game",
-            ruleset="province", ruleset_version="1", mode="digital",
-            seats=[{"id": "A", "name": "Ann"}, {"id": "B", "name": "Ben"}], options={"goal_pool": "ks5"},
-            client_seed="", commitment="ab", rng_algorithm="hmac-sha256-v1", tags=["club"],
+        build(
+            GameCreated,
+            originator_id=GAME,
+            originator_version=1,
+            timestamp=AT,
+            originator_topic="chronicle:Game",
+            ruleset="province",
+            ruleset_version="1",
+            mode="digital",
+            seats=[{"id": "A", "name": "Ann"}, {"id": "B", "name": "Ben"}],
+            options={"goal_pool": "ks5"},
+            client_seed="",
+            commitment="ab",
+            rng_algorithm="hmac-sha256-v1",
+            tags=["club"],
         ),
         "chronicle:GameCreated",
         STAMP + b'"originator_topic":"chronicle:Game","ruleset":"province","ruleset_version":"1",'
@@ -36,36 +60,100 @@ CASES: list[tuple[Any, str, bytes]] = [
         b'"rng_algorithm":"hmac-sha256-v1","tags":["club"]}',
     ),
     (
-        ActionRecorded(
-            originator_id=GAME, originator_version=2, timestamp=AT, seq=1, action={"kind": "EndTurn"},
-            seat="A", by="seat", action_id="x1",
+        build(
+            ActionRecorded,
+            originator_id=GAME,
+            originator_version=2,
+            timestamp=AT,
+            seq=1,
+            action={"kind": "EndTurn"},
+            seat="A",
+            by="seat",
+            action_id="x1",
         ),
         "chronicle:ActionRecorded",
         STAMP + b'"seq":1,"action":{"kind":"EndTurn"},"seat":"A","by":"seat","action_id":"x1"}',
     ),
     (
-        FactRecorded(
-            originator_id=GAME, originator_version=3, timestamp=AT,
+        build(
+            FactRecorded,
+            originator_id=GAME,
+            originator_version=3,
+            timestamp=AT,
             fact={"type": "TurnStarted", "turn": 2, "player": "B"},
         ),
         "chronicle:FactRecorded",
         STAMP + b'"fact":{"type":"TurnStarted","turn":2,"player":"B"}}',
     ),
     (
-        GameFinished(
-            originator_id=GAME, originator_version=4, timestamp=AT, outcome={"scores": {"A": 1}},
+        build(
+            ActionsRetracted,
+            originator_id=GAME,
+            originator_version=5,
+            timestamp=AT,
+            seqs=[3, 4],
+            by="seat",
+            seat="A",
+            reason="meant Gold",
+            approvals=["B"],
+        ),
+        "chronicle:ActionsRetracted",
+        STAMP + b'"seqs":[3,4],"by":"seat","seat":"A","reason":"meant Gold","approvals":["B"]}',
+    ),
+    (
+        build(
+            RetractionRequested,
+            originator_id=GAME,
+            originator_version=5,
+            timestamp=AT,
+            request_id="r1",
+            seqs=[3, 4],
+            seat="A",
+            reason="meant Gold",
+            needs=["B"],
+        ),
+        "chronicle:RetractionRequested",
+        STAMP + b'"request_id":"r1","seqs":[3,4],"seat":"A","reason":"meant Gold","needs":["B"]}',
+    ),
+    (
+        build(
+            RetractionAnswered,
+            originator_id=GAME,
+            originator_version=6,
+            timestamp=AT,
+            request_id="r1",
+            seat="B",
+            approved=True,
+        ),
+        "chronicle:RetractionAnswered",
+        STAMP + b'"request_id":"r1","seat":"B","approved":true}',
+    ),
+    (
+        build(
+            GameFinished,
+            originator_id=GAME,
+            originator_version=4,
+            timestamp=AT,
+            outcome={"scores": {"A": 1}},
             server_seed="00ff",
         ),
         "chronicle:GameFinished",
         STAMP + b'"outcome":{"scores":{"A":1}},"server_seed":"00ff"}',
     ),
     (
-        GameSecrets.Created(
-            originator_id=GAME, originator_version=1, timestamp=AT, originator_topic="chronicle:GameSecrets",
-            game_id=str(GAME), server_seed="00ff", token_hashes={"recorder": "aa"},
+        build(
+            GameSecrets.Created,
+            originator_id=GAME,
+            originator_version=1,
+            timestamp=AT,
+            originator_topic="chronicle:GameSecrets",
+            game_id=str(GAME),
+            server_seed="00ff",
+            token_hashes={"recorder": "aa"},
         ),
         "chronicle:GameSecrets.Created",
-        STAMP + b'"originator_topic":"chronicle:GameSecrets","game_id":"00000000-0000-0000-0000-000000000001",'
+        STAMP
+        + b'"originator_topic":"chronicle:GameSecrets","game_id":"00000000-0000-0000-0000-000000000001",'
         b'"server_seed":"00ff","token_hashes":{"recorder":"aa"}}',
     ),
 ]
@@ -80,7 +168,9 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Chronicle]:
 
 
 @pytest.mark.parametrize(("event", "topic", "stored"), CASES, ids=[c[1] for c in CASES])
-def test_each_event_type_is_stored_as_exactly_these_bytes(app: Chronicle, event: Any, topic: str, stored: bytes) -> None:
+def test_each_event_type_is_stored_as_exactly_these_bytes(
+    app: Chronicle, event: Any, topic: str, stored: bytes
+) -> None:
     record = app.mapper.to_stored_event(event)
     assert record.topic == topic
     assert record.state == stored

@@ -10,11 +10,11 @@ import pytest
 
 from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
 from domain.rng import commitment
+from domain.ruleset import RejectedError
 from projections.games_index import GameIndex
 from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
 from store.audit import audit_events
 from store.errors import GameNotFound, VersionConflict
-from domain.ruleset import RejectedError
 
 SEED = bytes(range(32)).hex()
 
@@ -131,7 +131,9 @@ def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, st
         except RejectedError as error:
             results.append(error.rejection.code)
 
-    threads = [threading.Thread(target=write, args=(w, m)) for w, m in zip([app, other, app], moves, strict=True)]
+    threads = [
+        threading.Thread(target=write, args=(w, m)) for w, m in zip([app, other, app], moves, strict=True)
+    ]
     for t in threads:
         t.start()
     for t in threads:

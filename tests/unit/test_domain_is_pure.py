@@ -8,8 +8,21 @@ from pathlib import Path
 import pytest
 
 DOMAIN = Path(__file__).resolve().parents[2] / "domain"
-FORBIDDEN_MODULES = {"random", "time", "os", "socket", "sqlite3", "psycopg", "httpx", "litestar", "redis",
-                     "subprocess", "threading", "asyncio", "secrets"}
+FORBIDDEN_MODULES = {
+    "random",
+    "time",
+    "os",
+    "socket",
+    "sqlite3",
+    "psycopg",
+    "httpx",
+    "litestar",
+    "redis",
+    "subprocess",
+    "threading",
+    "asyncio",
+    "secrets",
+}
 FORBIDDEN_CALLS = {"now", "utcnow", "today", "urandom", "open", "uuid1", "uuid4"}
 # Rules data is read once, when a game package is imported, from the package's own files.
 DATA_LOADERS = {"data.py", "maps.py", "cards.py", "tables.py"}

@@ -17,12 +17,19 @@ from domain.games.province import describe as _describe
 from domain.games.province import legal, notation, rules, view
 from domain.games.province.actions import Action
 from domain.games.province.data import DATA
-from domain.games.province.events import Fact
+from domain.games.province.events import (
+    Fact,
+    FirstPlayerDetermined,
+    GoalOrderDrawn,
+    GoalRevealed,
+    ShipsTossed,
+)
 from domain.games.province.fold import evolve as _evolve
 from domain.games.province.options import OPTIONS
 from domain.games.province.state import SEATS, State
 from domain.rng import Rng
 from domain.ruleset import (
+    Boundary,
     Codec,
     Command,
     GameConfig,
@@ -78,6 +85,14 @@ class ProvinceRuleset:
 
     def redact(self, fact: Fact, viewer: Viewer) -> Fact:
         return view.redact(fact, viewer)
+
+    def boundary(self, fact: Fact) -> Boundary | None:
+        # A goal turned face up is hidden information made public, whoever turned it.
+        if isinstance(fact, FirstPlayerDetermined | GoalOrderDrawn | ShipsTossed):
+            return "random"
+        if isinstance(fact, GoalRevealed):
+            return "reveal"
+        return None
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
