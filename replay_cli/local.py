@@ -15,8 +15,8 @@ from domain.game import Game
 from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Ruleset, Viewer
 from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot
-from store.app import ADMIN, Chronicle
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
+from store.app import ADMIN, Chronicle, StoredEvent
 from store.audit import AuditReport, audit_events
 from store.config import StoreConfigError
 
@@ -107,6 +107,10 @@ def _snapshot(
     )
 
 
+def line_of(shown: StoredEvent) -> EventLine:
+    return EventLine(shown.version, shown.type, shown.text, shown.retracted)
+
+
 def _builtins(value: Any) -> dict[str, Any]:
     out = msgspec.to_builtins(value)
     assert isinstance(out, dict)
@@ -131,9 +135,10 @@ class LocalReader:
     def events(self, game_id: str) -> list[EventLine]:
         game = self._game(game_id)
         viewer = self._viewer(game)
+        undone = game.retracted_versions()
         return [
-            EventLine(shown.version, shown.type, shown.text)
-            for shown in (self.app.present(game, e, viewer) for e in self.app.stored_events(game.id))
+            line_of(self.app.present(game, e, viewer, e.originator_version in undone))
+            for e in self.app.stored_events(game.id)
         ]
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
@@ -189,18 +194,18 @@ class FoldedTimeline:
         self._lines: list[EventLine] = []
         self._states: list[tuple[Any, Outcome | None]] = []
         self._turns: list[tuple[int, str | None]] = []
-        self._first_of_turn: dict[int, int] = {}
         self._shown: dict[int, Snapshot] = {}
+        # Lines are marked with hindsight: an action later retracted is struck from the start.
+        undone = latest.retracted_versions()
         aggregate: Game | None = None
         for event in app.stored_events(latest.id):
             aggregate = event.mutate(aggregate)
             assert aggregate is not None
-            shown = app.present(latest, event, viewer)
-            self._lines.append(EventLine(shown.version, shown.type, shown.text))
+            version = event.originator_version
+            self._lines.append(line_of(app.present(latest, event, viewer, version in undone)))
             self._states.append((aggregate.state, aggregate.outcome))
-            turn = self._ruleset.progress(aggregate.state)
-            self._turns.append(turn)
-            self._first_of_turn.setdefault(turn[0], aggregate.version)
+            self._turns.append(self._ruleset.progress(aggregate.state))
+        self._first_of_turn = first_of_turns(self._turns, self._lines)
 
     @property
     def last(self) -> int:

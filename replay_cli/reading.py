@@ -7,6 +7,7 @@ The commands only see these plain records, so each renders the same either way.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -34,6 +35,17 @@ class EventLine:
     version: int
     type: str
     text: str
+    retracted: bool = False  # an action, or one of its facts, undone by a later retraction
+
+
+def first_of_turns(turns: Sequence[tuple[int, str | None]], lines: Sequence[EventLine]) -> dict[int, int]:
+    """The first version of each turn (turns and lines one per version), on the corrected line
+    of play where it reaches that turn, else on the retracted actions that reached it."""
+    live: dict[int, int] = {}
+    undone: dict[int, int] = {}
+    for (turn, _seat), line in zip(turns, lines, strict=False):
+        (undone if line.retracted else live).setdefault(turn, line.version)
+    return undone | live
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.ruleset import GameConfig, Seat, get_ruleset
 from replay_cli.errors import CliError, UsageError, rejection_line
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
 from store.audit import AuditReport
 
 PAGE = 100
@@ -101,7 +101,7 @@ class RemoteReader:
         return events
 
     def events(self, game_id: str) -> list[EventLine]:
-        return [EventLine(e["version"], e["type"], e["text"]) for e in self.raw_events(game_id)]
+        return [_line(e) for e in self.raw_events(game_id)]
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
         game = self._game(game_id)
@@ -168,6 +168,12 @@ class RemoteReader:
         self.client.close()
 
 
+def _line(event: dict[str, Any]) -> EventLine:
+    """One served event; `retracted` marks an action (or its fact) undone by a later
+    retraction (a server from before corrections sends no such field)."""
+    return EventLine(event["version"], event["type"], event["text"], bool(event.get("retracted", False)))
+
+
 def _info(game: dict[str, Any]) -> GameInfo:
     return GameInfo(
         game_id=str(game["game_id"]),
@@ -195,12 +201,10 @@ class FetchedTimeline:
         self.info = info
         self._reader = reader
         self._prompts = prompts
-        self._lines = [EventLine(e["version"], e["type"], e["text"]) for e in events]
+        self._lines = [_line(e) for e in events]
         self._shown: dict[int, Snapshot] = {}
         self._turns = _fold_turns(info, events)
-        self._first_of_turn: dict[int, int] = {}
-        for version, (turn, _seat) in enumerate(self._turns or [], start=1):
-            self._first_of_turn.setdefault(turn, version)
+        self._first_of_turn = first_of_turns(self._turns or [], self._lines)
 
     @property
     def last(self) -> int:
@@ -239,9 +243,14 @@ def _fold_turns(info: GameInfo, events: list[dict[str, Any]]) -> list[tuple[int,
         )
         state = ruleset.initial(config)
         turns = []
+        before: dict[int, Any] = {}  # the state before each action, for a retraction to restore
         for event in events:
             if event["type"] == "fact":
                 state = ruleset.evolve(state, ruleset.codec.decode_fact(event["data"]))
+            elif event["type"] == "action":
+                before[int(event["data"]["seq"])] = state
+            elif event["type"] == "retraction":
+                state = before[min(int(s) for s in event["data"]["seqs"])]
             turns.append(ruleset.progress(state))
     # A redacted fact may not decode or fold; turn jumps are a convenience, so do without.
     except Exception:

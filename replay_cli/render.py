@@ -7,12 +7,14 @@ kept on one line so that a whole game state fits on a screen.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 from replay_cli.reading import EventLine, GameInfo, Snapshot
 
 INLINE_WIDTH = 72
+STRIKE, PLAIN = "\x1b[9m", "\x1b[0m"  # SGR 9 (crossed out), SGR 0 (reset)
 
 
 def scalar(value: Any) -> str:
@@ -78,8 +80,24 @@ def tree_lines(value: Any, indent: int = 0) -> list[str]:
     return [f"{pad}{scalar(value)}"]
 
 
-def event_line(event: EventLine) -> str:
-    return f"{event.version:>4}  {event.text}"
+def can_strike(stream: TextIO) -> bool:
+    """Whether `stream` is a terminal that may be sent the strikethrough style (not when
+    `NO_COLOR` is set or the terminal is dumb)."""
+    return stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM", "") != "dumb"
+
+
+def event_line(event: EventLine, strike: bool = False, width: int | None = None) -> str:
+    """`  12  text`, cut to `width`. A retracted event (an action undone by a later
+    retraction, or one of its facts) is struck through when `strike` (a terminal), else marked
+    `~ 12  ~~text~~`, so that a file or a pipe shows it too (`grep '^~'` finds them all)."""
+    number = f"{event.version:>4}"
+    if event.retracted and strike:
+        head = f"{number}  "
+        text = event.text if width is None else event.text[: max(width - len(head), 0)]
+        return f"{head}{STRIKE}{text}{PLAIN}"
+    marked = f"~{number.removeprefix(' ')}  ~~{event.text}~~"
+    line = marked if event.retracted else f"{number}  {event.text}"
+    return line if width is None else line[:width]
 
 
 def prompt_lines(info: GameInfo, prompts: Sequence[Mapping[str, Any]] | None) -> list[str]:

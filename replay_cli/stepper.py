@@ -19,6 +19,7 @@ from replay_cli.render import event_line, outcome_line, prompt_lines, tree_lines
 NEXT = frozenset({"n", " ", "RIGHT"})
 BACK = frozenset({"b", "LEFT"})
 ENTER = frozenset({"ENTER", "\r", "\n"})
+EVENT_PLACE = "\0"  # where the event line goes, once the rest is cut to the screen
 HELP = "n/space/right: next  b/left: back  j N enter: version N  t N enter: turn N  q: quit"
 
 
@@ -29,6 +30,7 @@ class Stepper:
     entering: str | None = None  # "j" or "t" while a number is being typed
     digits: str = ""
     message: str = ""
+    strike: bool = False  # strike a retracted event's line through (a terminal that can)
 
     def press(self, key: str) -> bool:
         """Apply one key; False when the reader quits (`q` quits even amid a number)."""
@@ -95,12 +97,15 @@ class Stepper:
         turn = timeline.turn(version)
         if turn is not None:
             where += f"   turn {turn[0]}" + (f", {info.seat_label(turn[1])} to act" if turn[1] else "")
+        event = timeline.event(version)
+        if event.retracted:
+            where += "   [retracted later]"
         rule = "-" * min(width, 72)
         head = [
             f"Chronicle replay  {info.game_id}  {info.ruleset} ({info.mode})  {players}"
             f"  [seen as {snapshot.viewer}]",
             where,
-            event_line(timeline.event(version)),
+            EVENT_PLACE,
             rule,
         ]
         body = tree_lines(snapshot.state)
@@ -114,4 +119,7 @@ class Stepper:
         room = max(height - len(head) - len(tail) - len(foot), 1)
         if len(body) > room:
             body = [*body[: room - 1], f"... ({len(body) - room + 1} more lines)"]
-        return [line[:width] for line in head + body + tail + foot]
+        lines = [line[:width] for line in head + body + tail + foot]
+        # The event line is cut before it is styled, so that no escape sequence is cut in two.
+        lines[head.index(EVENT_PLACE)] = event_line(event, self.strike, width)
+        return lines

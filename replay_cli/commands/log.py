@@ -1,17 +1,33 @@
-"""`chronicle log`: one human line per event, numbered by version."""
+"""`chronicle log`: one human line per event, numbered by version.
+
+An action undone by a later retraction stays in the log, and so do its facts: on a terminal
+they are struck through, elsewhere marked `~ 12  ~~text~~`; the retraction itself is an
+ordinary line. `--hide-retracted` leaves them out, showing only the corrected line of play.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from replay_cli.commands import Subparsers
-from replay_cli.render import event_line
+from replay_cli.render import can_strike, event_line
 from replay_cli.sources import add_reading_options, open_reader
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("log", help="list a game's events", description=__doc__)
+    parser = subparsers.add_parser(
+        "log",
+        help="list a game's events",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("game", metavar="GAME", help="game id (locally also a unique prefix)")
+    parser.add_argument(
+        "--hide-retracted",
+        action="store_true",
+        help="leave out retracted actions and their facts (the retractions stay)",
+    )
     add_reading_options(parser)
     parser.set_defaults(run=run)
 
@@ -22,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
         events = reader.events(reader.resolve(args.game))
     finally:
         reader.close()
+    strike = can_strike(sys.stdout)
     for event in events:
-        print(event_line(event))
+        if not (args.hide_retracted and event.retracted):
+            print(event_line(event, strike))
     return 0

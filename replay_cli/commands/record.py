@@ -5,6 +5,12 @@ The user owns the local store, so they record as the table's recorder: any seat 
 Actions given on the command line are recorded in order, each atomically with its facts; the
 first illegal one stops the command (those before it stay recorded) with exit status 1.
 Without actions, an interactive loop reads one action per line.
+
+`undo [K]` (on the command line or in the loop) retracts the last K live actions, 1 by
+default (domain/corrections.py): they stay in the record, marked retracted, and the game goes
+on from the state before them. Redoing one is recording it again. The recorder's correction
+is carried out at once; `--reason` says why (in the loop: `undo [K] [REASON]`). A correction
+the rules refuse (say, more actions than were played) fails like an illegal action.
 """
 
 from __future__ import annotations
@@ -13,11 +19,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
+from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
 from replay_cli.commands import Subparsers
@@ -42,10 +50,16 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     parser.add_argument(
-        "actions", nargs="*", metavar="ACTION", help="e.g. 'move green top', 'build camp', 'end'"
+        "actions",
+        nargs="*",
+        metavar="ACTION",
+        help="e.g. 'move green top', 'build camp', 'end'; or 'undo [K]' to retract the last K actions",
     )
     parser.add_argument("--seat", metavar="S", help="the seat the actions are for (id or player name)")
     parser.add_argument("--json", action="store_true", help="each action is a JSON object, not notation")
+    parser.add_argument(
+        "--reason", default="", metavar="TEXT", help="why, for each 'undo' (kept in the record)"
+    )
     add_store_option(parser)
     intermix(parser)
     parser.set_defaults(run=run)
@@ -70,9 +84,74 @@ class Recorder:
         shown = self.app.read_events(self.game_id, ADMIN, gt=landed.action_version - 1, lte=result.version)
         return [EventLine(e.version, e.type, e.text) for e in shown]
 
+    def undo(self, count: int, reason: str) -> Undone:
+        """Retract the last `count` live actions as the recorder (at once)."""
+        answer = self.app.retract(self.game_id, RECORDER, count=count, reason=reason, seat=self.seat)
+        game = self.game()
+        undone = [game.actions[seq - 1] for seq in answer.retracted]
+        shown = self.app.read_events(self.game_id, ADMIN, gt=answer.version - 1, lte=answer.version)
+        actions = {
+            e.originator_version: game.ruleset.format_action(game.ruleset.codec.decode_action(e.action))
+            for a in undone
+            for e in self.app.stored_events(game.id, gt=a.action_version - 1, lte=a.action_version)
+            if isinstance(e, ActionRecorded)
+        }
+        return Undone(
+            lines=[EventLine(e.version, e.type, e.text, e.retracted) for e in shown],
+            actions=[(a.seq, actions[a.action_version]) for a in undone],
+            version=answer.version,
+            waiting_for=list(answer.waiting_for),
+        )
+
     def legal_notation(self) -> list[str]:
         found: list[str] = self.app.legal_actions(self.game_id, RECORDER, self.seat)["notation"]
         return found
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What one `undo` did: the events it appended, the actions it retracted (number and
+    notation), and the version the game is at now."""
+
+    lines: list[EventLine]
+    actions: list[tuple[int, str]]
+    version: int
+    waiting_for: list[str]
+
+    def summary(self) -> str:
+        if not self.actions:  # a request still waiting for approvals (never the recorder's)
+            return f"retraction pending, waiting for {', '.join(self.waiting_for)}; version {self.version}"
+        undone = ", ".join(f"#{seq} ({notation})" for seq, notation in self.actions)
+        return f"retracted {undone}; the game is at version {self.version}"
+
+
+UNDO = "undo"
+
+
+def undo_count(text: str) -> int:
+    """The K of `undo K`: a whole number (the rules judge whether it is in range)."""
+    if not text.isdigit():
+        raise UsageError(f"undo takes a number of actions to retract, not {text!r}")
+    return int(text)
+
+
+def split_undos(words: list[str]) -> list[str | int]:
+    """The command line's actions, with each `undo [K]` (also `'undo K'` as one word) turned
+    into the number of actions it retracts."""
+    steps: list[str | int] = []
+    rest = list(words)
+    while rest:
+        word = rest.pop(0)
+        head, _, tail = word.strip().partition(" ")
+        if head.lower() != UNDO:
+            steps.append(word)
+        elif tail.strip():
+            steps.append(undo_count(tail.strip()))
+        elif rest and rest[0].strip().isdigit():
+            steps.append(undo_count(rest.pop(0).strip()))
+        else:
+            steps.append(1)
+    return steps
 
 
 def parse_action(text: str, as_json: bool) -> str | dict[str, Any]:
@@ -94,10 +173,15 @@ def run(args: argparse.Namespace) -> int:
         seat = resolve_seat(args.seat, app.game(game_id).config) if args.seat is not None else None
         recorder = Recorder(app, game_id, seat)
         if not args.actions:
-            return Session(recorder, args.json).run(input)
-        for text in args.actions:
-            action = parse_action(text, args.json)
-            for line in recorder.record(action):
+            return Session(recorder, args.json, args.reason).run(input)
+        for step in split_undos(args.actions):
+            if isinstance(step, int):
+                undone = recorder.undo(step, args.reason)
+                for line in undone.lines:
+                    print(event_line(line))
+                print(undone.summary(), flush=True)
+                continue
+            for line in recorder.record(parse_action(step, args.json)):
                 print(event_line(line), flush=True)
         return 0
     finally:
@@ -106,13 +190,15 @@ def run(args: argparse.Namespace) -> int:
 
 class Session:
     """The interactive loop: before each line it shows what the game waits for and the legal
-    actions; `?` lists them all, `help` the commands, `quit` (or end of input) leaves. An
-    illegal action is shown and the loop goes on."""
+    actions; `?` lists them all, `help` the commands, `undo [K] [REASON]` retracts the last K
+    actions, `quit` (or end of input) leaves. An illegal action or a refused correction is
+    shown and the loop goes on."""
 
-    def __init__(self, recorder: Recorder, as_json: bool) -> None:
+    def __init__(self, recorder: Recorder, as_json: bool, reason: str = "") -> None:
         self.recorder = recorder
         self.as_json = as_json
-        # Words the loop answers itself rather than the ruleset (`undo` will join them).
+        self.reason = reason  # for an `undo` that gives none
+        # Words the loop answers itself rather than the ruleset (`undo [K] [REASON]` too).
         self.commands: dict[str, Callable[[], bool]] = {
             "?": self._list_legal,
             "help": self._help,
@@ -139,6 +225,9 @@ class Session:
             if command is not None:
                 if not command():
                     break
+            elif line and line.split(maxsplit=1)[0].lower() == UNDO:
+                self._undo(line)
+                changed = True
             elif line:
                 self._record(line)
                 changed = True
@@ -177,6 +266,26 @@ class Session:
         except CliError as error:
             print(error.message)
 
+    def _undo(self, line: str) -> None:
+        """`undo [K] [REASON]`: retract the last K live actions (1 by default)."""
+        words = line.split(maxsplit=2)[1:]
+        count = 1
+        if words and words[0].isdigit():
+            count = int(words.pop(0))
+        reason = " ".join(words) or self.reason
+        try:
+            undone = self.recorder.undo(count, reason)
+        except RejectedError as error:
+            r = error.rejection
+            print(rejection_line(r.code, r.message, r.rule))
+            return
+        except ServiceError as error:
+            print(f"refused ({error.code}): {error.detail}")
+            return
+        for event in undone.lines:
+            print(event_line(event))
+        print(undone.summary())
+
     def _list_legal(self) -> bool:
         for notation in self.recorder.legal_notation():
             print(f"  {notation}")
@@ -185,6 +294,6 @@ class Session:
     def _help(self) -> bool:
         print(
             "Enter an action in notation" + (" (as JSON)" if self.as_json else "") + "; ? lists the legal"
-            " actions, quit leaves."
+            " actions, undo [K] [REASON] retracts the last K actions, quit leaves."
         )
         return True

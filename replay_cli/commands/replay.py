@@ -3,6 +3,10 @@
 On a terminal it reads single keys and redraws the screen; with stdin not a terminal (a
 script, a test, a pipe) it reads the same commands one per line (`n`, `b`, `j5`, `t3`, `q`;
 an empty line is `n`) and prints the screen after each.
+
+An action later retracted is still a version of the record: its line is struck through (or
+marked `~~text~~`) and tagged `[retracted later]`; the retraction's own version shows the
+state it restored, and play goes on from there.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import sys
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
+from replay_cli.render import can_strike
 from replay_cli.sources import add_reading_options, open_reader
 from replay_cli.stepper import Stepper
 
@@ -44,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
 def _interactive(stepper: Stepper) -> None:
     from replay_cli.terminal import Terminal, raw_terminal
 
+    stepper.strike = can_strike(sys.stdout)
     with raw_terminal(sys.stdin.fileno()) as terminal:
         while True:
             width, height = Terminal.size()

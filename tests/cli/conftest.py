@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 
 # The installed console script when it sits beside this interpreter, else the module itself.
@@ -98,3 +103,48 @@ def physical_game(tmp_path_factory: pytest.TempPathFactory) -> RecordedGame:
     game_id = cli.new_game("province", "--player", "Ann", "--player", "Bob", "--mode", "physical")
     cli.ok("record", game_id, *PHYSICAL_OPENING)
     return RecordedGame(cli, game_id, cli.ok("log", game_id).splitlines())
+
+
+@dataclass(frozen=True)
+class Server:
+    url: str
+    first_line: str
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def serving(cli: Cli, env: dict[str, str] | None = None) -> Iterator[Server]:
+    """A real `chronicle serve` on `cli`'s store, answering /health, stopped on the way out."""
+    port = free_port()
+    process = subprocess.Popen(
+        [*COMMAND, "serve", "--port", str(port)],
+        env=cli.env | (env or {}),
+        cwd=cli.home,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        assert process.stdout is not None
+        first_line = process.stdout.readline().strip()
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert process.poll() is None, "chronicle serve exited"
+            assert time.monotonic() < deadline, "chronicle serve did not answer /health"
+            time.sleep(0.1)
+        yield Server(url, first_line)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -3,63 +3,19 @@
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 
-import httpx
 import pytest
 
-from tests.cli.conftest import COMMAND, RecordedGame
+from tests.cli.conftest import RecordedGame, Server, free_port, serving
 
 ADMIN_TOKEN = "cli-test-administrator"
 
 
-@dataclass(frozen=True)
-class Server:
-    url: str
-    first_line: str
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(physical_game: RecordedGame) -> Iterator[Server]:
-    port = _free_port()
-    env = physical_game.cli.env | {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}
-    process = subprocess.Popen(
-        [*COMMAND, "serve", "--port", str(port)],
-        env=env,
-        cwd=physical_game.cli.home,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        assert process.stdout is not None
-        first_line = process.stdout.readline().strip()
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, "chronicle serve exited"
-            assert time.monotonic() < deadline, "chronicle serve did not answer /health"
-            time.sleep(0.1)
-        yield Server(url, first_line)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    with serving(physical_game.cli, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}) as running:
+        yield running
 
 
 def test_serve_prints_its_url_and_store_first(server: Server, physical_game: RecordedGame) -> None:
@@ -106,5 +62,5 @@ def test_a_missing_game_on_the_server_is_one_line_and_exit_1(
 
 
 def test_an_unreachable_server_is_one_line_and_exit_1(physical_game: RecordedGame) -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     assert "cannot reach" in physical_game.cli.fails(1, "games", "--server", url)
