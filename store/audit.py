@@ -32,6 +32,7 @@ class AuditReport(msgspec.Struct):
     facts: int
     random_checked: bool
     divergence: Divergence | None = None
+    retracted: int = 0  # of `actions`, how many a later correction undid
 
 
 def _config(created: GameCreated) -> GameConfig:
@@ -126,6 +127,7 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
                 )
             state = checkpoints[min(step.seqs)]
             del live[-len(step.seqs) :]
+            report.retracted += len(step.seqs)
             continue
         action_event, facts = step
         report.actions += 1

@@ -30,7 +30,8 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 def report_line(report: AuditReport) -> str:
     if report.clean:
-        return f"{report.game_id}  clean  ({report.actions} actions, {report.facts} facts)"
+        undone = f", {report.retracted} retracted" if report.retracted else ""
+        return f"{report.game_id}  clean  ({report.actions} actions{undone}, {report.facts} facts)"
     divergence = report.divergence
     assert divergence is not None
     return (
