@@ -14,7 +14,7 @@ Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross e
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
@@ -221,6 +221,12 @@ class Ruleset(Protocol[S, A, F]):
     def boundary(self, fact: F) -> Boundary | None:
         """Whether a fact is a random outcome (a die, a shuffle, a draw) or reveals hidden
         information: a correction may not silently cross either (domain/corrections.py)."""
+        ...
+
+    def bot_choose(self, state: S, seat: str | None, legal: tuple[A, ...], draw: Callable[[int], int]) -> A:
+        """A simple bot's pick among `legal` (non-empty), for `simulate`: the game's plain
+        strategy mixed with random legal choices. `draw(n)` is a uniform integer in [0, n)
+        from the caller's seeded generator; the domain never draws itself."""
         ...
 
     def probe_actions(self, state: S) -> tuple[A, ...]:

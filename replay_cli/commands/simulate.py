@@ -2,8 +2,8 @@
 
 Game i of seed S is reproducible to the byte: its server seed is `sha256(f"{S}:{i}")`, its id
 is derived from the same key (the game id enters every random draw, design.md 4.3, so a fresh
-random id would change the dice), and its bot is `random.Random(f"{S}:{i}")` choosing
-uniformly among the legal actions of the prompted seat. Running the same seed twice into one
+random id would change the dice), and its bot is the ruleset's `bot_choose` (its plain strategy
+mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same seed twice into one
 store is refused, since those games already exist there.
 
 Every action goes through the recorder's `Chronicle.record`, so the games are ordinary games
@@ -163,7 +163,8 @@ def play(
                 None,
                 f"seat {seat} is prompted but has no legal action at version {game.version}",
             )
-        app.record(game_id, ruleset.codec.encode(bot.choice(legal)), RECORDER, seat=seat)
+        choice = ruleset.bot_choose(game.state, seat, legal, bot.randrange)
+        app.record(game_id, ruleset.codec.encode(choice), RECORDER, seat=seat)
         actions += 1
 
 

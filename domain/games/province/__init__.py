@@ -10,12 +10,12 @@ Modules: `data` (rules data, section 10), `options` (variants, sections 9 and 10
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.games.province import describe as _describe
 from domain.games.province import legal, notation, rules, view
-from domain.games.province.actions import Action
+from domain.games.province.actions import Action, Build
 from domain.games.province.data import DATA
 from domain.games.province.events import (
     Fact,
@@ -85,6 +85,15 @@ class ProvinceRuleset:
 
     def redact(self, fact: Fact, viewer: Viewer) -> Fact:
         return view.redact(fact, viewer)
+
+    def bot_choose(
+        self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]
+    ) -> Action:
+        # Builds nine times in ten when it can: random play alone rarely builds, and a game of
+        # Province only ends through buildings and goals.
+        builds = [a for a in legal if isinstance(a, Build)]
+        pool = builds if builds and draw(10) < 9 else legal
+        return pool[draw(len(pool))]
 
     def boundary(self, fact: Fact) -> Boundary | None:
         # A goal turned face up is hidden information made public, whoever turned it.
