@@ -3,8 +3,8 @@
 Game i of seed S is reproducible to the byte: its server seed is `sha256(f"{S}:{i}")`, its id
 is derived from the same key (the game id enters every random draw, design.md 4.3, so a fresh
 random id would change the dice), and its bot is the ruleset's `bot_choose` (its plain strategy
-mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same seed twice into one
-store is refused, since those games already exist there.
+mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same
+seed twice into one store is refused, since those games already exist there.
 
 Every action goes through the recorder's `Chronicle.record`, so the games are ordinary games
 in the store: `log`, `replay` and `audit --all` read them like any other.
