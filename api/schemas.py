@@ -1,8 +1,9 @@
 """The wire shapes of the HTTP API (msgspec Structs; they are the OpenAPI schemas too).
 
 The service's own Structs are reused where they already are the wire shape: `NewGame`,
-`CreatedGame`, `Recorded`, `StoredEvent` (store.app), `GameSummary` (projections.games_index)
-and `AuditReport` (store.audit).
+`CreatedGame`, `Recorded`, `Retraction`, `StoredEvent` (store.app), `GameSummary`
+(projections.games_index) and `AuditReport` (store.audit). `StoredEvent` is encoded with its
+defaults, so every event carries `retracted` (false unless a later retraction undid it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from store.app import StoredEvent
 
 ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 Version = Annotated[int, msgspec.Meta(ge=1)]
+MAX_REASON = 500
 
 
 class Health(msgspec.Struct):
@@ -144,3 +146,33 @@ class LegalActions(msgspec.Struct):
     seat: str | None
     actions: list[dict[str, Any]]
     notation: list[str]
+
+
+class RetractionRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """`POST /games/{id}/retractions`: retract the last `count` live actions (the most recent
+    first). `reason` says why, for the log. A seat token retracts for its own seat; the recorder
+    may name the seat that asked (`seat`). A seat's retraction that crosses another seat's
+    action, a random outcome or a revealed secret is refused with the rule, unless
+    `ask_approval` leaves it pending until every other seat approves."""
+
+    count: Annotated[int, msgspec.Meta(ge=1)] = 1
+    reason: Annotated[str, msgspec.Meta(max_length=MAX_REASON)] = ""
+    ask_approval: bool = False
+    seat: str | None = None
+
+
+class PendingRetraction(msgspec.Struct):
+    """A retraction waiting for approval: the actions it would undo (`seqs`), the seat that
+    asked, the seats whose approval it needs and those that gave it, and who is still to answer."""
+
+    request_id: str
+    seqs: list[int]
+    seat: str | None
+    reason: str
+    needs: list[str]
+    approvals: list[str]
+    waiting_for: list[str]
+
+
+class PendingRetractions(msgspec.Struct):
+    pending: list[PendingRetraction]

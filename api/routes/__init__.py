@@ -1,7 +1,17 @@
-"""The route handlers, one module per concern; `ROUTES` lists them all for `create_app`."""
+"""The route handlers, one module per concern; `ROUTES` lists them all for `create_app`.
+
+They are handed over in one `Router`, so each path is registered once with all its handlers.
+Litestar 2 registers every handler of a path again whenever another handler joins that path,
+and a sync handler registered twice is wrapped for the thread pool twice: it then answers a
+coroutine (a 500 for a handler returning a `Response`) and loses its name in the OpenAPI
+document (`operationId` "GamesAsynccallable").
+"""
 
 from __future__ import annotations
 
-from api.routes import games, health, reading, rulesets
+from litestar import Router
 
-ROUTES = [*health.ROUTES, *rulesets.ROUTES, *games.ROUTES, *reading.ROUTES]
+from api.routes import games, health, reading, retractions, rulesets
+
+HANDLERS = [*health.ROUTES, *rulesets.ROUTES, *games.ROUTES, *retractions.ROUTES, *reading.ROUTES]
+ROUTES = [Router(path="/", route_handlers=HANDLERS)]

@@ -36,15 +36,27 @@ def _event_range(start: int | None, end: int | None) -> tuple[int, int | None]:
     return (start or 1) - 1, end
 
 
+def _shown(events: list[StoredEvent], hide_retracted: bool) -> list[StoredEvent]:
+    """The events to answer with: without the retracted actions and their facts if asked."""
+    return [e for e in events if not e.retracted] if hide_retracted else events
+
+
 def _ndjson_pages(
-    chronicle: Chronicle, game_id: UUID, access: Access, first: list[StoredEvent], gt: int, lte: int | None
+    chronicle: Chronicle,
+    game_id: UUID,
+    access: Access,
+    first: list[StoredEvent],
+    gt: int,
+    lte: int | None,
+    hide_retracted: bool = False,
 ) -> Iterator[bytes]:
     """One chunk per page of events, one JSON object per line; later pages are read as the
-    client consumes the earlier ones."""
+    client consumes the earlier ones. Paging follows versions, so hiding retracted events
+    never ends the stream early."""
     encoder = msgspec.json.Encoder()
     page = first
     while page:
-        yield b"".join(encoder.encode(event) + b"\n" for event in page)
+        yield b"".join(encoder.encode(event) + b"\n" for event in _shown(page, hide_retracted))
         gt = page[-1].version
         if len(page) < PAGE or (lte is not None and gt >= lte):
             return
@@ -71,15 +83,22 @@ def read_events(
     game_id: FromPath[str],
     start: Annotated[int | None, QueryParameter(name="from", description="first version (inclusive)")] = None,
     end: Annotated[int | None, QueryParameter(name="to", description="last version (inclusive)")] = None,
+    hide_retracted: Annotated[
+        bool,
+        QueryParameter(description="leave out the retracted actions and their facts (the corrected line)"),
+    ] = False,
 ) -> Response[Any]:
-    """The game's events from `from` to `to` (both inclusive), redacted for the caller."""
+    """The game's events from `from` to `to` (both inclusive), redacted for the caller. Every
+    event carries `retracted`: true for an action a later retraction undid and for its facts."""
     gid = parse_game_id(game_id)
     gt, lte = _event_range(start, end)
     access = game_access(chronicle, gid, token)
     if request.accept.best_match(["application/json", NDJSON]) == NDJSON:
         first = chronicle.read_events(gid, access, gt=gt, lte=_page_end(gt, lte))
-        return Stream(_ndjson_pages(chronicle, gid, access, first, gt, lte), media_type=NDJSON)
-    return Response(EventList(chronicle.read_events(gid, access, gt=gt, lte=lte)))
+        pages = _ndjson_pages(chronicle, gid, access, first, gt, lte, hide_retracted)
+        return Stream(pages, media_type=NDJSON)
+    events = chronicle.read_events(gid, access, gt=gt, lte=lte)
+    return Response(EventList(_shown(events, hide_retracted)))
 
 
 @get(

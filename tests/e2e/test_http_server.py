@@ -1,9 +1,9 @@
 """End to end over a real server process: uvicorn serving `api.asgi:app` on an SQLite file.
 
 A physical Province game (the recorder enters the first player, the goal reveal and two turns,
-province.md E2/E3) and a digital one (seat tokens, the server deals) are recorded over HTTP;
-then the server is killed without warning and a new process on the same file must serve every
-event it had acknowledged.
+province.md E2/E3, and corrects one action) and a digital one (seat tokens, the server deals)
+are recorded over HTTP; then the server is killed without warning and a new process on the same
+file must serve every event it had acknowledged, retractions included.
 """
 
 from __future__ import annotations
@@ -125,6 +125,13 @@ def record_physical_game(http: httpx.Client) -> str:
             )
         record(http, game_id, recorder, {"kind": "Build", "building": building}, seat=seat)
         record(http, game_id, recorder, {"kind": "EndTurn"}, seat=seat)
+    # The table ended Ben's turn too early: the recorder retracts it and enters it again.
+    retracted = http.post(
+        f"/games/{game_id}/retractions", json={"reason": "too early"}, headers=bearer(recorder)
+    )
+    assert retracted.status_code == 201, retracted.text
+    assert retracted.json()["retracted"] == [12]
+    record(http, game_id, recorder, {"kind": "EndTurn"}, seat="B")
 
     state = http.get(f"/games/{game_id}/state").json()["state"]
     assert state["turn"] == 3
@@ -167,11 +174,16 @@ def test_games_recorded_over_http_are_all_served_again_after_the_server_is_kille
             for game_id, events in acknowledged.items():
                 again = http.get(f"/games/{game_id}/events", headers=bearer(ADMIN_TOKEN)).json()["events"]
                 assert again == events
+                assert all("retracted" in e for e in again)
                 assert http.get(f"/games/{game_id}").json()["version"] == len(events)
             listed = http.get("/games").json()
             assert {g["game_id"] for g in listed["games"]} == set(games)
             ndjson = http.get(f"/games/{games[0]}/events", headers={"Accept": "application/x-ndjson"})
             assert ndjson.headers["content-type"].startswith("application/x-ndjson")
             assert len(ndjson.text.splitlines()) == len(acknowledged[games[0]])
+            undone = [e for e in acknowledged[games[0]] if e["retracted"]]
+            assert undone[0]["type"] == "action" and undone[0]["data"]["seq"] == 12
+            corrected = http.get(f"/games/{games[0]}/events", params={"hide_retracted": "true"})
+            assert len(corrected.json()["events"]) == len(acknowledged[games[0]]) - len(undone)
     finally:
         second.kill()
