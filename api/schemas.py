@@ -159,6 +159,7 @@ class RetractionRequest(msgspec.Struct, forbid_unknown_fields=True):
     reason: Annotated[str, msgspec.Meta(max_length=MAX_REASON)] = ""
     ask_approval: bool = False
     seat: str | None = None
+    expected_version: int | None = None  # or If-Match: undo only what the asker saw
 
 
 class PendingRetraction(msgspec.Struct):

@@ -62,7 +62,7 @@ def plan(
     if count > len(live):
         return Rejection(
             "nothing_to_retract",
-            f"Only {len(live)} action(s) can be retracted; setup is not an action.",
+            f"Only {len(live)} action(s) can be retracted: the live actions recorded so far.",
             "corrections 1",
         )
     targets = live[-count:]

@@ -273,6 +273,7 @@ class Chronicle(Application[UUID]):
         reason: str = "",
         ask_approval: bool = False,
         seat: str | None = None,
+        expected_version: int | None = None,
     ) -> Retraction:
         """Retract the last `count` live actions (domain/corrections.py). The recorder's token
         retracts at once; a seat's retraction that crosses another seat's action, a random
@@ -287,6 +288,13 @@ class Chronicle(Application[UUID]):
         else:
             by = "recorder"
         game = self.game(game_id)
+        if seat is not None and seat not in game.config.seat_ids():
+            raise InvalidRequest(f"There is no seat {seat!r} in this game.", code="unknown_seat")
+        if expected_version is not None and expected_version != game.version:
+            # "undo the last K" must undo what the asker saw, not an action recorded since
+            raise VersionConflict(
+                f"Expected version {expected_version}, but the game is at version {game.version}."
+            )
         plan = game.plan_retraction(count, by, seat)
         if isinstance(plan, Rejection):
             raise RejectedError(plan)

@@ -9,19 +9,19 @@ problem naming the rule, and appends nothing. Approving or declining takes a sea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
-from api.routes.games import etag
+from api.routes.games import etag, expected_version
 from api.schemas import PendingRetraction, PendingRetractions, RetractionRequest
 from store.app import Chronicle, Retraction
-from store.errors import InvalidRequest, Unauthorized
+from store.errors import Unauthorized
 
 
 @post(
@@ -42,6 +42,7 @@ def retract(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
+    if_match: Annotated[str | None, HeaderParameter(name="If-Match")] = None,
 ) -> Response[Retraction]:
     """Retract the last `count` live actions: the state, prompts, legal actions and log follow
     the corrected line, and the undone actions and their facts stay in the stream marked
@@ -52,10 +53,14 @@ def retract(
     access = game_access(chronicle, gid, token)
     if access.role == "public":
         raise Unauthorized("A retraction needs a seat or recorder token.")
-    if data.seat is not None and data.seat not in chronicle.game(gid).config.seat_ids():
-        raise InvalidRequest(f"There is no seat {data.seat!r} in this game.", code="unknown_seat")
     result = chronicle.retract(
-        gid, access, count=data.count, reason=data.reason, ask_approval=data.ask_approval, seat=data.seat
+        gid,
+        access,
+        count=data.count,
+        reason=data.reason,
+        ask_approval=data.ask_approval,
+        seat=data.seat,
+        expected_version=expected_version(data.expected_version, if_match),
     )
     status = 202 if result.request_id is not None else 201
     return Response(result, status_code=status, headers=etag(result.version))

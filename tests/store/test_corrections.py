@@ -21,6 +21,7 @@ from domain.rng import SeededRng
 from domain.ruleset import Command, GameConfig, RejectedError, Seat, get_ruleset, resolve_options
 from store.app import RECORDER, Access, Chronicle, NewGame
 from store.audit import audit_events
+from store.errors import VersionConflict
 
 ANN, BEN = Access("seat", "A"), Access("seat", "B")
 OPENING = ["first A white", "reveal workers2"]
@@ -233,3 +234,12 @@ def test_random_retractions_leave_the_state_of_the_live_actions_and_a_clean_audi
                 state = ruleset.evolve(state, fact)
     assert state == folded.state
     assert audit_events(stored, seed_bytes).clean
+
+
+def test_an_undo_that_expects_an_older_version_undoes_nothing(app: Chronicle) -> None:
+    game_id = physical(app, "move green top")
+    seen = app.game(game_id).version
+    app.record(game_id, "move green right", RECORDER)  # entered by someone else meanwhile
+    with pytest.raises(VersionConflict):
+        app.retract(game_id, RECORDER, expected_version=seen)
+    assert app.game(game_id).live == [1, 2, 3, 4]
