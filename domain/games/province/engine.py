@@ -8,6 +8,7 @@ as a replay will.
 
 from __future__ import annotations
 
+from domain.decision import Decision, rejecter
 from domain.games.province.events import Fact, PhaseChanged
 from domain.games.province.fold import evolve
 from domain.games.province.state import State
@@ -17,23 +18,16 @@ from domain.ruleset import Rejection
 SPEC = "province.md"
 
 
-class Ctx:
+class Ctx(Decision[State, Fact]):
     """The facts of one input so far, and the state they lead to."""
 
-    __slots__ = ("facts", "rng", "state")
+    __slots__ = ()
 
     def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
-        self.rng = rng
-        self.facts: list[Fact] = []
-
-    def emit(self, fact: Fact) -> None:
-        self.facts.append(fact)
-        self.state = evolve(self.state, fact)
+        super().__init__(state, rng, evolve)
 
 
-def reject(code: str, message: str, section: str) -> Rejection:
-    return Rejection(code, message, f"{SPEC} {section}")
+reject = rejecter(SPEC)
 
 
 def spending_gate(state: State) -> Rejection | None:
