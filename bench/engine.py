@@ -1,0 +1,129 @@
+"""Dominion engine speed: seeded bot games of 2-player base Dominion per second, rules
+decisions per second, and the audit time of one such game, all in one process.
+
+Each game is set up with a seeded `SeededRng` and a random kingdom, then played to the end by
+the ruleset's own bot (`bot_choose`, Big Money mixed with random legal choices), exactly as
+`chronicle simulate` plays it but without the store. A "decision" is one `decide` call (with
+`pending` and `legal_actions` to find it, and `evolve` for its facts). The baseline is the
+same games' setups alone, to show what the rules cost on top of dealing. The audit time is
+`chronicle audit` on one game recorded through the store (a temporary SQLite file): re-decide
+every action from the revealed seed and compare the facts. The aim is 50 games per second.
+
+    .venv/bin/python -m bench.engine [--games N] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import tempfile
+import time
+from typing import Any
+
+from domain.rng import SeededRng
+from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+
+AIM_GAMES_PER_SECOND = 50.0
+
+
+def _config(ruleset: Any, game_id: str) -> GameConfig:
+    options = resolve_options(ruleset.meta, {})
+    assert not isinstance(options, Rejection)
+    return GameConfig(game_id, "dominion", "digital", (Seat("p1", "Bot 1"), Seat("p2", "Bot 2")), options)
+
+
+def play(ruleset: Any, seed: str, index: int) -> tuple[int, int]:
+    """One bot game; returns (decisions, facts)."""
+    key = f"{seed}:{index}"
+    config = _config(ruleset, f"bench-{key}")
+    rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
+    state = ruleset.initial(config)
+    setup = ruleset.setup(config, state, rng)
+    for fact in setup:
+        state = ruleset.evolve(state, fact)
+    bot = random.Random(key)
+    decisions, facts = 0, len(setup)
+    while ruleset.outcome(state) is None:
+        seats = sorted({p.seat for p in ruleset.pending(state)}, key=str)
+        seat = seats[0] if len(seats) == 1 else bot.choice(seats)
+        legal = ruleset.legal_actions(state, seat)
+        action = ruleset.bot_choose(state, seat, legal, bot.randrange)
+        out = ruleset.decide(state, Command(action, seat, "recorder"), rng)
+        assert not isinstance(out, Rejection), out
+        for fact in out:
+            state = ruleset.evolve(state, fact)
+        decisions += 1
+        facts += len(out)
+    return decisions, facts
+
+
+def setups_only(ruleset: Any, seed: str, games: int) -> float:
+    started = time.perf_counter()
+    for index in range(games):
+        key = f"{seed}:{index}"
+        config = _config(ruleset, f"bench-{key}")
+        rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
+        state = ruleset.initial(config)
+        for fact in ruleset.setup(config, state, rng):
+            state = ruleset.evolve(state, fact)
+    return time.perf_counter() - started
+
+
+def audit_seconds(seed: str) -> tuple[float, int]:
+    from replay_cli.commands.simulate import game_id_for
+    from replay_cli.commands.simulate import play as simulate_one
+    from store.app import ADMIN, Chronicle
+    from store.audit import audit_events
+
+    ruleset = get_ruleset("dominion")
+    assert ruleset is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
+        try:
+            options = resolve_options(ruleset.meta, {})
+            assert not isinstance(options, Rejection)
+            played = simulate_one(app, ruleset, seed, 0, ["Bot 1", "Bot 2"], options, 20_000)
+            game = app.game(game_id_for(seed, 0))
+            events = app.stored_events(game.id)
+            started = time.perf_counter()
+            report = audit_events(events, app.seed_for_audit(game, ADMIN))
+            seconds = time.perf_counter() - started
+            assert report.clean, report
+            return seconds, played.actions
+        finally:
+            app.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", default="bench")
+    args = parser.parse_args()
+    ruleset = get_ruleset("dominion")
+    assert ruleset is not None, "the dominion ruleset is not registered"
+    started = time.perf_counter()
+    decisions = facts = 0
+    for index in range(args.games):
+        d, f = play(ruleset, args.seed, index)
+        decisions += d
+        facts += f
+    seconds = time.perf_counter() - started
+    baseline = setups_only(ruleset, args.seed, args.games)
+    games_per_second = args.games / seconds
+    print(f"games: {args.games} two-player bot games in {seconds:.2f} s")
+    print(
+        f"games per second: {games_per_second:,.1f}; aim {AIM_GAMES_PER_SECOND:.0f}; "
+        f"ratio to aim {games_per_second / AIM_GAMES_PER_SECOND:.2f}"
+    )
+    print(f"decisions per second: {decisions / seconds:,.0f} ({decisions} decisions, {facts} facts)")
+    print(
+        f"setups alone: {args.games / baseline:,.1f} per second; a whole game costs "
+        f"{seconds / baseline:.1f} times its setup"
+    )
+    audit, actions = audit_seconds(args.seed)
+    print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

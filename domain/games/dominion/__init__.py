@@ -1,0 +1,157 @@
+"""Dominion (Donald X. Vaccarino, Rio Grande Games, 1st-edition base game, 2008): the ruleset
+object of `shared/rules/dominion.md`, sections 1-4, the base cards of 5, 6, 7, 8 and the base
+worked examples of 9. The engine is shaped for the Empires expansion of the same spec: costs
+are (coins, debt), players hold VP and debt tokens, piles are card lists (split piles), events
+and landmarks sit beside the kingdom, and gain/trash triggers run on any player's turn.
+
+Modules: `data` (card data, `cards-v1.json`), `options` (variants, 8), `state` (2), `actions`
+(4.2-4.4), `events` (1.9, 4.1), `fold` (`evolve`), `engine` (frames, decisions, draws,
+shuffles, gains: 3.1, 4.3, 4.6, 4.8, 6.4), `decisions` (candidates and checks of answers),
+`effects` (the cards, 5.1-5.2), `turns` (setup, Clean-up, end, scoring: 1, 3.5-3.8, 7),
+`rules` (`decide`), `legal` (prompts and legal actions), `view` (6.5), `describe`, `notation`
+and `bot`.
+
+Randomness (design.md 4): stream `kingdom` n 0 shuffles the 25 kingdom names (sorted) and takes
+the first 10; stream `first-player` n 0 rolls one die with as many faces as seats; stream
+`deck:<seat>` (one per player, its counter in the player's state) shuffles that player's
+discard pile, listed in sorted card-name order, index 0 becoming the top of the deck.
+
+Rulings beyond the spec's own: a forced decision is answered by the engine and logged exactly
+like the same answer given by hand, with no separate `auto_resolved` fact, so a forced decline
+cannot be told from a voluntary one (4.3 rules 3-4); every other player's non-reaction to an
+Attack is logged, whether or not they held a Moat. In a physical game the recorder enters each
+card taken from the unseen part of a deck (`observe`), and a deck whose unseen cards all have
+one name is observed automatically; `?` placeholders (6.4) are not supported: the recorder is
+taken to see every card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from domain.games.dominion import bot, legal, notation, rules, view
+from domain.games.dominion import describe as _describe
+from domain.games.dominion.actions import Action
+from domain.games.dominion.data import DATA
+from domain.games.dominion.events import (
+    Drew,
+    Fact,
+    FirstPlayerChosen,
+    KingdomChosen,
+    Moved,
+    Observed,
+    Revealed,
+    Shuffled,
+)
+from domain.games.dominion.fold import evolve as _evolve
+from domain.games.dominion.options import OPTIONS
+from domain.games.dominion.state import SEATS, State
+from domain.games.dominion.turns import card_vp
+from domain.rng import Rng
+from domain.ruleset import (
+    Boundary,
+    Codec,
+    Command,
+    GameConfig,
+    Outcome,
+    Prompt,
+    Rejection,
+    RulesetMeta,
+    Viewer,
+    register,
+)
+
+META = RulesetMeta(
+    id="dominion",
+    version="1",
+    title=f"Dominion (1st-edition base game, card data {DATA.version})",
+    seat_ids=SEATS,
+    min_players=2,
+    max_players=4,
+    options=OPTIONS,
+    hidden_information=True,
+    chance=True,
+    spec="dominion.md",
+)
+
+
+class DominionRuleset:
+    meta = META
+    codec: Codec[Action, Fact] = Codec(Action, Fact)
+
+    def initial(self, config: GameConfig) -> State:
+        return rules.initial(config)
+
+    def setup(self, config: GameConfig, state: State, rng: Rng) -> Sequence[Fact]:
+        return rules.setup(config, state, rng)
+
+    def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
+        return rules.decide(state, command, rng)
+
+    def evolve(self, state: State, fact: Fact) -> State:
+        return _evolve(state, fact)
+
+    def pending(self, state: State) -> tuple[Prompt, ...]:
+        return legal.pending(state)
+
+    def legal_actions(self, state: State, seat: str | None) -> tuple[Action, ...]:
+        return legal.legal_actions(state, seat)
+
+    def probe_actions(self, state: State) -> tuple[Action, ...]:
+        return legal.probe_actions(state)
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        return view.view(state, viewer)
+
+    def redact(self, fact: Fact, viewer: Viewer) -> Fact:
+        return view.redact(fact, viewer)
+
+    def bot_choose(
+        self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]
+    ) -> Action:
+        return bot.choose(state, legal, draw)
+
+    def boundary(self, fact: Fact) -> Boundary | None:
+        if isinstance(fact, Shuffled | Drew | Observed | FirstPlayerChosen):
+            return "random"
+        if isinstance(fact, KingdomChosen):
+            return "random" if fact.method == "random" else None
+        if isinstance(fact, Revealed):
+            return "random" if fact.source == "deck" else "reveal"
+        if isinstance(fact, Moved) and fact.source == "hand":
+            return "reveal"
+        return None
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    def describe(self, fact: Fact, config: GameConfig) -> str:
+        return _describe.describe(fact, config)
+
+    def parse_notation(self, text: str, state: State) -> Action | Rejection:
+        return notation.parse_notation(text, state)
+
+    def format_action(self, action: Action) -> str:
+        return notation.format_action(action)
+
+    def progress(self, state: State) -> tuple[int, str | None]:
+        return rules.progress(state)
+
+    def metrics(self, state: State) -> dict[str, dict[str, float]]:
+        """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat."""
+        seats = state.seats
+        return {
+            "vp": {seats[p]: float(card_vp(pl.owned()) + pl.vp) for p, pl in enumerate(state.players)},
+            "cards": {seats[p]: float(len(pl.owned())) for p, pl in enumerate(state.players)},
+        }
+
+    def dice(self, fact: Fact) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
+        """Dominion rolls one die only: the first player (shuffles do not count)."""
+        if isinstance(fact, FirstPlayerChosen) and fact.stream and fact.outcome and fact.faces:
+            return ((fact.stream, fact.faces, (fact.outcome,)),)
+        return ()
+
+
+RULESET = DominionRuleset()
+register(RULESET)

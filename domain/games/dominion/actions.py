@@ -1,0 +1,101 @@
+"""Recordable actions of Dominion (1st-edition base game): dominion.md sections 4.2 and 4.4.
+
+Turn actions of the current player (`play_card`, `play_treasure`, `play_treasures`, `buy_card`,
+`end_phase`), answers to open decisions (`select_cards`, `choose`, `select_pile`, `react`), and
+the recorder's inputs of a physical game (`observe_cards`, 6.4; `choose_kingdom` and
+`choose_first_player`, 6.4 "random setup choices are recorded as observed values").
+Card and pile names are plain strings so that `decide` answers an unknown name with a rule.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class PlayCard(_Action, frozen=True, tag="play_card"):
+    card: str
+
+
+class PlayTreasure(_Action, frozen=True, tag="play_treasure"):
+    card: str
+
+
+class PlayTreasures(_Action, frozen=True, tag="play_treasures"):
+    cards: tuple[str, ...]
+
+
+class BuyCard(_Action, frozen=True, tag="buy_card"):
+    pile: str
+
+
+class EndPhase(_Action, frozen=True, tag="end_phase"):
+    pass
+
+
+class SelectCards(_Action, frozen=True, tag="select_cards"):
+    verb: str
+    cards: tuple[str, ...] = ()
+
+
+class Choose(_Action, frozen=True, tag="choose"):
+    option: str
+
+
+class SelectPile(_Action, frozen=True, tag="select_pile"):
+    pile: str | None = None
+
+
+class React(_Action, frozen=True, tag="react"):
+    card: str | None = None
+
+
+class ObserveCards(_Action, frozen=True, tag="observe_cards"):
+    cards: tuple[str, ...]
+
+
+class ChooseKingdom(_Action, frozen=True, tag="choose_kingdom"):
+    piles: tuple[str, ...]
+
+
+class ChooseFirstPlayer(_Action, frozen=True, tag="choose_first_player"):
+    seat: str
+
+
+Action = (
+    PlayCard
+    | PlayTreasure
+    | PlayTreasures
+    | BuyCard
+    | EndPhase
+    | SelectCards
+    | Choose
+    | SelectPile
+    | React
+    | ObserveCards
+    | ChooseKingdom
+    | ChooseFirstPlayer
+)
+
+TURN_ACTIONS = (PlayCard, PlayTreasure, PlayTreasures, BuyCard, EndPhase)
+ANSWER_KIND = {
+    SelectCards: "select",
+    Choose: "choose",
+    SelectPile: "pile",
+    React: "react",
+    ObserveCards: "observe",
+    ChooseKingdom: "kingdom",
+    ChooseFirstPlayer: "first_player",
+}
+KIND_TAG = {
+    "select": "select_cards",
+    "choose": "choose",
+    "pile": "select_pile",
+    "react": "react",
+    "observe": "observe_cards",
+    "kingdom": "choose_kingdom",
+    "first_player": "choose_first_player",
+}

@@ -1,0 +1,90 @@
+"""The simple bot of Dominion (1st-edition base game) for `chronicle simulate`: Big Money
+with a taste for kingdom cards, mixed with random legal choices.
+
+Action phase: play a random Action card (villages first). Buy phase: play every Treasure, then
+buy a Province at $8, a Gold at $6-7 (sometimes a kingdom card), a Duchy at $5-7 late, a
+random kingdom card or Silver at $3-5, an Estate at $2 very late; otherwise end the phase.
+Decisions are answered at random, except that a Moat is always revealed, a Chapel trashes only
+Curses and Estates, gains usually take the dearest card allowed and a Thief takes everything.
+Big Money buys a Province every few turns, so games end; should a game still drag on (past
+turn 120) the bot buys from the smallest piles to end it on piles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from domain.games.dominion.actions import (
+    Action,
+    BuyCard,
+    EndPhase,
+    PlayCard,
+    PlayTreasures,
+    React,
+    SelectCards,
+    SelectPile,
+)
+from domain.games.dominion.data import DATA
+from domain.games.dominion.state import State
+
+LONG_GAME = 120
+JUNK = frozenset({"Curse", "Estate"})
+ACTION_GIVERS = frozenset({"Village", "Festival", "Laboratory", "Market", "Cellar", "Spy"})
+
+
+def choose(state: State, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:
+    if state.prompts:
+        return _answer(state, legal, draw)
+    if state.phase == "action":
+        plays = [a for a in legal if isinstance(a, PlayCard)]
+        if plays and draw(10) < 9:
+            first = [a for a in plays if a.card in ACTION_GIVERS]
+            pool = first or plays
+            return pool[draw(len(pool))]
+        return EndPhase()
+    for action in legal:
+        if isinstance(action, PlayTreasures):
+            return action
+    buys = {a.pile: a for a in legal if isinstance(a, BuyCard)}
+    if not buys:
+        return EndPhase()
+    coins = state.coins
+    if state.turn > LONG_GAME:
+        return min(buys.values(), key=lambda a: (len(state.supply[a.pile]), a.pile))
+    provinces = len(state.supply.get("Province", ()))
+    if "Province" in buys and coins >= 8:
+        return buys["Province"]
+    if "Duchy" in buys and provinces <= 4 and coins >= 5:
+        return buys["Duchy"]
+    if "Estate" in buys and provinces <= 2 and coins >= 2:
+        return buys["Estate"]
+    kingdom = [buys[k] for k in state.kingdom if k in buys and DATA.cost[k][0] >= 2 and k != "Gardens"]
+    if "Gold" in buys and coins >= 6:
+        if kingdom and draw(4) == 0:
+            return kingdom[draw(len(kingdom))]
+        return buys["Gold"]
+    if coins >= 3:
+        if kingdom and draw(3) == 0:
+            return kingdom[draw(len(kingdom))]
+        if "Silver" in buys:
+            return buys["Silver"]
+    return EndPhase()
+
+
+def _answer(state: State, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:
+    first = legal[0]
+    if isinstance(first, React):
+        reveal = [a for a in legal if isinstance(a, React) and a.card]
+        return reveal[0] if reveal else first
+    if isinstance(first, SelectCards):
+        if first.verb == "trash" and len(legal) > 1:
+            junk = [a for a in legal if isinstance(a, SelectCards) and all(c in JUNK for c in a.cards)]
+            if junk:
+                return max(junk, key=lambda a: len(a.cards))
+        if first.verb == "gain":
+            return max(legal, key=lambda a: len(a.cards) if isinstance(a, SelectCards) else 0)
+    if isinstance(first, SelectPile) and draw(10) < 7:
+        piles = [a for a in legal if isinstance(a, SelectPile) and a.pile is not None]
+        if piles:
+            return max(piles, key=lambda a: (DATA.cost[state.supply[a.pile or ""][0]], a.pile or ""))
+    return legal[draw(len(legal))]

@@ -1,0 +1,203 @@
+"""Open decisions of Dominion (1st-edition base game): their candidates, the check of an
+answer, the list of every legal answer and the forced answer (dominion.md 4.3, 4.4, 4.9).
+
+One source for `decide`, `legal_actions` and auto-resolution, so they cannot disagree.
+Counts are clipped to what the zone holds ("as many as possible", 4.9): a decision asking for
+more cards than there are takes them all. Answers that differ only in which copy of a
+same-named card is picked are the same answer (4.3 rule 3), so selections are multisets,
+listed in sorted order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import product
+from typing import Any
+
+from domain.games.dominion.data import DATA
+from domain.games.dominion.state import Decision, State
+from domain.ruleset import Rejection
+
+SPEC = "dominion.md"
+MANY = object()  # more than one legal answer: ask
+NONE = object()  # no legal answer: the instruction does nothing
+
+
+def reject(code: str, message: str, section: str) -> Rejection:
+    return Rejection(code, message, f"{SPEC} {section}")
+
+
+def candidates(state: State, d: Decision) -> tuple[str, ...]:
+    if d.cards or d.purpose == "thief_gain":
+        return d.cards
+    hand = state.players[d.p].hand
+    if not d.types:
+        return hand
+    return tuple(c for c in hand if any(DATA.has_type(c, t) for t in d.types))
+
+
+def bounds(state: State, d: Decision) -> tuple[int, int, tuple[str, ...]]:
+    cands = candidates(state, d)
+    return min(d.lo, len(cands)), min(d.hi, len(cands)), cands
+
+
+def pile_ok(state: State, d: Decision, pile: str) -> bool:
+    cards = state.supply.get(pile)
+    if not cards:
+        return False
+    top = cards[0]
+    if d.types and not any(DATA.has_type(top, t) for t in d.types):
+        return False
+    if d.cost is not None:
+        c, debt = DATA.cost[top]
+        if c > d.cost[0] or debt > d.cost[1]:
+            return False
+    return True
+
+
+def eligible_piles(state: State, d: Decision) -> tuple[str, ...]:
+    return tuple(p for p in state.supply if pile_ok(state, d, p))
+
+
+def _multisets(cands: tuple[str, ...], lo: int, hi: int) -> list[tuple[str, ...]]:
+    counts = sorted(Counter(cands).items())
+    out: list[tuple[str, ...]] = []
+    for pick in product(*(range(k + 1) for _, k in counts)):
+        size = sum(pick)
+        if lo <= size <= hi:
+            out.append(tuple(name for (name, _), k in zip(counts, pick, strict=True) for _ in range(k)))
+    return out
+
+
+def answers(state: State, d: Decision) -> list[Any]:
+    """Every legal answer value of `d` (the payload its action carries)."""
+    if d.kind == "select":
+        lo, hi, cands = bounds(state, d)
+        return _multisets(cands, lo, hi)
+    if d.kind == "choose":
+        return list(d.options)
+    if d.kind == "pile":
+        piles: list[Any] = list(eligible_piles(state, d))
+        if d.lo == 0 or not piles:
+            piles.append(None)
+        return piles
+    if d.kind == "react":
+        return (["Moat"] if "Moat" in state.players[d.p].hand else []) + [None]
+    if d.kind == "observe":
+        return [(name,) for name in sorted(set(state.players[d.target].unknown))]
+    if d.kind == "kingdom":
+        return [tuple(sorted(piles)) for _, piles in sorted(DATA.presets.items())]
+    if d.kind == "first_player":
+        return list(state.seats)
+    return []
+
+
+def forced(state: State, d: Decision) -> Any:
+    """The single legal answer, NONE when there is none, MANY when the player must choose."""
+    if d.kind == "select":
+        lo, hi, cands = bounds(state, d)
+        if not cands and d.lo > 0:
+            return NONE
+        if hi == 0:
+            return ()
+        if lo == hi and (hi == len(cands) or len(set(cands)) == 1):
+            return tuple(sorted(cands))[:hi] if hi == len(cands) else (cands[0],) * hi
+        return MANY
+    if d.kind == "choose":
+        return d.options[0] if len(d.options) == 1 else MANY
+    if d.kind == "pile":
+        piles = eligible_piles(state, d)
+        if not piles:
+            return NONE
+        if len(piles) == 1 and d.lo > 0:
+            return piles[0]
+        return MANY
+    if d.kind == "react":
+        return MANY if "Moat" in state.players[d.p].hand else None
+    if d.kind == "observe":
+        unknown = state.players[d.target].unknown
+        return unknown if unknown and len(set(unknown)) == 1 else MANY
+    return MANY
+
+
+def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rejection | None:
+    """Why `value` does not answer `d`, or None."""
+    if d.kind == "select":
+        if verb != d.verb:
+            return reject(
+                "wrong_verb", f"This decision asks you to {d.verb} cards, not to {verb} them.", "4.4"
+            )
+        lo, hi, cands = bounds(state, d)
+        cards: tuple[str, ...] = value
+        if not lo <= len(cards) <= hi:
+            span = str(lo) if lo == hi else f"{lo} to {hi}"
+            return reject("wrong_count", f"{d.verb.capitalize()} {span} card(s), not {len(cards)}.", "4.4")
+        if Counter(cards) - Counter(cands):
+            where = "among the cards you may pick" if d.cards else "in your hand"
+            kinds = f" ({'/'.join(d.types)})" if d.types else ""
+            return reject("not_a_candidate", f"Those cards{kinds} are not all {where}.", "4.4")
+        return None
+    if d.kind == "choose":
+        if value not in d.options:
+            return reject("unknown_option", f"Choose one of: {', '.join(d.options)}.", "4.4")
+        return None
+    if d.kind == "pile":
+        if value is None:
+            if d.lo > 0 and eligible_piles(state, d):
+                return reject("choice_required", "This gain is mandatory while a pile qualifies.", "4.9")
+            return None
+        if value not in state.supply:
+            return reject("unknown_pile", f"There is no Supply pile {value!r}.", "4.4")
+        if not state.supply[value]:
+            return reject("pile_empty", f"The {value} pile is empty.", "4.4")
+        if not pile_ok(state, d, value):
+            return reject("not_eligible", _pile_limit(d, value), "0")
+        return None
+    if d.kind == "react":
+        if value is not None and (value != "Moat" or "Moat" not in state.players[d.p].hand):
+            return reject(
+                "cannot_react", "Only a Moat in your hand can be revealed against an Attack.", "4.6"
+            )
+        return None
+    if d.kind == "observe":
+        cards = value
+        if not cards:
+            return reject("no_cards", "Name the card(s) seen.", "6.4")
+        unknown = state.players[d.target].unknown
+        missing = Counter(cards) - Counter(unknown)
+        if missing:
+            name = next(iter(missing))
+            return reject(
+                "card_not_in_deck",
+                f"No {name} can come from that deck: its unseen cards are {_listing(unknown)}.",
+                "6.4",
+            )
+        return None
+    if d.kind == "kingdom":
+        piles = value
+        if len(piles) != 10 or len(set(piles)) != 10:
+            return reject("kingdom_size", "A kingdom is exactly 10 different piles.", "1.5")
+        strangers = [p for p in piles if p not in DATA.kingdom]
+        if strangers:
+            return reject("unknown_pile", f"{strangers[0]!r} is not a base kingdom pile.", "1.5")
+        return None
+    if d.kind == "first_player":
+        if value not in state.seats:
+            return reject("unknown_seat", f"There is no seat {value!r} in this game.", "1.4")
+        return None
+    return reject("unknown_decision", "That decision cannot be answered.", "4.3")
+
+
+def _pile_limit(d: Decision, pile: str) -> str:
+    parts = []
+    if d.types:
+        parts.append(" or ".join(d.types))
+    if d.cost is not None:
+        c, debt = d.cost
+        parts.append(f"costing up to ${c}" + (f" and {debt}D" if debt else ""))
+    return f"{pile} is not a card {' '.join(parts)}."
+
+
+def _listing(cards: tuple[str, ...]) -> str:
+    counts = Counter(cards)
+    return ", ".join(f"{k} x{v}" for k, v in sorted(counts.items())) or "none"

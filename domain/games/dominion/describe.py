@@ -1,0 +1,128 @@
+"""Log lines of Dominion (1st-edition base game), one per fact, in the style of the familiar
+online logs ("Ann plays a Village.", "Ann draws 2 cards."). Facts arrive redacted for the
+reader: a draw whose cards are hidden reads as a count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from domain.games.dominion import events as ev
+from domain.ruleset import GameConfig
+
+VOWELS = "AEIOU"
+TABLE_ASKS = {"observe": "{whose} next card", "kingdom": "the kingdom", "first_player": "the first player"}
+
+
+def article(card: str) -> str:
+    return f"an {card}" if card[0] in VOWELS else f"a {card}"
+
+
+def plural(card: str, n: int) -> str:
+    if n == 1:
+        return article(card)
+    word = card[:-1] + "ies" if card.endswith("y") and card[-2] not in "aeiou" else card + "s"
+    return f"{n} {word}"
+
+
+def cards_text(cards: tuple[str, ...]) -> str:
+    if not cards:
+        return "nothing"
+    counts = Counter(cards)
+    parts = [plural(card, n) for card, n in counts.items()]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def count_text(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _shown(cards: tuple[str, ...], count: int) -> str:
+    return cards_text(cards) if cards else count_text(count)
+
+
+def describe(fact: ev.Fact, config: GameConfig) -> str:
+    name = config.seat_name
+    if isinstance(fact, ev.KingdomChosen):
+        return f"The kingdom ({fact.method}): {', '.join(fact.piles)}."
+    if isinstance(fact, ev.SupplyBuilt):
+        return "The Supply is laid out: " + ", ".join(f"{k} {v}" for k, v in fact.piles.items()) + "."
+    if isinstance(fact, ev.FirstPlayerChosen):
+        return f"{name(fact.player)} plays first."
+    if isinstance(fact, ev.Dealt):
+        return f"{name(fact.player)} takes {cards_text(fact.cards)}."
+    if isinstance(fact, ev.Shuffled):
+        return f"{name(fact.player)} shuffles {count_text(fact.count)}."
+    if isinstance(fact, ev.Observed):
+        return f"The table sees {name(fact.player)}'s next {_shown(fact.cards, fact.count)}."
+    if isinstance(fact, ev.Drew):
+        return f"{name(fact.player)} draws {_shown(fact.cards, fact.count)}."
+    if isinstance(fact, ev.TurnStarted):
+        return f"Turn {fact.turn}: {name(fact.player)}."
+    if isinstance(fact, ev.PhaseChanged):
+        return f"{name(fact.player)} goes to the {fact.phase.capitalize()} phase."
+    if isinstance(fact, ev.Played):
+        again = " again" if fact.again else ""
+        return f"{name(fact.player)} plays {article(fact.card)}{again}."
+    if isinstance(fact, ev.TreasuresPlayed):
+        return f"{name(fact.player)} plays {cards_text(fact.cards)} (+${fact.coins})."
+    if isinstance(fact, ev.Plus):
+        parts = []
+        if fact.actions:
+            parts.append(f"+{fact.actions} Action{'s' if fact.actions != 1 else ''}")
+        if fact.buys:
+            parts.append(f"+{fact.buys} Buy{'s' if fact.buys != 1 else ''}")
+        if fact.coins:
+            parts.append(f"+${fact.coins}")
+        return f"{name(fact.player)} gets {', '.join(parts) or 'nothing'} ({fact.source})."
+    if isinstance(fact, ev.Bought):
+        return f"{name(fact.player)} buys {article(fact.card)}."
+    if isinstance(fact, ev.Gained):
+        where = {"discard": "", "hand": " into their hand", "deck": " onto their deck"}[fact.to]
+        source = " from the trash" if fact.source == "trash" else ""
+        return f"{name(fact.player)} gains {article(fact.card)}{source}{where}."
+    if isinstance(fact, ev.Trashed):
+        return f"{name(fact.player)} trashes {cards_text(fact.cards)}."
+    if isinstance(fact, ev.Discarded):
+        source = " from their deck" if fact.source == "deck" else ""
+        return f"{name(fact.player)} discards {_shown(fact.cards, fact.count)}{source}."
+    if isinstance(fact, ev.Revealed):
+        return f"{name(fact.player)} reveals {cards_text(fact.cards)}."
+    if isinstance(fact, ev.Moved):
+        c = cards_text(fact.cards)
+        if fact.to == "hand":
+            return f"{name(fact.player)} puts {c} into their hand."
+        if fact.to == "aside":
+            return f"{name(fact.player)} sets aside {c}."
+        it = "it" if len(fact.cards) == 1 else "them"
+        return f"{name(fact.player)} reveals {c} and puts {it} onto their deck."
+    if isinstance(fact, ev.DeckDiscarded):
+        return f"{name(fact.player)} puts their deck ({count_text(fact.count)}) into their discard pile."
+    if isinstance(fact, ev.Reacted):
+        if fact.card is None:
+            return f"{name(fact.player)} does not react to the {fact.attack}."
+        return f"{name(fact.player)} reveals {article(fact.card)} against the {fact.attack}."
+    if isinstance(fact, ev.Chose):
+        return f"{name(fact.player)} chooses {fact.option.replace('_', ' ')} ({fact.source})."
+    if isinstance(fact, ev.CleanedUp):
+        parts = [f"{cards_text(fact.play)} from play"] if fact.play else []
+        if fact.count:
+            parts.append(f"{_shown(fact.hand, fact.count)} from hand")
+        return f"{name(fact.player)} cleans up" + (f": discards {' and '.join(parts)}." if parts else ".")
+    if isinstance(fact, ev.StackSaved):
+        if not fact.prompts:
+            return "Every open choice is answered."
+        asked = []
+        for d in fact.prompts:
+            if d.p < 0:
+                whose = name(config.seats[d.target].id) + "'s" if d.target >= 0 else ""
+                asked.append(f"the table to enter {TABLE_ASKS[d.kind].format(whose=whose)}")
+            else:
+                asked.append(f"{name(config.seats[d.p].id)} ({d.source or d.purpose})")
+        return f"Waiting for {', '.join(asked)}."
+    if isinstance(fact, ev.GameEnded):
+        scores = ", ".join(f"{name(s)} {v}" for s, v in fact.scores.items())
+        won = " and ".join(name(w) for w in fact.winners)
+        outcome = "wins" if len(fact.winners) == 1 else "share the victory"
+        return f"The game ends ({fact.reason.replace('_', ' ')}): {scores}. {won} {outcome}."
+    return type(fact).__name__

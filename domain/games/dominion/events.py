@@ -1,0 +1,230 @@
+"""Facts of Dominion (1st-edition base game): the derived events of dominion.md 1.9 and 4.1.
+
+Every state change is one of these, so `evolve` rebuilds the state from facts alone. Random
+facts (`KingdomChosen` when drawn, `FirstPlayerChosen`, `Shuffled`) record the stream and
+counter of `hmac-sha256-v1` (design.md 4) in a digital game, or `observed: true` in a physical
+one. `Observed` is the recorder's entry of the next cards of a deck whose order the engine
+does not know (6.4). `StackSaved` stores the continuation of unfinished effects (frames and
+open decisions) whenever it changes, so a prompt survives a restart between two requests.
+
+Redaction (view.py) empties `cards` of draws, observations and hidden discards for everyone
+but the owner, keeping `count`, and drops every shuffle's `order` for all but the omniscient.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.games.dominion.state import Decision, Frame
+
+
+class _Fact(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+class KingdomChosen(_Fact, frozen=True, tag="kingdom_chosen"):
+    piles: tuple[str, ...]
+    method: str
+    stream: str | None = None
+    n: int | None = None
+    observed: bool = False
+
+
+class SupplyBuilt(_Fact, frozen=True, tag="supply_built"):
+    piles: dict[str, int]
+
+
+class FirstPlayerChosen(_Fact, frozen=True, tag="first_player_chosen"):
+    player: str
+    stream: str | None = None
+    n: int | None = None
+    outcome: int | None = None
+    faces: int | None = None
+    observed: bool = False
+
+
+class Dealt(_Fact, frozen=True, tag="dealt"):
+    player: str
+    cards: tuple[str, ...]
+
+
+class Shuffled(_Fact, frozen=True, tag="shuffled"):
+    """The discard pile becomes the deck. `order` (top first) is None in a physical game and
+    in every redacted copy."""
+
+    player: str
+    count: int
+    order: tuple[str, ...] | None = None
+    stream: str | None = None
+    n: int | None = None
+    observed: bool = False
+
+
+class Observed(_Fact, frozen=True, tag="observed"):
+    player: str
+    cards: tuple[str, ...]
+    count: int
+
+
+class Drew(_Fact, frozen=True, tag="drew"):
+    player: str
+    cards: tuple[str, ...]
+    count: int
+
+
+class TurnStarted(_Fact, frozen=True, tag="turn_started"):
+    player: str
+    turn: int
+
+
+class PhaseChanged(_Fact, frozen=True, tag="phase_changed"):
+    player: str
+    phase: str
+
+
+class Played(_Fact, frozen=True, tag="played"):
+    """A card put into play from the hand (`again`: played once more without moving, Throne
+    Room's second play). `action`: it used up an Action (played in the Action phase)."""
+
+    player: str
+    card: str
+    again: bool = False
+    action: bool = False
+
+
+class TreasuresPlayed(_Fact, frozen=True, tag="treasures_played"):
+    player: str
+    cards: tuple[str, ...]
+    coins: int
+
+
+class Plus(_Fact, frozen=True, tag="plus"):
+    player: str
+    source: str
+    actions: int = 0
+    buys: int = 0
+    coins: int = 0
+
+
+class Bought(_Fact, frozen=True, tag="bought"):
+    player: str
+    card: str
+    coins: int
+    debt: int = 0
+
+
+class Gained(_Fact, frozen=True, tag="gained"):
+    player: str
+    card: str
+    source: str = "supply"  # supply or trash
+    to: str = "discard"  # discard, hand or deck
+    pile: str | None = None  # the Supply pile taken from, when not named like the card (split piles)
+
+
+class Trashed(_Fact, frozen=True, tag="trashed"):
+    player: str
+    cards: tuple[str, ...]
+    source: str = "hand"  # hand, play or aside
+
+
+class Discarded(_Fact, frozen=True, tag="discarded"):
+    """Cards discarded from `source`. Unless `public`, only the owner sees which (`count` and
+    the resulting top card `top` are public)."""
+
+    player: str
+    cards: tuple[str, ...]
+    source: str
+    count: int
+    top: str | None = None
+    public: bool = False
+
+
+class Revealed(_Fact, frozen=True, tag="revealed"):
+    """Cards revealed from `source` (hand or deck); from the deck they go to `to` (aside, or
+    stay on the deck)."""
+
+    player: str
+    cards: tuple[str, ...]
+    source: str
+    to: str
+
+
+class Moved(_Fact, frozen=True, tag="moved"):
+    """Public cards moved between a player's zones (revealed Treasures to the hand, a card set
+    aside, a revealed Victory card onto the deck)."""
+
+    player: str
+    cards: tuple[str, ...]
+    source: str
+    to: str
+
+
+class DeckDiscarded(_Fact, frozen=True, tag="deck_discarded"):
+    player: str
+    count: int
+
+
+class Reacted(_Fact, frozen=True, tag="reacted"):
+    player: str
+    card: str | None
+    attack: str
+
+
+class Chose(_Fact, frozen=True, tag="chose"):
+    player: str
+    option: str
+    source: str
+
+
+class CleanedUp(_Fact, frozen=True, tag="cleaned_up"):
+    """Clean-up: the cards in play, then the hand, go to the discard pile (3.5)."""
+
+    player: str
+    play: tuple[str, ...]
+    hand: tuple[str, ...]
+    count: int
+    top: str | None = None
+    public: bool = False
+
+
+class StackSaved(_Fact, frozen=True, tag="stack_saved"):
+    frames: tuple[Frame, ...]
+    prompts: tuple[Decision, ...]
+
+
+class GameEnded(_Fact, frozen=True, tag="game_ended"):
+    reason: str
+    scores: dict[str, int]
+    card_vp: dict[str, int]
+    tokens: dict[str, int]
+    turns: dict[str, int]
+    ranks: dict[str, int]
+    winners: tuple[str, ...]
+
+
+Fact = (
+    KingdomChosen
+    | SupplyBuilt
+    | FirstPlayerChosen
+    | Dealt
+    | Shuffled
+    | Observed
+    | Drew
+    | TurnStarted
+    | PhaseChanged
+    | Played
+    | TreasuresPlayed
+    | Plus
+    | Bought
+    | Gained
+    | Trashed
+    | Discarded
+    | Revealed
+    | Moved
+    | DeckDiscarded
+    | Reacted
+    | Chose
+    | CleanedUp
+    | StackSaved
+    | GameEnded
+)

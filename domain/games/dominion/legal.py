@@ -1,0 +1,214 @@
+"""Prompts and legal actions of Dominion (1st-edition base game): who must answer what now, and
+with which actions (dominion.md 4.2-4.4).
+
+Answers come from `decisions.answers`, the same source `decide` checks against, so the two
+cannot disagree. Turn actions list each distinct card once (same-named cards are the same
+action), `play_treasures` with every Treasure in hand, and each affordable non-empty pile.
+`probe_actions` adds near misses (unknown names, wrong verbs, one card too many) for the
+contract suite to prove that `decide` refuses them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.games.dominion.actions import (
+    KIND_TAG,
+    Action,
+    BuyCard,
+    Choose,
+    ChooseFirstPlayer,
+    ChooseKingdom,
+    EndPhase,
+    ObserveCards,
+    PlayCard,
+    PlayTreasure,
+    PlayTreasures,
+    React,
+    SelectCards,
+    SelectPile,
+)
+from domain.games.dominion.data import DATA
+from domain.games.dominion.decisions import answers
+from domain.games.dominion.state import RECORDER, Decision, State
+from domain.ruleset import Prompt
+
+BOGUS = "Bogus"
+ALL_NAMES = tuple(sorted(DATA.cards))
+
+
+def as_action(d: Decision, value: Any) -> Action:
+    kind = d.kind
+    if kind == "select":
+        return SelectCards(d.verb, value)
+    if kind == "choose":
+        return Choose(value)
+    if kind == "pile":
+        return SelectPile(value)
+    if kind == "react":
+        return React(value)
+    if kind == "observe":
+        return ObserveCards(value)
+    if kind == "kingdom":
+        return ChooseKingdom(value)
+    return ChooseFirstPlayer(value)
+
+
+def _party(state: State, seat: str | None) -> int | None:
+    """Whose answers `seat` gives now: RECORDER, a seat index, or None (nobody)."""
+    asked = [d.p for d in state.prompts]
+    if RECORDER in asked:
+        return RECORDER if seat is None else None
+    if seat is None:
+        distinct = set(asked)
+        return distinct.pop() if len(distinct) == 1 else None
+    p = state.index(seat) if seat in state.seats else None
+    return p if p in asked else None
+
+
+def turn_actions(state: State) -> tuple[Action, ...]:
+    pl = state.players[state.current]
+    out: list[Action] = []
+    if state.phase == "action":
+        if state.actions >= 1:
+            out.extend(PlayCard(c) for c in sorted(set(pl.hand)) if c in DATA.actions)
+    elif state.phase == "buy":
+        if state.window:
+            treasures = sorted(c for c in pl.hand if c in DATA.treasures)
+            if treasures:
+                out.extend(PlayTreasure(c) for c in sorted(set(treasures)))
+                out.append(PlayTreasures(tuple(treasures)))
+        if state.buys >= 1 and not pl.debt:
+            cost = DATA.cost
+            coins = state.coins
+            out.extend(
+                BuyCard(pile) for pile, cards in state.supply.items() if cards and cost[cards[0]][0] <= coins
+            )
+    out.append(EndPhase())
+    return tuple(out)
+
+
+def legal_actions(state: State, seat: str | None) -> tuple[Action, ...]:
+    if state.status == "over":
+        return ()
+    if state.prompts:
+        party = _party(state, seat)
+        if party is None:
+            return ()
+        d = next(d for d in state.prompts if d.p == party)
+        return tuple(as_action(d, v) for v in answers(state, d))
+    if state.status != "playing":
+        return ()
+    if seat is not None and seat != state.seats[state.current]:
+        return ()
+    return turn_actions(state)
+
+
+def probe_actions(state: State) -> tuple[Action, ...]:
+    names = (*ALL_NAMES, BOGUS)
+    out: list[Action] = [EndPhase()]
+    out.extend(PlayCard(c) for c in names)
+    out.extend(PlayTreasure(c) for c in names)
+    out.extend(BuyCard(c) for c in names)
+    if state.players:
+        hand = state.players[state.current].hand
+        treasures = tuple(sorted(c for c in hand if c in DATA.treasures))
+        out.extend(
+            (PlayTreasures(treasures), PlayTreasures((*treasures, "Gold")), PlayTreasures(("Estate",)))
+        )
+    for d in state.prompts:
+        legal = [as_action(d, v) for v in answers(state, d)]
+        out.extend(legal)
+        if d.kind == "select":
+            out.append(SelectCards("bogus", ()))
+            most = tuple(sorted(d.cards or state.players[d.p].hand))
+            out.append(SelectCards(d.verb, (*most, "Copper")))
+            out.append(SelectCards(d.verb, (BOGUS,)))
+        elif d.kind == "choose":
+            out.append(Choose(BOGUS))
+        elif d.kind == "pile":
+            out.extend(SelectPile(c) for c in (*state.supply, BOGUS))
+            out.append(SelectPile(None))
+        elif d.kind == "react":
+            out.extend((React("Moat"), React(None), React("Village")))
+        elif d.kind == "observe":
+            out.extend(ObserveCards((c,)) for c in names)
+        elif d.kind == "kingdom":
+            out.append(ChooseKingdom(DATA.kingdom[:9]))
+            out.append(ChooseKingdom((*DATA.kingdom[:9], BOGUS)))
+        else:
+            out.extend(ChooseFirstPlayer(s) for s in (*state.seats, "p9"))
+    return tuple(out)
+
+
+def _bounds(state: State, d: Decision) -> dict[str, Any]:
+    out: dict[str, Any] = {"purpose": d.purpose}
+    if d.source:
+        out["source"] = d.source
+    if d.kind == "select":
+        out.update({"verb": d.verb, "min": d.lo, "max": d.hi})
+        if d.types:
+            out["types"] = list(d.types)
+        if d.cards:
+            out["cards"] = list(d.cards)
+    elif d.kind == "pile":
+        out["optional"] = d.lo == 0
+        if d.cost is not None:
+            out["max_cost"] = list(d.cost)
+        if d.types:
+            out["types"] = list(d.types)
+    elif d.kind == "choose":
+        out["options"] = list(d.options)
+    elif d.kind == "observe":
+        out.update({"player": state.seats[d.target], "max": len(state.players[d.target].unknown)})
+    elif d.kind == "kingdom":
+        out["presets"] = {k: list(v) for k, v in sorted(DATA.presets.items())}
+    elif d.kind == "first_player":
+        out["seats"] = list(state.seats)
+    return out
+
+
+PROMPT_TEXT = {
+    "react": "You may reveal a Moat against {source}.",
+    "cellar": "Discard any number of cards (Cellar); you draw as many.",
+    "trash": "Trash up to 4 cards (Chapel).",
+    "discard": "Discard down to 3 cards (Militia).",
+    "gain": "Gain a card from the Supply ({source}).",
+    "gain_hand": "Gain a Treasure into your hand (Mine).",
+    "chancellor": "Put your deck into your discard pile? (Chancellor)",
+    "library": "Keep the Action card you drew, or set it aside? (Library)",
+    "spy": "Discard the revealed card, or keep it on the deck? (Spy)",
+    "topdeck": "Put a Victory card from your hand onto your deck (Bureaucrat).",
+    "mine": "Trash a Treasure from your hand (Mine).",
+    "moneylender": "Trash a Copper for +$3? (Moneylender)",
+    "remodel": "Trash a card from your hand (Remodel).",
+    "thief_trash": "Choose the revealed Treasure to trash (Thief).",
+    "thief_gain": "Gain any of the Treasures your Thief trashed.",
+    "throne": "Choose an Action card to play twice (Throne Room).",
+    "observe": "Enter the next card(s) of {player}'s deck.",
+    "kingdom": "Enter the 10 kingdom piles.",
+    "first_player": "Enter who plays first.",
+}
+
+
+def pending(state: State) -> tuple[Prompt, ...]:
+    if state.status == "over":
+        return ()
+    if state.prompts:
+        out = []
+        for d in state.prompts:
+            player = state.seats[d.target] if d.target >= 0 else ""
+            text = PROMPT_TEXT.get(d.purpose, d.purpose).format(source=d.source, player=player)
+            seat = None if d.p == RECORDER else state.seats[d.p]
+            out.append(Prompt(seat, d.purpose, text, (KIND_TAG[d.kind],), _bounds(state, d)))
+        return tuple(out)
+    if state.status != "playing":
+        return ()
+    seat = state.seats[state.current]
+    if state.phase == "action":
+        kinds: tuple[str, ...] = ("play_card", "end_phase")
+    else:
+        kinds = ("play_treasure", "play_treasures", "buy_card", "end_phase")
+    text = f"Turn {state.turn}: {state.phase} phase."
+    bounds = {"phase": state.phase, "actions": state.actions, "buys": state.buys, "coins": state.coins}
+    return (Prompt(seat, "turn", text, kinds, bounds),)

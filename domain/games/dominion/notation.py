@@ -1,0 +1,176 @@
+"""Notation of Dominion (1st-edition base game): short text to record actions at the table.
+
+    play Village            play_card (in the Buy phase a Treasure: play_treasure; with a
+                            Throne Room decision open: its choice)
+    play treasure Silver    play_treasure
+    play treasures Copper, Copper, Silver    play_treasures ("play all treasures": every one in hand)
+    buy Gold                buy_card
+    end                     end_phase
+    discard Copper Estate   select_cards (also trash, topdeck, reveal, keep; "select play X",
+                            "select gain X" for Throne Room and Thief; "nothing" for none)
+    gain Silver             select_pile ("gain nothing" declines an optional gain)
+    choose yes              choose (also a bare "yes", "no", "keep", "set_aside", "discard")
+    react Moat              react ("react nothing" declines; "reveal Moat" while a reaction is asked)
+    observe Copper, Gold    observe_cards (the recorder names cards seen; also "draw ...")
+    kingdom Cellar, Market, ...             choose_kingdom
+    first p2                choose_first_player
+
+Card lists are separated by commas, or by spaces when every name is a known card (multi-word
+names such as "Throne Room" are matched first). Names are matched case-insensitively, and a
+plural "Coppers" reads as "Copper". `format_action` writes the comma form, which reads back to
+the same action.
+"""
+
+from __future__ import annotations
+
+from domain.games.dominion.actions import (
+    Action,
+    BuyCard,
+    Choose,
+    ChooseFirstPlayer,
+    ChooseKingdom,
+    EndPhase,
+    ObserveCards,
+    PlayCard,
+    PlayTreasure,
+    PlayTreasures,
+    React,
+    SelectCards,
+    SelectPile,
+)
+from domain.games.dominion.data import DATA
+from domain.games.dominion.state import State
+from domain.ruleset import Rejection
+
+SELECT_VERBS = ("trash", "discard", "topdeck", "reveal", "keep")
+NOTHING = "nothing"
+_LOWER = {name.lower(): name for name in DATA.cards}
+
+
+def _name(text: str) -> str:
+    key = text.strip().lower()
+    if key in _LOWER:
+        return _LOWER[key]
+    if key.endswith("s") and key[:-1] in _LOWER:
+        return _LOWER[key[:-1]]
+    return text.strip()
+
+
+def _cards(text: str) -> tuple[str, ...]:
+    text = text.strip()
+    if not text or text.lower() == NOTHING:
+        return ()
+    if "," in text:
+        return tuple(_name(part) for part in text.split(",") if part.strip())
+    words = text.split()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        two = " ".join(words[i : i + 2])
+        if i + 1 < len(words) and _name(two) in DATA.cards:
+            out.append(_name(two))
+            i += 2
+        elif words[i].isdigit() and i + 1 < len(words):
+            out.extend([_name(words[i + 1])] * int(words[i]))
+            i += 2
+        else:
+            out.append(_name(words[i]))
+            i += 1
+    return tuple(out)
+
+
+def _list(cards: tuple[str, ...]) -> str:
+    return ", ".join(cards) if cards else NOTHING
+
+
+def format_action(action: Action) -> str:
+    if isinstance(action, PlayCard):
+        return f"play {action.card}"
+    if isinstance(action, PlayTreasure):
+        return f"play treasure {action.card}"
+    if isinstance(action, PlayTreasures):
+        return f"play treasures {_list(action.cards)}"
+    if isinstance(action, BuyCard):
+        return f"buy {action.pile}"
+    if isinstance(action, EndPhase):
+        return "end"
+    if isinstance(action, SelectCards):
+        if action.verb in SELECT_VERBS:
+            return f"{action.verb} {_list(action.cards)}"
+        return f"select {action.verb} {_list(action.cards)}"
+    if isinstance(action, Choose):
+        return f"choose {action.option}"
+    if isinstance(action, SelectPile):
+        return f"gain {action.pile or NOTHING}"
+    if isinstance(action, React):
+        return f"react {action.card or NOTHING}"
+    if isinstance(action, ObserveCards):
+        return f"observe {_list(action.cards)}"
+    if isinstance(action, ChooseKingdom):
+        return f"kingdom {_list(action.piles)}"
+    return f"first {action.seat}"
+
+
+def _open(state: State, purpose: str) -> bool:
+    return any(d.purpose == purpose for d in state.prompts)
+
+
+def parse_notation(text: str, state: State) -> Action | Rejection:
+    words = text.strip().split(None, 1)
+    if not words:
+        return _bad(text)
+    verb = words[0].lower()
+    rest = words[1] if len(words) > 1 else ""
+    low = rest.strip().lower()
+    if verb == "play":
+        if low == "all treasures":
+            hand = state.players[state.current].hand if state.players else ()
+            return PlayTreasures(tuple(sorted(c for c in hand if c in DATA.treasures)))
+        if low.startswith("treasures"):
+            return PlayTreasures(_cards(rest.strip()[len("treasures") :]))
+        if low.startswith("treasure "):
+            return PlayTreasure(_name(rest.strip()[len("treasure ") :]))
+        cards = _cards(rest)
+        if _open(state, "throne"):
+            return SelectCards("play", cards)
+        if state.phase == "buy" and cards and all(c in DATA.treasures for c in cards):
+            return PlayTreasure(cards[0]) if len(cards) == 1 else PlayTreasures(cards)
+        if len(cards) == 1:
+            return PlayCard(cards[0])
+        return _bad(text)
+    if verb == "buy" and rest:
+        return BuyCard(_name(rest))
+    if verb in ("end", "end_phase") and low in ("", "phase"):
+        return EndPhase()
+    if verb in ("yes", "no", "keep", "set_aside", "discard") and not rest:
+        return Choose(verb)
+    if verb == "reveal" and _open(state, "react"):
+        return React(None if low in ("", NOTHING) else _name(rest))
+    if verb in SELECT_VERBS:
+        return SelectCards(verb, _cards(rest))
+    if verb == "select" and rest:
+        parts = rest.split(None, 1)
+        return SelectCards(parts[0].lower(), _cards(parts[1] if len(parts) > 1 else ""))
+    if verb == "gain" and rest:
+        if _open(state, "thief_gain"):
+            return SelectCards("gain", _cards(rest))
+        return SelectPile(None if low == NOTHING else _name(rest))
+    if verb == "choose" and rest:
+        return Choose(rest.strip().lower().replace(" ", "_"))
+    if verb == "react" and rest:
+        return React(None if low == NOTHING else _name(rest))
+    if verb in ("observe", "draw", "draws") and rest:
+        return ObserveCards(_cards(rest))
+    if verb == "kingdom" and rest:
+        return ChooseKingdom(_cards(rest))
+    if verb == "first" and rest:
+        return ChooseFirstPlayer(rest.strip())
+    return _bad(text)
+
+
+def _bad(text: str) -> Rejection:
+    return Rejection(
+        "bad_notation",
+        f"Cannot read {text!r}: try 'play Village', 'buy Gold', 'end', 'discard Copper Estate'.",
+        "dominion.md 4.1",
+    )

@@ -1,0 +1,253 @@
+"""Rules entry points of Dominion (1st-edition base game): `initial`, `setup`, `decide`,
+`outcome` and `progress` (dominion.md sections 1, 3, 4 and 7).
+
+`decide` holds every check. While decisions are open (4.3) only their answers are accepted,
+each from the player it asks (the recorder may answer for anyone; with several players asked
+at once the recorder names the seat). Otherwise the current player records turn actions (4.2).
+The recorder of a physical game also answers the engine's own questions: the kingdom and the
+first player when the table chose them, and the cards seen when a card comes from a deck whose
+order the engine does not know (6.4).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from domain.games.dominion import effects as _effects  # noqa: F401  (registers the cards)
+from domain.games.dominion import turns as _turns  # noqa: F401  (registers setup and clean-up)
+from domain.games.dominion.actions import (
+    ANSWER_KIND,
+    BuyCard,
+    EndPhase,
+    PlayCard,
+    PlayTreasure,
+    PlayTreasures,
+    SelectCards,
+)
+from domain.games.dominion.data import DATA
+from domain.games.dominion.decisions import check, reject
+from domain.games.dominion.engine import ANSWERS, ON_BUY, Ctx, finish, gain, play, run
+from domain.games.dominion.events import Bought, Fact, PhaseChanged, TreasuresPlayed
+from domain.games.dominion.options import variants_from
+from domain.games.dominion.state import RECORDER, Decision, Frame, Player, State
+from domain.rng import Rng
+from domain.ruleset import Command, GameConfig, Outcome, Rejection
+
+
+def initial(config: GameConfig) -> State:
+    seats = config.seat_ids()
+    return State(
+        variants=variants_from(config.options),
+        mode=config.mode,
+        seats=seats,
+        players=tuple(Player() for _ in seats),
+    )
+
+
+def setup(config: GameConfig, state: State, rng: Rng) -> list[Fact]:
+    ctx = Ctx(state, rng)
+    ctx.frames.append(Frame("setup", 0))
+    run(ctx)
+    return finish(ctx)
+
+
+def _who(state: State, command: Command) -> int | Rejection:
+    """The seat index an answer comes from (RECORDER for the engine's own questions)."""
+    if command.seat is not None:
+        if command.seat not in state.seats:
+            return reject("unknown_seat", f"There is no seat {command.seat!r}.", "2.1")
+        return state.index(command.seat)
+    if command.by == "seat":
+        return reject("unknown_seat", "A seat's action names its seat.", "4.3")
+    asked = {d.p for d in state.prompts}
+    if RECORDER in asked:
+        return RECORDER
+    if len(asked) == 1:
+        return asked.pop()
+    return reject("which_seat", "Several players must answer: say for which seat.", "4.3")
+
+
+def find_decision(state: State, command: Command) -> tuple[int, Decision] | Rejection:
+    kind = ANSWER_KIND.get(type(command.action))  # type: ignore[call-overload]
+    recorder_kinds = ("observe", "kingdom", "first_player")
+    if kind in recorder_kinds:
+        if command.by == "seat":
+            return reject("recorder_only", "Only the table's recorder enters what the table saw.", "6.4")
+        for i, d in enumerate(state.prompts):
+            if d.p == RECORDER and d.kind == kind:
+                return i, d
+        return reject("nothing_to_observe", "The engine is not waiting for that from the table.", "6.4")
+    who = _who(state, command)
+    if isinstance(who, Rejection):
+        return who
+    if who == RECORDER or any(d.p == RECORDER for d in state.prompts):
+        return reject("awaiting_table", "The recorder must first enter what the table saw.", "6.4")
+    for i, d in enumerate(state.prompts):
+        if d.p == who:
+            if kind is None:
+                return reject("decision_pending", f"First answer the open decision ({_what(d)}).", "4.3")
+            if d.kind != kind:
+                return reject("wrong_answer", f"The open decision asks for {_what(d)}.", "4.4")
+            return i, d
+    waiting = ", ".join(sorted({state.seat(d.p) for d in state.prompts}))
+    if kind is None:
+        return reject("decision_pending", f"First {waiting} must answer the open decision(s).", "4.3")
+    return reject(
+        "not_asked", f"{state.seat(who)} has no decision to answer now ({waiting} must answer).", "4.3"
+    )
+
+
+def _what(d: Decision) -> str:
+    if d.kind == "select":
+        return f"{d.verb} cards for {d.source}"
+    if d.kind == "pile":
+        return f"a pile to gain from for {d.source}"
+    if d.kind == "choose":
+        return f"one of {', '.join(d.options)} for {d.source}"
+    return d.kind
+
+
+def _value(action: Any) -> Any:
+    if isinstance(action, SelectCards):
+        return tuple(action.cards)
+    for field in ("option", "pile", "card", "cards", "piles", "seat"):
+        if hasattr(action, field):
+            value = getattr(action, field)
+            return tuple(value) if isinstance(value, tuple) else value
+    return None
+
+
+def check_turn(state: State, command: Command) -> Rejection | None:
+    action = command.action
+    current = state.seats[state.current]
+    if (command.by == "seat" or command.seat is not None) and command.seat != current:
+        return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
+    phase = state.phase
+    hand = state.players[state.current].hand
+    if isinstance(action, PlayCard):
+        if phase != "action":
+            return reject("wrong_phase", "Action cards are played in the Action phase.", "3.3")
+        if action.card not in DATA.actions:
+            return reject("not_an_action", f"{action.card} is not an Action card.", "4.2")
+        if action.card not in hand:
+            return reject("not_in_hand", f"There is no {action.card} in your hand.", "4.2")
+        if state.actions < 1:
+            return reject("no_actions", "You have no Action left to play it.", "4.2")
+        return None
+    if isinstance(action, PlayTreasure | PlayTreasures):
+        cards = (action.card,) if isinstance(action, PlayTreasure) else action.cards
+        if phase != "buy":
+            return reject("wrong_phase", "Treasures are played in the Buy phase.", "3.3")
+        if not state.window:
+            return reject("treasures_closed", "No more Treasures once you have bought something.", "4.2")
+        if not cards:
+            return reject("no_cards", "Name the Treasures to play.", "4.2")
+        for card in cards:
+            if card not in DATA.treasures:
+                return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
+        if Counter(cards) - Counter(hand):
+            return reject("not_in_hand", "Those Treasures are not all in your hand.", "4.2")
+        return None
+    if isinstance(action, BuyCard):
+        if phase != "buy":
+            return reject("wrong_phase", "Cards are bought in the Buy phase.", "3.4")
+        if action.pile not in state.supply:
+            return reject("unknown_pile", f"There is no Supply pile {action.pile!r} in this game.", "4.1")
+        if state.buys < 1:
+            return reject("no_buys", "You have no Buy left.", "4.2")
+        if state.players[state.current].debt:
+            return reject("in_debt", "You cannot buy while you have debt.", "4.2")
+        pile = state.supply[action.pile]
+        if not pile:
+            return reject("pile_empty", f"The {action.pile} pile is empty.", "4.2")
+        coins, _ = DATA.cost[pile[0]]
+        if state.coins < coins:
+            return reject("cannot_afford", f"{pile[0]} costs ${coins}; you have ${state.coins}.", "4.2")
+        return None
+    if isinstance(action, EndPhase):
+        if phase not in ("action", "buy"):
+            return reject("wrong_phase", "There is no phase to end now.", "4.2")
+        return None
+    return reject("not_now", "That answers a decision, and none is open.", "4.3")
+
+
+def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    if state.status == "over":
+        return reject("game_over", "The game is over.", "7.1")
+    if state.prompts:
+        found = find_decision(state, command)
+        if isinstance(found, Rejection):
+            return found
+        i, d = found
+        value = _value(command.action)
+        verb = command.action.verb if isinstance(command.action, SelectCards) else None
+        rejection = check(state, d, value, verb)
+        if rejection is not None:
+            return rejection
+        ctx = Ctx(state, rng)
+        del ctx.prompts[i]
+        ANSWERS[d.purpose](ctx, d, value)
+        run(ctx)
+        return finish(ctx)
+    if state.status != "playing":
+        return reject("not_started", "The game has not started.", "1.9")
+    rejection = check_turn(state, command)
+    if rejection is not None:
+        return rejection
+    ctx = Ctx(state, rng)
+    apply_turn(ctx, command.action)
+    run(ctx)
+    return finish(ctx)
+
+
+def apply_turn(ctx: Ctx, action: Any) -> None:
+    state = ctx.state
+    p = state.current
+    seat = state.seats[p]
+    if isinstance(action, PlayCard):
+        play(ctx, p, action.card, action=True)
+    elif isinstance(action, PlayTreasure | PlayTreasures):
+        cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
+        ctx.emit(TreasuresPlayed(seat, cards, sum(DATA.coins[c] for c in cards)))
+    elif isinstance(action, BuyCard):
+        card = state.supply[action.pile][0]
+        coins, debt = DATA.cost[card]
+        ctx.emit(Bought(seat, card, coins, debt))
+        for trigger in ON_BUY:  # when-buy abilities come before the gain (4.5)
+            trigger(ctx, p, card)
+        gain(ctx, p, action.pile)
+    elif state.phase == "action":
+        ctx.emit(PhaseChanged(seat, "buy"))
+    else:
+        ctx.frames.append(Frame("cleanup", p))
+
+
+def outcome(state: State) -> Outcome | None:
+    result = state.result
+    if result is None:
+        return None
+    seats = state.seats
+    details: dict[str, Any] = {
+        "card_vp": dict(zip(seats, result.card_vp, strict=True)),
+        "vp_tokens": dict(zip(seats, result.tokens, strict=True)),
+        "turns": dict(zip(seats, result.turns, strict=True)),
+    }
+    return Outcome(
+        scores=dict(zip(seats, result.scores, strict=True)),
+        ranks=dict(zip(seats, result.ranks, strict=True)),
+        winners=tuple(seats[p] for p in result.winners),
+        details=details,
+        reason=result.reason,
+    )
+
+
+def progress(state: State) -> tuple[int, str | None]:
+    if state.status == "over":
+        return (state.turn, None)
+    if state.prompts:
+        p = state.prompts[0].p
+        return (state.turn, None if p == RECORDER else state.seats[p])
+    if state.status != "playing":
+        return (state.turn, None)
+    return (state.turn, state.seats[state.current])

@@ -1,0 +1,100 @@
+"""Views and redaction of Dominion (1st-edition base game): dominion.md 6.5.
+
+Public: the Supply, the trash, every hand's size, VP tokens, debt, the top card of each discard
+pile, cards in play and set aside, the turn counters, open decisions. A seat also sees its own
+hand, its own deck and discard sizes and the whole of its discard pile. Nobody but the
+omniscient viewer (recorder, audit) sees any deck order; a physical game's known top cards are
+shown to the omniscient viewer only as well. `open_counts` shows every deck and discard size
+to all. Once the game is over every view is the omniscient one.
+
+Redaction: draws and observations keep only their count for other seats, hidden discards (from
+the hand, unless `all_discards_public` or the discard was public by rule) keep their count and
+the resulting top card, Clean-up hides the discarded hand, and every shuffle loses its order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.games.dominion import events as ev
+from domain.games.dominion.state import RECORDER, State
+from domain.ruleset import Viewer
+
+
+def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str, Any]:
+    pl = state.players[p]
+    seat = state.seats[p]
+    own = everything or viewer.sees_seat(seat)
+    counts = own or state.variants.open_counts
+    out: dict[str, Any] = {
+        "hand_count": len(pl.hand),
+        "discard_top": pl.discard[-1] if pl.discard else None,
+        "in_play": list(pl.play),
+        "set_aside": list(pl.aside),
+        "vp_tokens": pl.vp,
+        "debt": pl.debt,
+        "turns": pl.turns,
+    }
+    if own:
+        out["hand"] = sorted(pl.hand)
+        out["discard"] = list(pl.discard)
+    if counts:
+        out["deck_count"] = len(pl.deck) + len(pl.unknown)
+        out["discard_count"] = len(pl.discard)
+    if everything:
+        out["deck"] = list(pl.deck)
+        out["deck_unknown"] = list(pl.unknown)
+    return out
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    everything = viewer.kind == "omniscient" or state.status == "over"
+    out: dict[str, Any] = {
+        "status": state.status,
+        "mode": state.mode,
+        "kingdom": list(state.kingdom),
+        "kingdom_method": state.method,
+        "supply": {pile: len(cards) for pile, cards in state.supply.items()},
+        "supply_top": {pile: cards[0] if cards else None for pile, cards in state.supply.items()},
+        "trash": list(state.trash),
+        "first_player": state.seats[state.first] if state.status != "setup" else None,
+        "turn": state.turn,
+        "current": state.seats[state.current] if state.status == "playing" else None,
+        "phase": state.phase,
+        "actions": state.actions,
+        "buys": state.buys,
+        "coins": state.coins,
+        "gained_this_turn": list(state.gained),
+        "players": {state.seats[p]: _player(state, p, viewer, everything) for p in range(state.n)},
+        "decisions": [
+            {"seat": None if d.p == RECORDER else state.seats[d.p], **msgspec.to_builtins(d)}
+            for d in state.prompts
+        ],
+    }
+    if state.result is not None:
+        r = state.result
+        out["result"] = {
+            "reason": r.reason,
+            "scores": dict(zip(state.seats, r.scores, strict=True)),
+            "ranks": dict(zip(state.seats, r.ranks, strict=True)),
+            "winners": [state.seats[p] for p in r.winners],
+        }
+    return out
+
+
+def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
+    if viewer.kind == "omniscient":
+        return fact
+    if isinstance(fact, ev.Shuffled):
+        return replace(fact, order=None) if fact.order is not None else fact
+    if isinstance(fact, ev.Drew | ev.Observed):
+        return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
+    if isinstance(fact, ev.Discarded):
+        hidden = not (fact.public or viewer.sees_seat(fact.player))
+        return replace(fact, cards=()) if hidden else fact
+    if isinstance(fact, ev.CleanedUp):
+        return fact if fact.public or viewer.sees_seat(fact.player) else replace(fact, hand=())
+    return fact

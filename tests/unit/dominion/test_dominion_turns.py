@@ -1,0 +1,115 @@
+"""Phases, buying, Clean-up, the end of the game and scoring (dominion.md 3, 4.2, 4.8, 7)."""
+
+from __future__ import annotations
+
+from domain.games.dominion import RULESET
+from domain.games.dominion.turns import game_over
+from tests.unit.dominion.scenarios import table
+
+
+def test_treasures_cannot_be_played_in_the_action_phase() -> None:
+    game = table(zones={"p1": {"hand": ["Copper"]}})
+    rejection = game.refused("p1", "play treasure Copper")
+    assert rejection.code == "wrong_phase" and rejection.rule == "dominion.md 3.3"
+
+
+def test_an_action_needs_an_action_left() -> None:
+    game = table(actions=0, zones={"p1": {"hand": ["Village"]}})
+    assert game.refused("p1", "play Village").code == "no_actions"
+
+
+def test_a_card_not_in_hand_cannot_be_played() -> None:
+    game = table(zones={"p1": {"hand": ["Copper"]}})
+    assert game.refused("p1", "play Village").code == "not_in_hand"
+
+
+def test_buying_costs_coins_and_a_buy_and_closes_the_treasure_window() -> None:
+    game = table(phase="buy", zones={"p1": {"hand": ["Silver", "Copper", "Copper"]}})
+    game.do("p1", "play treasures Silver, Copper")
+    assert game.refused("p1", "buy Gold").code == "cannot_afford"
+    game.do("p1", "buy Silver")
+    assert game.state.coins == 0 and game.state.buys == 0 and game.pile("Silver") == 39
+    rejection = game.refused("p1", "play Copper")
+    assert rejection.code == "treasures_closed"
+
+
+def test_an_empty_pile_cannot_be_bought() -> None:
+    game = table(phase="buy", coins=5, supply={"Duchy": 0})
+    rejection = game.refused("p1", "buy Duchy")
+    assert rejection.code == "pile_empty" and rejection.rule == "dominion.md 4.2"
+
+
+def test_a_pile_not_in_the_game_cannot_be_bought() -> None:
+    game = table(phase="buy", coins=5)
+    assert game.refused("p1", "buy Witch").code == "unknown_pile"
+
+
+def test_clean_up_discards_play_and_hand_draws_five_and_passes_the_turn() -> None:
+    game = table(
+        phase="buy",
+        zones={
+            "p1": {"hand": ["Estate", "Copper"], "play": ["Village"], "deck": ["Gold"] * 6, "discard": []}
+        },
+    )
+    game.do("p1", "end")
+    p1 = game.player("p1")
+    assert p1.hand == ("Gold",) * 5 and p1.discard == ("Village", "Estate", "Copper") and p1.deck == ("Gold",)
+    assert game.state.current == 1 and game.state.phase == "action" and game.state.turn == 2
+
+
+def test_clean_up_shuffles_the_discard_pile_only_when_the_deck_runs_out() -> None:
+    game = table(
+        phase="buy",
+        zones={
+            "p1": {"hand": ["Estate"], "play": [], "deck": ["Gold", "Gold"], "discard": ["Copper", "Copper"]}
+        },
+    )
+    game.do("p1", "end")
+    p1 = game.player("p1")
+    assert sorted(p1.hand) == ["Copper", "Copper", "Estate", "Gold", "Gold"]
+    assert p1.deck == () and p1.discard == ()
+    lines = game.lines()
+    assert lines.index("Ann draws 2 Golds.") < lines.index("Ann shuffles 3 cards.")
+
+
+def test_the_game_ends_when_the_province_pile_is_empty() -> None:
+    game = table(phase="buy", coins=8, supply={"Province": 1})
+    game.do("p1", "buy Province")
+    assert game.state.status == "playing"
+    game.do("p1", "end")
+    outcome = RULESET.outcome(game.state)
+    assert outcome is not None and outcome.reason == "province_pile_empty"
+
+
+def test_four_players_need_a_fourth_empty_pile_only_under_the_variant() -> None:
+    game = table(players=4, supply={"Curse": 0, "Estate": 0, "Village": 0})
+    assert game_over(game.state) == "piles_empty"
+    variant = table(
+        players=4, supply={"Curse": 0, "Estate": 0, "Village": 0}, four_piles_at_four_players=True
+    )
+    assert game_over(variant.state) is None
+    variant4 = table(
+        players=4,
+        supply={"Curse": 0, "Estate": 0, "Village": 0, "Smithy": 0},
+        four_piles_at_four_players=True,
+    )
+    assert game_over(variant4.state) == "piles_empty"
+
+
+def test_three_players_are_not_touched_by_the_four_pile_variant() -> None:
+    game = table(players=3, supply={"Curse": 0, "Estate": 0, "Village": 0}, four_piles_at_four_players=True)
+    assert game_over(game.state) == "piles_empty"
+
+
+def test_answers_are_refused_when_no_decision_is_open() -> None:
+    game = table(zones={"p1": {"hand": ["Copper"]}})
+    rejection = game.refused("p1", "trash Copper")
+    assert rejection.code == "not_now" and rejection.rule == "dominion.md 4.3"
+
+
+def test_the_game_over_refuses_every_action() -> None:
+    game = table(phase="buy", coins=8, supply={"Province": 1})
+    game.do("p1", "buy Province")
+    game.do("p1", "end")
+    assert game.refused("p2", "end").code == "game_over"
+    assert RULESET.legal_actions(game.state, "p2") == ()
