@@ -1,0 +1,136 @@
+"""Table notation of Dominations + Provinces: one line per action (dominations-provinces.md 4.2).
+
+    end        abandon      siege       corsaires      buy TRA       attempt P08 [spy]
+    influence 2             draw R17
+    place L002 D(0,0) 0 [SCI:2,TRA:3 | -]          (hand tile; optional declared production,
+    province P08 D(0,0) 0 [GOV:1 | -]               `-` declares nothing produced)
+    resolve C33,C21,C22 [ART]                       conquer FX1 CRA:4,REL:2 [TRA]
+and for every kind the general form `<kind> <JSON object of its non-default fields>`, e.g.
+    place_tile {"source":"hand","tile":"L002","cell":"D(0,0)","rotation":0}
+`format_action` gives the short form when one exists; `parse_notation` reads both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.games.dominations import actions as ac
+from domain.ruleset import Rejection
+
+_BARE: dict[str, Any] = {
+    "end": ac.EndTurn(),
+    "abandon": ac.AbandonConquest(),
+    "siege": ac.UseSiegeEngines(),
+    "corsaires": ac.CorsairesExchange(),
+}
+_KINDS = {str(cls.__struct_config__.tag): cls for cls in ac.Action.__args__}
+USAGE = (
+    "end | abandon | siege | corsaires | buy DOMAIN | attempt PROVINCE [spy] | influence N | draw CARD"
+    " | KIND {json}"
+)
+
+
+def _map(m: dict[str, int] | None) -> str:
+    if m is None:
+        return ""
+    return ",".join(f"{k}:{v}" for k, v in m.items()) or "-"
+
+
+def _read_map(text: str) -> dict[str, int] | None:
+    if text == "-":
+        return {}
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        key, sep, value = part.partition(":")
+        if not sep or not value.lstrip("-").isdigit() or key in out:
+            return None
+        out[key] = int(value)
+    return out
+
+
+def _short_place(action: ac.PlaceTile) -> str | None:
+    if action.produced_extra or action.city_activations or action.face is not None or " " in action.cell:
+        return None
+    verb = {"hand": "place", "province": "province"}.get(action.source)
+    if verb is None or " " in action.tile or not action.tile:
+        return None
+    tail = f" {_map(action.produced)}" if action.produced is not None else ""
+    return f"{verb} {action.tile} {action.cell} {action.rotation}{tail}"
+
+
+def format_action(action: Any) -> str:
+    if isinstance(action, ac.PlaceTile) and (short := _short_place(action)) is not None:
+        return short
+    if (
+        isinstance(action, ac.ResolveConquest)
+        and action.discard
+        and all(c and "," not in c and " " not in c for c in action.discard)
+    ):
+        tail = f" {action.reward_domain}" if action.reward_domain else ""
+        return f"resolve {','.join(action.discard)}{tail}"
+    if isinstance(action, ac.ConquerWithKnowledge) and action.payment and " " not in action.province:
+        tail = f" {action.reward_domain}" if action.reward_domain else ""
+        return f"conquer {action.province} {_map(action.payment)}{tail}"
+    for word, bare in _BARE.items():
+        if action == bare:
+            return word
+    if isinstance(action, ac.BuyConquestCard) and action.payment is None and action.domain:
+        return f"buy {action.domain}"
+    if isinstance(action, ac.AttemptConquest) and not action.use_siege and action.spy_peek is None:
+        return f"attempt {action.province}" + (" spy" if action.use_spy else "")
+    if isinstance(action, ac.SpendInfluence):
+        return f"influence {action.amount}"
+    if isinstance(action, ac.RecordDraw):
+        return f"draw {action.card}"
+    data = msgspec.to_builtins(action)
+    kind = data.pop("kind")
+    defaults = {
+        f.encode_name: msgspec.to_builtins(f.default)
+        for f in msgspec.structs.fields(action)
+        if f.default is not msgspec.NODEFAULT
+    }
+    data = {k: v for k, v in data.items() if k not in defaults or defaults[k] != v}
+    return f"{kind} {msgspec.json.encode(data).decode()}"
+
+
+def parse_notation(text: str) -> Any:
+    words = text.split()
+    bad = Rejection("E_BAD_PARAMS", f"Cannot read {text!r}; use {USAGE}.", "dominations-provinces.md 4.0")
+    if not words:
+        return bad
+    verb, args = words[0].lower(), words[1:]
+    if verb in _BARE and not args:
+        return _BARE[verb]
+    if verb == "buy" and len(args) == 1:
+        return ac.BuyConquestCard(args[0])
+    if verb == "attempt" and len(args) in (1, 2) and (len(args) == 1 or args[1].lower() == "spy"):
+        return ac.AttemptConquest(args[0], use_spy=len(args) == 2)
+    if verb == "influence" and len(args) == 1 and args[0].lstrip("-").isdigit():
+        return ac.SpendInfluence(int(args[0]))
+    if verb == "draw" and len(args) == 1:
+        return ac.RecordDraw(args[0])
+    if verb in ("place", "province") and len(args) in (3, 4) and args[2].lstrip("-").isdigit():
+        produced = _read_map(args[3]) if len(args) == 4 else None
+        if len(args) == 4 and produced is None:
+            return bad
+        source = "hand" if verb == "place" else "province"
+        return ac.PlaceTile(source, args[0], args[1], int(args[2]), produced)
+    if verb == "resolve" and len(args) in (1, 2):
+        return ac.ResolveConquest(tuple(args[0].split(",")), args[1] if len(args) == 2 else None)
+    if verb == "conquer" and len(args) in (2, 3):
+        payment = _read_map(args[1])
+        if payment is None or not payment:
+            return bad
+        return ac.ConquerWithKnowledge(args[0], payment, args[2] if len(args) == 3 else None)
+    if verb in _KINDS:
+        body = text.strip()[len(words[0]) :].strip() or "{}"
+        try:
+            data = msgspec.json.decode(body)
+            if not isinstance(data, dict):
+                return bad
+            return msgspec.convert({**data, "kind": verb}, ac.Action)
+        except (msgspec.DecodeError, msgspec.ValidationError) as error:
+            return Rejection("E_BAD_PARAMS", f"{verb}: {error}", "dominations-provinces.md 4.0")
+    return bad
