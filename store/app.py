@@ -192,6 +192,11 @@ class Chronicle(Application[UUID]):
         game_id = game_id or uuid4()
         seats = tuple(Seat(sid, name.strip()) for sid, name in zip(meta.seat_ids, new.players, strict=False))
         config = GameConfig(str(game_id), meta.id, new.mode, seats, options, new.client_seed)
+        # A ruleset may check what options alone cannot (a custom map's geometry, say).
+        check_config = getattr(ruleset, "check_config", None)
+        problem = check_config(config) if check_config is not None else None
+        if isinstance(problem, Rejection):
+            raise RejectedError(problem, status=400)
         rng: Rng = SeededRng(seed, config.game_id, new.client_seed) if new.mode == "digital" else NoRng()
         published = commitment(seed) if new.mode == "digital" else ""
         game = Game.start(config, published, rng, _now(), tuple(new.tags))

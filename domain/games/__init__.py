@@ -1,3 +1,8 @@
 """Built-in games. Importing this package registers each ruleset."""
 
-from domain.games import province  # noqa: F401
+from domain.games import (
+    dominations,  # noqa: F401
+    dominion,  # noqa: F401
+    dynasties,  # noqa: F401
+    province,  # noqa: F401
+)

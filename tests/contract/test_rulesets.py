@@ -41,7 +41,7 @@ from domain.ruleset import (
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
-DIGITAL_PLAYOUTS: dict[str, int] = {"province": 200}
+DIGITAL_PLAYOUTS: dict[str, int] = {"province": 200, "dynasties": 200, "dominations": 200, "dominion": 300}
 PHYSICAL_PLAYOUTS: dict[str, int] = {"province": 30}
 DEFAULT_DIGITAL = 200
 DEFAULT_PHYSICAL = 20

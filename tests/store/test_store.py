@@ -208,3 +208,10 @@ def _play_digital_to_the_end(app: Chronicle) -> UUID:
         action = bot.choice(game.ruleset.legal_actions(game.state, prompt.seat))
         app.record(game_id, game.ruleset.codec.encode(action), RECORDER, seat=prompt.seat)
     raise AssertionError("the game did not end")
+
+
+def test_a_configuration_the_ruleset_cannot_play_is_refused_before_anything_is_stored(app: Chronicle) -> None:
+    with pytest.raises(RejectedError) as refused:
+        app.create_game(NewGame("dynasties", ["Ann", "Ben"], options={"map": '{"provinces": []}'}))
+    assert refused.value.status == 400 and refused.value.rejection.code == "MAP_INVALID"
+    assert GameIndex(app).search()[1] == 0
