@@ -4,12 +4,19 @@
 `serve`); `create_app(store=URL)` or `create_app()` opens the store named by the URL (or by
 `CHRONICLE_STORE`) when the server starts and closes it when it stops. Either way the
 application object and one `GameIndex` live on `app.state`.
+
+The statistics view runs in the server process by default when the server opens the store
+itself (`projections="inprocess"`); with `projections="external"` (or
+`CHRONICLE_PROJECTIONS=external`) it is left to `chronicle projections run` processes and the
+server only reads it.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Literal
 
 import anyio.to_thread
 from litestar import Litestar
@@ -21,6 +28,7 @@ from api.dependencies import DEPENDENCIES
 from api.problems import EXCEPTION_HANDLERS
 from api.routes import ROUTES
 from projections.games_index import GameIndex
+from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
 
 DESCRIPTION = """Chronicle records and replays tabletop games as event streams.
@@ -45,17 +53,52 @@ def _open_store(store: str | None) -> Callable[[Litestar], AbstractAsyncContextM
     return lifespan
 
 
-def create_app(chronicle: Chronicle | None = None, store: str | None = None) -> Litestar:
-    """The HTTP API over `chronicle`, or over a store opened from `store` (a URL) at start-up."""
+ProjectionsMode = Literal["inprocess", "external"]
+
+
+def _run_projections(mode: ProjectionsMode) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        host: ProjectionHost | None = None
+        if mode == "inprocess":
+            url = app.state.chronicle.url
+            host = await anyio.to_thread.run_sync(lambda: ProjectionHost(url).start())
+        try:
+            yield
+        finally:
+            if host is not None:
+                await anyio.to_thread.run_sync(host.stop)
+            reader: StatsReader | None = app.state.get("stats")
+            if reader is not None:
+                reader.close()
+
+    return lifespan
+
+
+def projections_mode(given: str | None, default: ProjectionsMode) -> ProjectionsMode:
+    mode = given or os.environ.get("CHRONICLE_PROJECTIONS") or default
+    if mode not in ("inprocess", "external"):
+        raise ValueError(f"projections run 'inprocess' or 'external', not {mode!r}")
+    return mode  # type: ignore[return-value]
+
+
+def create_app(
+    chronicle: Chronicle | None = None, store: str | None = None, projections: ProjectionsMode | None = None
+) -> Litestar:
+    """The HTTP API over `chronicle`, or over a store opened from `store` (a URL) at start-up.
+    The statistics view runs in process when the app opens the store itself, unless
+    `projections` (or `CHRONICLE_PROJECTIONS`) says `external`; over a given application
+    object it runs in process only when asked."""
     if chronicle is not None and store is not None:
         raise ValueError("give either an application object or a store URL, not both")
+    mode = projections_mode(projections, "inprocess" if chronicle is None else "external")
     state = State({"chronicle": chronicle, "index": GameIndex(chronicle)} if chronicle is not None else {})
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
         state=state,
-        lifespan=[_open_store(store)] if chronicle is None else [],
+        lifespan=[*([_open_store(store)] if chronicle is None else []), _run_projections(mode)],
         openapi_config=OpenAPIConfig(
             title="Chronicle",
             version="0.1.0",

@@ -5,6 +5,7 @@ The application (`Chronicle`) and the one `GameIndex` live on `app.state` (set b
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from litestar import Request
@@ -13,6 +14,7 @@ from litestar.di import Provide
 
 from api.auth import bearer_token
 from projections.games_index import GameIndex
+from projections.runner import StatsReader
 from store.app import Chronicle
 
 
@@ -26,6 +28,18 @@ def provide_index(state: State) -> GameIndex:
     return index
 
 
+_STATS_LOCK = threading.Lock()
+
+
+def provide_stats(state: State) -> StatsReader:
+    """The reader of the statistics view, opened on first use."""
+    with _STATS_LOCK:
+        reader: StatsReader | None = state.get("stats")
+        if reader is None:
+            reader = state.stats = StatsReader(state.chronicle)
+        return reader
+
+
 def provide_token(request: Request[Any, Any, Any]) -> str | None:
     return bearer_token(request)
 
@@ -34,4 +48,5 @@ DEPENDENCIES = {
     "chronicle": Provide(provide_chronicle, sync_to_thread=False),
     "index": Provide(provide_index, sync_to_thread=False),
     "token": Provide(provide_token, sync_to_thread=False),
+    "stats": Provide(provide_stats, sync_to_thread=True),
 }

@@ -8,6 +8,10 @@ A ruleset is a set of pure functions over immutable state:
 - `evolve(state, fact)` applies one fact; it never validates and never draws;
 - `pending`, `legal_actions`, `view`, `outcome`, `describe` read state.
 
+Optional hooks, looked up with `getattr` so a ruleset adds them when it has something to say:
+`check_config(config) -> Rejection | None` (what option values alone cannot check, such as a
+custom map), `metrics(state)` and `dice(fact)` (statistics).
+
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
 """
@@ -233,6 +237,28 @@ class Ruleset(Protocol[S, A, F]):
         """A finite superset of plausible actions, legal or not, for the contract suite to
         prove that `decide` accepts exactly what `legal_actions` lists."""
         ...
+
+
+Die = tuple[str, int, tuple[int, ...]]
+"""Dice of one random fact: (stream, faces per die, the values rolled, each in 1..faces)."""
+
+
+class StatisticsHooks(Protocol):
+    """Two optional methods a ruleset may add for the statistics (projections/game_stats.py);
+    a ruleset without them still gets every statistic that does not need them.
+
+    - `metrics(state)`: figures worth following turn by turn, per seat, e.g.
+      `{"vp": {"A": 3, "B": 5}, "coins": {...}}`; "vp" is the score progression;
+    - `dice(fact)`: every die rolled in a fact (shuffles and draws excluded), for the fairness
+      tests.
+
+    A game package may also hold a pure `stats` module with `per_game(config, facts, outcome)`
+    (its figures of one game, from the facts of the live line) and `tables(games)` (its tables
+    over many games): see domain/games/province/stats.py."""
+
+    def metrics(self, state: Any) -> dict[str, dict[str, float]]: ...
+
+    def dice(self, fact: Any) -> tuple[Die, ...]: ...
 
 
 def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, Any] | Rejection:

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api.routes import games, health, reading, retractions, rulesets
+from api.routes import games, health, reading, retractions, rulesets, stats
 
-HANDLERS = [*health.ROUTES, *rulesets.ROUTES, *games.ROUTES, *retractions.ROUTES, *reading.ROUTES]
+HANDLERS = [
+    *health.ROUTES,
+    *rulesets.ROUTES,
+    *games.ROUTES,
+    *retractions.ROUTES,
+    *reading.ROUTES,
+    *stats.ROUTES,
+]
 ROUTES = [Router(path="/", route_handlers=HANDLERS)]

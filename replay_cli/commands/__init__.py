@@ -17,12 +17,27 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     games,
     log,
     new,
+    projections,
     record,
     replay,
     rng,
     serve,
     show,
     simulate,
+    stats,
 )
 
-COMMANDS: tuple[Command, ...] = (serve, new, record, games, show, log, replay, audit, simulate, rng)
+COMMANDS: tuple[Command, ...] = (
+    serve,
+    new,
+    record,
+    games,
+    show,
+    log,
+    replay,
+    audit,
+    simulate,
+    stats,
+    projections,
+    rng,
+)

@@ -21,6 +21,12 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="server processes (default 1)")
+    parser.add_argument(
+        "--projections",
+        choices=("inprocess", "external"),
+        default=None,
+        help="run the statistics view in the server (default) or leave it to `chronicle projections run`",
+    )
     add_store_option(parser)
     parser.set_defaults(run=run)
 
@@ -39,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     # The application (and each worker process) opens the store named by the environment.
     os.environ["CHRONICLE_STORE"] = url
+    if args.projections is not None:
+        os.environ["CHRONICLE_PROJECTIONS"] = args.projections
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Chronicle is serving on http://{host}:{args.port} (store: {url})", flush=True)
     uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.games.province import describe as _describe
-from domain.games.province import legal, notation, rules, view
+from domain.games.province import legal, notation, rules, stats, view
 from domain.games.province.actions import Action, Build
 from domain.games.province.data import DATA
 from domain.games.province.events import (
@@ -32,6 +32,7 @@ from domain.ruleset import (
     Boundary,
     Codec,
     Command,
+    Die,
     GameConfig,
     Outcome,
     Prompt,
@@ -117,6 +118,12 @@ class ProvinceRuleset:
 
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)
+
+    def metrics(self, state: State) -> dict[str, dict[str, float]]:
+        return stats.metrics(state)
+
+    def dice(self, fact: Fact) -> tuple[Die, ...]:
+        return stats.dice(fact)
 
 
 RULESET = ProvinceRuleset()

@@ -1,0 +1,310 @@
+"""Statistics: tables over finished games (filters, pagination, CSV), the flat map of every
+figure by its stable id, one game's statistics, and the state of the view.
+
+Every table and column has a stable id (`win_rate_by_seat`, `rating`, `dice_chi_square`, ...;
+`wins`, `ci_low`, ...) and every row a key, so one figure is `<table>/<row key>/<column>`
+(`GET /stats/figures`); labels are for people and may change. A client that just finished a
+game reads its own write with `position=` (a store position) or `game=` (a game id): the
+answer waits up to `wait` seconds for the view to hold it and says `caught_up`.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, QueryParameter
+
+from api.auth import game_access, parse_game_id
+from api.problems import problem_responses
+from projections.game_stats import GameStatistics
+from projections.runner import VIEWS, StatsReader, rebuild, status
+from projections.service import Snapshot, game_stats, game_tables, parse_variant, snapshot, to_csv
+from projections.tables import Table
+from projections.views import Filters
+from store.app import Chronicle
+from store.errors import Forbidden, GameNotFound, InvalidRequest, ServiceError, Unauthorized
+
+CSV = "text/csv; charset=utf-8"
+MAX_PAGE = 1000
+MAX_WAIT = 30.0
+
+
+class UnknownStatistic(ServiceError):
+    status = 404
+    code = "unknown_statistic"
+    title = "No such statistic"
+
+
+class TablePage(msgspec.Struct):
+    id: str
+    title: str
+    key: str
+    columns: list[dict[str, str]]
+    rows: list[dict[str, Any]]
+    total: int
+    offset: int
+    limit: int
+
+
+class StatsAnswer(msgspec.Struct):
+    generation: int | None
+    position: int
+    caught_up: bool
+    games: int
+    tables: list[TablePage]
+
+
+class FiguresAnswer(msgspec.Struct):
+    generation: int | None
+    position: int
+    caught_up: bool
+    games: int
+    figures: dict[str, Any]
+
+
+class GameStatsAnswer(msgspec.Struct):
+    statistics: GameStatistics
+    tables: list[TablePage]
+
+
+class ViewStatus(msgspec.Struct):
+    view: str
+    generation: int
+    state: str
+    position: int
+    games: int
+    head: int
+    caught_up: bool
+
+
+Ruleset = Annotated[str | None, QueryParameter(description="a ruleset id, e.g. province")]
+Mode = Annotated[Literal["digital", "physical"] | None, QueryParameter(description="how the game was played")]
+Player = Annotated[str | None, QueryParameter(description="a player's name (case-insensitive)")]
+Since = Annotated[str | None, QueryParameter(description="finished on or after (ISO 8601 date or time)")]
+Until = Annotated[str | None, QueryParameter(description="finished on or before (ISO 8601 date or time)")]
+Variant = Annotated[list[str] | None, QueryParameter(description="variant option NAME=VALUE (repeatable)")]
+Position = Annotated[int | None, QueryParameter(ge=0, description="wait until the view covers this position")]
+GameId = Annotated[str | None, QueryParameter(description="wait until this finished game is counted")]
+Wait = Annotated[float, QueryParameter(ge=0, le=MAX_WAIT, description="seconds to wait at most")]
+Offset = Annotated[int, QueryParameter(ge=0)]
+Limit = Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)]
+Format = Annotated[Literal["json", "csv"], QueryParameter(description="json (default) or csv")]
+
+
+def _filters(
+    ruleset: str | None,
+    mode: str | None,
+    player: str | None,
+    since: str | None,
+    until: str | None,
+    variant: list[str] | None,
+) -> Filters:
+    try:
+        parsed = parse_variant(variant or [])
+    except ValueError as error:
+        raise InvalidRequest(str(error).capitalize() + ".", code="invalid_filter") from None
+    return Filters(ruleset=ruleset, mode=mode, player=player, since=since, until=until, variant=parsed)
+
+
+def _target(chronicle: Chronicle, position: int | None, game: str | None) -> int | None:
+    """The position to wait for: the one given, or (for `game`) the store's head when that
+    game is finished (its finishing event lies at or before the head)."""
+    if game is None:
+        return position
+    gid = parse_game_id(game)
+    if chronicle.game(gid).outcome is None:
+        return position
+    head = chronicle.recorder.max_notification_id() or 0
+    return max(head, position or 0)
+
+
+def _page(t: Table, offset: int, limit: int) -> TablePage:
+    return TablePage(
+        t.id,
+        t.title,
+        t.key,
+        [msgspec.to_builtins(c) for c in t.columns],
+        t.rows[offset : offset + limit],
+        len(t.rows),
+        offset,
+        limit,
+    )
+
+
+def _read(
+    chronicle: Chronicle,
+    stats: StatsReader,
+    filters: Filters,
+    table_id: str | None,
+    position: int | None,
+    game: str | None,
+    wait: float,
+) -> Snapshot:
+    target = _target(chronicle, position, game)
+    found = snapshot(stats, filters, table_id=table_id, position=target, wait=wait)
+    if found is None:
+        raise UnknownStatistic(f"There is no statistic {table_id!r}; GET /stats lists them.")
+    return found
+
+
+def _csv(tables: list[Table], name: str) -> Response[str]:
+    return Response(
+        to_csv(tables), media_type=CSV, headers={"Content-Disposition": f'attachment; filename="{name}.csv"'}
+    )
+
+
+@get("/stats", sync_to_thread=True, tags=["statistics"], responses=problem_responses(400, 404))
+def stats_tables(
+    chronicle: NamedDependency[Chronicle],
+    stats: NamedDependency[StatsReader],
+    ruleset: Ruleset = None,
+    mode: Mode = None,
+    player: Player = None,
+    since: Since = None,
+    until: Until = None,
+    variant: Variant = None,
+    position: Position = None,
+    game: GameId = None,
+    wait: Wait = 5.0,
+    offset: Offset = 0,
+    limit: Limit = 50,
+) -> StatsAnswer:
+    """Every table over the finished games that match the filters; each table's rows are
+    paginated by `offset`/`limit` (its `total` counts them all)."""
+    found = _read(
+        chronicle, stats, _filters(ruleset, mode, player, since, until, variant), None, position, game, wait
+    )
+    pages = [_page(t, offset, limit) for t in found.tables]
+    return StatsAnswer(found.generation, found.position, found.caught_up, found.games, pages)
+
+
+@get(
+    "/stats/tables/{table_id:str}",
+    sync_to_thread=True,
+    tags=["statistics"],
+    responses=problem_responses(400, 404),
+)
+def stats_table(
+    chronicle: NamedDependency[Chronicle],
+    stats: NamedDependency[StatsReader],
+    table_id: FromPath[str],
+    ruleset: Ruleset = None,
+    mode: Mode = None,
+    player: Player = None,
+    since: Since = None,
+    until: Until = None,
+    variant: Variant = None,
+    position: Position = None,
+    game: GameId = None,
+    wait: Wait = 5.0,
+    offset: Offset = 0,
+    limit: Limit = 50,
+    format: Format = "json",
+) -> Response[Any]:
+    """One table by its stable id; `format=csv` exports all of its rows."""
+    found = _read(
+        chronicle,
+        stats,
+        _filters(ruleset, mode, player, since, until, variant),
+        table_id,
+        position,
+        game,
+        wait,
+    )
+    [t] = found.tables
+    if format == "csv":
+        return _csv([t], t.id)
+    return Response(_page(t, offset, limit), headers={"X-Stats-Position": str(found.position)})
+
+
+@get("/stats/figures", sync_to_thread=True, tags=["statistics"], responses=problem_responses(400, 404))
+def stats_figures(
+    chronicle: NamedDependency[Chronicle],
+    stats: NamedDependency[StatsReader],
+    ruleset: Ruleset = None,
+    mode: Mode = None,
+    player: Player = None,
+    since: Since = None,
+    until: Until = None,
+    variant: Variant = None,
+    position: Position = None,
+    game: GameId = None,
+    wait: Wait = 5.0,
+) -> FiguresAnswer:
+    """Every figure by its stable id `<table>/<row key>/<column>`, for dashboards."""
+    found = _read(
+        chronicle, stats, _filters(ruleset, mode, player, since, until, variant), None, position, game, wait
+    )
+    figures: dict[str, Any] = {}
+    for t in found.tables:
+        figures.update(t.figures())
+    return FiguresAnswer(found.generation, found.position, found.caught_up, found.games, figures)
+
+
+@get("/stats/status", sync_to_thread=True, tags=["statistics"])
+def stats_status(chronicle: NamedDependency[Chronicle]) -> list[ViewStatus]:
+    """Each generation of each view: its state, position and games, and the store's head."""
+    return [msgspec.convert(row, ViewStatus) for row in status(app=chronicle)]
+
+
+class RebuildStarted(msgspec.Struct):
+    view: str
+    status: str
+
+
+@post(
+    "/stats/rebuild/{view:str}",
+    status_code=202,
+    sync_to_thread=True,
+    tags=["statistics"],
+    responses=problem_responses(401, 403, 404),
+)
+def rebuild_view(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], view: FromPath[str]
+) -> RebuildStarted:
+    """Build a view afresh in the background (administrator token); readers keep the current
+    generation until the new one has caught up (`GET /stats/status` follows it)."""
+    if token is None:
+        raise Unauthorized("Rebuilding a view needs the administrator token.")
+    if not chronicle.is_admin(token):
+        raise Forbidden("Only an administrator may rebuild a view.", code="admin_required")
+    if view not in VIEWS:
+        raise UnknownStatistic(f"There is no view {view!r} (views: {', '.join(VIEWS)}).")
+    threading.Thread(target=rebuild, args=(chronicle.url, view), name=f"rebuild-{view}", daemon=True).start()
+    return RebuildStarted(view, "rebuilding")
+
+
+@get(
+    "/games/{game_id:str}/stats",
+    sync_to_thread=True,
+    tags=["statistics"],
+    responses=problem_responses(401, 404),
+)
+def game_statistics(
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    format: Format = "json",
+) -> Response[Any]:
+    """One game's statistics, folded from its stream (retracted actions left out): the
+    progression of its metrics turn by turn, actions and decision time per seat, the dice
+    per stream. A running game's statistics need a seat or recorder token."""
+    gid = parse_game_id(game_id)
+    access = game_access(chronicle, gid, token)
+    try:
+        found = game_stats(chronicle, gid)
+    except LookupError:
+        raise GameNotFound(f"Game {gid} uses a ruleset this server does not have.") from None
+    if found.status != "finished" and access.role == "public":
+        raise Unauthorized("A running game's statistics need a seat or recorder token.")
+    tables = game_tables(found)
+    if format == "csv":
+        return _csv(tables, f"game-{gid}")
+    return Response(GameStatsAnswer(found, [_page(t, 0, len(t.rows) or 1) for t in tables]))
+
+
+ROUTES = [stats_tables, stats_table, stats_figures, stats_status, rebuild_view, game_statistics]

@@ -1,0 +1,99 @@
+"""Statistics of Province: the figures followed turn by turn, the dice, and the game's own
+tables (opening orders). Pure functions over states and facts.
+
+- `metrics(state)`: per seat, the score if the game ended now (`vp`, province.md 8.2), coins,
+  labor, buildings and goals claimed;
+- `dice(fact)`: the first-player toss (one two-faced die, stream `first-player`) and each ship
+  toss (two two-faced dice, stream `ships`); a physical toss counts its observed faces (white
+  1, black 2) under the same stream names. A chosen first player rolls nothing;
+- `per_game` / `tables`: the opening order of each seat (its first `OPENING_LENGTH` buildings,
+  in the order built) and, over many games, how each opening fared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.games.province.events import BuildingBuilt, Fact, FirstPlayerDetermined, ShipsTossed
+from domain.games.province.scoring import score
+from domain.games.province.state import FACES, SEATS, State
+from domain.ruleset import Die, GameConfig, Outcome
+
+OPENING_LENGTH = 2
+
+
+def metrics(state: State) -> dict[str, dict[str, float]]:
+    players = {seat: state.player(seat) for seat in SEATS}
+    return {
+        "vp": {seat: float(score(state, seat).total) for seat in SEATS},
+        "coins": {seat: float(p.coins) for seat, p in players.items()},
+        "labor": {seat: float(p.labor) for seat, p in players.items()},
+        "buildings": {seat: float(len(p.built)) for seat, p in players.items()},
+        "goals": {seat: float(len(p.goals)) for seat, p in players.items()},
+    }
+
+
+def _values(outcome: tuple[int, ...] | None, faces: Sequence[str | None]) -> tuple[int, ...]:
+    if outcome is not None:
+        return tuple(outcome)
+    return tuple(FACES.index(f) + 1 for f in faces if f in FACES)
+
+
+def dice(fact: Fact) -> tuple[Die, ...]:
+    if isinstance(fact, FirstPlayerDetermined):
+        if fact.chosen:
+            return ()
+        values = _values(fact.outcome, (fact.face,))
+        return ((fact.stream or "first-player", 2, values),) if values else ()
+    if isinstance(fact, ShipsTossed):
+        values = _values(fact.outcome, fact.faces)
+        return ((fact.stream or "ships", 2, values),) if values else ()
+    return ()
+
+
+def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None) -> dict[str, Any]:
+    """The opening order of each seat: its first buildings, in the order built."""
+    openings: dict[str, list[str]] = {seat: [] for seat in config.seat_ids()}
+    for fact in facts:
+        if isinstance(fact, BuildingBuilt):
+            built = openings.setdefault(fact.player, [])
+            if len(built) < OPENING_LENGTH:
+                built.append(fact.building)
+    return {"openings": openings}
+
+
+def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`province_opening_orders`: for each opening, how many seats played it, won with it,
+    drew with it. `games` are finished games: `{"winners": [...], "extra": per_game(...)}`."""
+    counts: dict[str, list[int]] = {}
+    for game in games:
+        winners = set(game.get("winners", ()))
+        openings: Mapping[str, Sequence[str]] = game.get("extra", {}).get("openings", {})
+        for seat, built in openings.items():
+            key = " > ".join(built) if built else "(nothing built)"
+            row = counts.setdefault(key, [0, 0, 0])
+            row[0] += 1
+            if seat in winners:
+                row[1] += 1
+            elif not winners:
+                row[2] += 1
+    rows = [
+        {"opening": key, "seats": n, "wins": wins, "draws": draws, "win_rate": wins / n}
+        for key, (n, wins, draws) in sorted(counts.items(), key=lambda item: (-item[1][0], item[0]))
+    ]
+    return [
+        {
+            "id": "province_opening_orders",
+            "title": f"Province opening orders (first {OPENING_LENGTH} buildings)",
+            "key": "opening",
+            "columns": [
+                {"id": "opening", "label": "Opening", "kind": "text"},
+                {"id": "seats", "label": "Played", "kind": "count"},
+                {"id": "wins", "label": "Wins", "kind": "count"},
+                {"id": "draws", "label": "Draws", "kind": "count"},
+                {"id": "win_rate", "label": "Win rate", "kind": "ratio"},
+            ],
+            "rows": rows,
+        }
+    ]

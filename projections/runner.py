@@ -1,0 +1,570 @@
+"""Running the statistics view on the library's projection machinery.
+
+A view has generations. Each generation is a `StatsView` (its own SQLite file beside the
+store, or its own PostgreSQL tables `stats_g<N>_games` / `stats_g<N>_tracking`) filled by a
+`ProjectionRunner` from position 0 (catch-up) and then live. A small catalog (`catalog.sqlite3`
+beside the view files, or the `chronicle_views` table) says which generation readers use:
+
+- `run` keeps the active generation live (the first one is built, then activated);
+- `rebuild` builds a fresh generation while the old one keeps serving, and activates it once
+  it has caught up with the store; readers never see a half-built view. Every running host
+  follows the catalog to the new generation; the generation before the previous one is dropped.
+
+Each game is counted in the same transaction as the view's position, so stopping a runner at
+any moment and starting it again counts nothing twice. The projection follows finishing
+events only (`GameFinished`): a position P is covered once the view holds every game that
+finished at or before P, which is what `covers` and `wait` check (read-your-writes).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager, suppress
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import psycopg
+from eventsourcing.dispatch import singledispatchmethod
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
+from eventsourcing.projection import Projection, ProjectionRunner
+from eventsourcing.utils import Environment, EnvType
+from psycopg import sql
+
+from domain.events import GameFinished
+from projections.game_stats import fold, game_statistics, stored_entries
+from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
+from store.app import Chronicle
+from store.config import store_env, store_url
+
+log = logging.getLogger("chronicle.projections")
+
+APP_NAME = Chronicle.name
+FINISHED = (GameFinished.TOPIC,)
+VIEWS = ("stats",)  # the views a host runs; `chronicle projections` names them
+
+
+class ChronicleFeed(Chronicle):
+    """The application a runner subscribes to: the store named by `CHRONICLE_STORE` in the
+    runner's environment (a runner constructs its application from an environment)."""
+
+    name = "Chronicle"
+
+    def __init__(self, env: EnvType | None = None) -> None:
+        super().__init__((env or {}).get("CHRONICLE_STORE"))
+
+
+class StatsProjection(Projection[StatsView]):
+    """Folds each finished game's stream into its statistics (projections/game_stats.py)."""
+
+    name = "stats"
+    topics = FINISHED
+
+    def __init__(self, view: StatsView) -> None:
+        super().__init__(view)
+        self._app: Chronicle | None = None
+        self._attached = threading.Event()
+
+    def attach(self, app: Chronicle) -> None:
+        """The application to read game streams from (the runner's own)."""
+        self._app = app
+        self._attached.set()
+
+    @singledispatchmethod
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        pass  # only finishing events are subscribed to
+
+    @process_event.register
+    def _(self, domain_event: GameFinished, tracking: Tracking) -> None:
+        self._attached.wait()
+        assert self._app is not None
+        game_id = domain_event.originator_id
+        entries = stored_entries(self._app, game_id)
+        try:
+            if entries is None:
+                stats = game_statistics(self._app.events.get(game_id), position=tracking.notification_id)
+            else:
+                stats = fold(entries, position=tracking.notification_id)
+        except Exception:
+            # A ruleset this process lacks, or a stream its ruleset cannot fold: skip the game
+            # (logged) rather than stop the view on it forever; a rebuild retries it.
+            log.exception("game %s left out of the statistics", game_id)
+            with suppress(IntegrityError):
+                self.view.insert_tracking(tracking)
+            return
+        with suppress(IntegrityError):  # another runner of this generation counted it first
+            self.view.record_game(stats, tracking)
+
+
+# -- where generations live -----------------------------------------------------------
+
+
+def _is_sqlite(url: str) -> bool:
+    return urlparse(url).scheme == "sqlite"
+
+
+def views_dir(url: str) -> Path:
+    """SQLite: the directory beside the store file that holds the view files and catalog."""
+    path = Path(store_env(url)["SQLITE_DBNAME"])
+    directory = path.with_name(path.name + ".views")
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def generation_name(view: str, generation: int) -> str:
+    return f"{view}_g{generation}"
+
+
+def view_env(url: str, view: str, generation: int) -> dict[str, str]:
+    """The environment of one generation's runner: the store's, plus the view's own file."""
+    env = {**store_env(url), "CHRONICLE_STORE": url}
+    name = generation_name(view, generation)
+    if _is_sqlite(url):
+        env[f"{name.upper()}_SQLITE_DBNAME"] = str(views_dir(url) / f"{name}.sqlite3")
+    return env
+
+
+def view_class(url: str) -> type[StatsView]:
+    return SQLiteStatsView if _is_sqlite(url) else PostgresStatsView
+
+
+def open_view(url: str, view: str, generation: int) -> StatsView:
+    """A generation's view, for reading (its tables are created if missing)."""
+    name = generation_name(view, generation)
+    env = Environment(name, view_env(url, view, generation))
+    for attempt in range(5):
+        factory: InfrastructureFactory[StatsView] = InfrastructureFactory.construct(env)
+        try:
+            return factory.tracking_recorder(view_class(url))
+        except IntegrityError:  # another process created the tables at the same moment
+            factory.close()
+            if attempt == 4:
+                raise
+            time.sleep(0.05)
+    raise AssertionError("unreachable")
+
+
+def close_view(view: StatsView) -> None:
+    datastore = getattr(view, "datastore", None)
+    if datastore is not None:
+        with suppress(Exception):
+            datastore.close()
+
+
+class Catalog:
+    """Which generations of each view exist and which one readers use (state `active`)."""
+
+    TABLE = "chronicle_views"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = _is_sqlite(url)
+        if self.sqlite:
+            self.path = views_dir(url) / "catalog.sqlite3"
+            self.table = self.TABLE
+        else:
+            parsed = urlparse(url)
+            self.conninfo = parsed._replace(query="").geturl()
+            schema = parse_qs(parsed.query).get("schema", ["public"])[0]
+            self.table = (
+                sql.SQL("{0}.{1}").format(sql.Identifier(schema), sql.Identifier(self.TABLE)).as_string(None)
+            )
+        # Two processes creating the table at once: PostgreSQL may refuse the second.
+        with suppress(psycopg.errors.UniqueViolation):
+            self._execute(
+                f"CREATE TABLE IF NOT EXISTS {self.table} (view_name TEXT NOT NULL, "
+                "generation INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (view_name, generation))"
+            )
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        if self.sqlite:
+            with closing(sqlite3.connect(self.path, timeout=10, isolation_level=None)) as connection:
+                connection.execute("BEGIN IMMEDIATE")
+                try:
+                    yield connection.cursor()
+                    connection.execute("COMMIT")
+                except BaseException:
+                    connection.execute("ROLLBACK")
+                    raise
+        else:
+            with psycopg.connect(self.conninfo) as pg, pg.cursor() as pg_cursor:
+                yield pg_cursor
+
+    def _execute(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
+        text = statement if self.sqlite else statement.replace("?", "%s")
+        with self._cursor() as cursor:
+            cursor.execute(text, params)
+            return list(cursor.fetchall()) if cursor.description else []
+
+    def generations(self, view: str) -> list[tuple[int, str]]:
+        rows = self._execute(
+            f"SELECT generation, state FROM {self.table} WHERE view_name = ? ORDER BY generation", view
+        )
+        return [(int(g), str(s)) for g, s in rows]
+
+    def active(self, view: str) -> int | None:
+        rows = self._execute(
+            f"SELECT MAX(generation) FROM {self.table} WHERE view_name = ? AND state = 'active'", view
+        )
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    def allocate(self, view: str) -> int:
+        for _attempt in range(10):
+            rows = self._execute(f"SELECT MAX(generation) FROM {self.table} WHERE view_name = ?", view)
+            generation = int(rows[0][0] or 0) + 1
+            try:
+                self._execute(f"INSERT INTO {self.table} VALUES (?, ?, 'building')", view, generation)
+            except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation):
+                continue
+            return generation
+        raise RuntimeError(f"cannot allocate a generation of view {view}")
+
+    def activate(self, view: str, generation: int) -> None:
+        with self._cursor() as cursor:
+            mark = "?" if self.sqlite else "%s"
+            cursor.execute(
+                f"UPDATE {self.table} SET state = 'retired' WHERE view_name = {mark} AND state = 'active' "
+                f"AND generation <> {mark}",
+                (view, generation),
+            )
+            cursor.execute(
+                f"UPDATE {self.table} SET state = 'active' WHERE view_name = {mark} AND generation = {mark}",
+                (view, generation),
+            )
+
+    def forget(self, view: str, generation: int) -> None:
+        self._execute(f"DELETE FROM {self.table} WHERE view_name = ? AND generation = ?", view, generation)
+
+
+def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
+    """Drop the generations older than the previous active one (readers of the previous one
+    may still be finishing a request)."""
+    generations = catalog.generations(view)
+    active = catalog.active(view)
+    if active is None:
+        return []
+    retired = [g for g, state in generations if state == "retired"]
+    keep = max(retired) if retired else None
+    dropped = []
+    for generation, state in generations:
+        if generation in (active, keep) or generation > active:
+            continue
+        if state == "building" and generation > (keep or 0):
+            continue
+        stale = open_view(url, view, generation)
+        try:
+            stale.drop()
+        finally:
+            close_view(stale)
+        if _is_sqlite(url):
+            for suffix in ("", "-wal", "-shm"):
+                with suppress(FileNotFoundError):
+                    (views_dir(url) / f"{generation_name(view, generation)}.sqlite3{suffix}").unlink()
+        catalog.forget(view, generation)
+        dropped.append(generation)
+    return dropped
+
+
+def covers(view: StatsView, app: Chronicle, position: int) -> bool:
+    """Whether `view` holds every game that finished at or before `position`."""
+    tracked = view.max_tracking_id(APP_NAME) or 0
+    if tracked >= position:
+        return True
+    later = app.recorder.select_notifications(
+        start=tracked, limit=1, stop=position, topics=FINISHED, inclusive_of_start=False
+    )
+    return not later
+
+
+# -- running one generation -----------------------------------------------------------
+
+
+class GenerationRunner:
+    """A `ProjectionRunner` filling one generation of a view, catching up then following."""
+
+    def __init__(self, url: str, view: str, generation: int) -> None:
+        self.url = url
+        self.view_name = view
+        self.generation = generation
+        projection_class = type(
+            f"StatsProjection_{generation_name(view, generation)}",
+            (StatsProjection,),
+            {"name": generation_name(view, generation)},
+        )
+        for attempt in range(5):
+            try:
+                self.runner: ProjectionRunner[ChronicleFeed, StatsView] = ProjectionRunner(
+                    application_class=ChronicleFeed,
+                    projection_class=projection_class,
+                    view_class=view_class(url),
+                    env=view_env(url, view, generation),
+                )
+                break
+            except IntegrityError:  # another process created the view's tables at the same moment
+                if attempt == 4:
+                    raise
+                time.sleep(0.05)
+        self.runner.__enter__()
+        projection = self.runner.projection
+        assert isinstance(projection, StatsProjection)
+        projection.attach(self.runner.app)
+
+    @property
+    def view(self) -> StatsView:
+        return self.runner.view
+
+    @property
+    def app(self) -> Chronicle:
+        app: Chronicle = self.runner.app
+        return app
+
+    def failed(self) -> bool:
+        return self.runner.is_interrupted.is_set()
+
+    def check(self) -> None:
+        """Raise the processing thread's error, if it stopped on one."""
+        if self.failed():
+            self.runner.run_forever(timeout=0.001)
+
+    def caught_up(self) -> bool:
+        return covers(self.view, self.app, self.app.recorder.max_notification_id() or 0)
+
+    def position(self) -> int:
+        return self.view.max_tracking_id(APP_NAME) or 0
+
+    def close(self) -> None:
+        try:
+            self.runner.__exit__(None, None, None)
+        finally:
+            close_view(self.view)
+
+
+def rebuild(
+    url: str | None = None,
+    view: str = "stats",
+    *,
+    poll: float = 0.05,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Build a fresh generation from position 0, activate it once it has caught up with the
+    store, and drop stale generations. Returns the new generation."""
+    url = store_url(url)
+    catalog = Catalog(url)
+    generation = catalog.allocate(view)
+    runner = GenerationRunner(url, view, generation)
+    try:
+        while True:
+            runner.check()
+            if on_progress is not None:
+                on_progress(runner.position(), runner.app.recorder.max_notification_id() or 0)
+            if runner.caught_up():
+                break
+            time.sleep(poll)
+        catalog.activate(view, generation)
+    finally:
+        runner.close()
+    drop_stale(url, view, catalog)
+    return generation
+
+
+def catch_up(
+    url: str | None = None,
+    view: str = "stats",
+    *,
+    poll: float = 0.05,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> int:
+    """Bring the view up to the store's present once, in the foreground (the active
+    generation, else the first one, which is then activated). Returns the generation."""
+    url = store_url(url)
+    catalog = Catalog(url)
+    active = catalog.active(view)
+    building = [g for g, state in catalog.generations(view) if state == "building"]
+    generation = active if active is not None else (max(building) if building else catalog.allocate(view))
+    runner = GenerationRunner(url, view, generation)
+    try:
+        while True:
+            runner.check()
+            if on_progress is not None:
+                on_progress(runner.position(), runner.app.recorder.max_notification_id() or 0)
+            if runner.caught_up():
+                break
+            time.sleep(poll)
+    finally:
+        runner.close()
+    if active is None:
+        catalog.activate(view, generation)
+        drop_stale(url, view, catalog)
+    return generation
+
+
+class ProjectionHost:
+    """Keeps the active generation of each view live, in a thread: the server runs one in
+    process (unless told the views run elsewhere), `chronicle projections run` in the
+    foreground. With no generation yet it builds the first and activates it once caught
+    up; when a rebuild activates another generation it follows.
+    """
+
+    def __init__(self, url: str | None = None, views: tuple[str, ...] = VIEWS, poll: float = 0.5) -> None:
+        self.url = store_url(url)
+        self.views = views
+        self.poll = poll
+        self.runners: dict[str, GenerationRunner] = {}
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.catalog = Catalog(self.url)
+        self.error: BaseException | None = None
+
+    def start(self) -> ProjectionHost:
+        self._thread = threading.Thread(target=self._loop, name="projections", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join()
+        for runner in self.runners.values():
+            with suppress(Exception):
+                runner.close()
+        self.runners.clear()
+
+    def run_forever(self) -> None:
+        try:
+            self._loop()
+        finally:
+            for runner in self.runners.values():
+                runner.close()
+            self.runners.clear()
+
+    def step(self) -> None:
+        for view in self.views:
+            self._tend(view)
+
+    def _loop(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self.step()
+            except Exception as error:
+                self.error = error
+                log.exception("projection runner failed; restarting it")
+                for runner in self.runners.values():
+                    with suppress(Exception):
+                        runner.close()
+                self.runners.clear()
+            self._stopping.wait(self.poll)
+
+    def _tend(self, view: str) -> None:
+        generations = self.catalog.generations(view)
+        active = self.catalog.active(view)
+        building = [g for g, state in generations if state == "building"]
+        target = (
+            active if active is not None else (max(building) if building else self.catalog.allocate(view))
+        )
+        runner = self.runners.get(view)
+        if runner is not None and runner.generation != target:
+            runner.close()
+            runner = None
+        if runner is None:
+            runner = self.runners[view] = GenerationRunner(self.url, view, target)
+        runner.check()
+        if active is None and runner.caught_up():
+            self.catalog.activate(view, target)
+            drop_stale(self.url, view, self.catalog)
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+class StatsReader:
+    """Reads the active generation of the statistics view; waits for a position on demand."""
+
+    def __init__(self, app: Chronicle, view: str = "stats") -> None:
+        self.app = app
+        self.url = app.url
+        self.view_name = view
+        self.catalog = Catalog(self.url)
+        self._views: dict[int, StatsView] = {}
+        self._lock = threading.Lock()
+        self._active: tuple[float, int | None] = (0.0, None)
+
+    def generation(self) -> int | None:
+        checked, active = self._active
+        if time.monotonic() - checked > 0.25:
+            active = self.catalog.active(self.view_name)
+            self._active = (time.monotonic(), active)
+        return active
+
+    def view(self) -> StatsView | None:
+        generation = self.generation()
+        if generation is None:
+            return None
+        with self._lock:
+            found = self._views.get(generation)
+            if found is None:
+                found = self._views[generation] = open_view(self.url, self.view_name, generation)
+            return found
+
+    def position(self) -> int:
+        view = self.view()
+        return 0 if view is None else (view.max_tracking_id(APP_NAME) or 0)
+
+    def covers(self, position: int) -> bool:
+        view = self.view()
+        return view is not None and covers(view, self.app, position)
+
+    def wait(self, position: int, timeout: float = 5.0) -> bool:
+        """Block until the view covers `position` (True) or `timeout` seconds pass (False)."""
+        deadline = time.monotonic() + timeout
+        delay = 0.01
+        while True:
+            if self.covers(position):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            self._active = (0.0, None)  # a rebuild may have switched generations meanwhile
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+    def close(self) -> None:
+        with self._lock:
+            for view in self._views.values():
+                close_view(view)
+            self._views.clear()
+
+
+def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[str, Any]]:
+    """Each generation of each view: its state, position and games, and whether it is
+    current (`app`, if given, is an open application on the same store)."""
+    url = store_url(url if app is None else app.url)
+    catalog = Catalog(url)
+    reader = app if app is not None else Chronicle(url)
+    try:
+        head = reader.recorder.max_notification_id() or 0
+        found = []
+        for view in VIEWS:
+            for generation, state in catalog.generations(view):
+                opened = open_view(url, view, generation)
+                try:
+                    found.append(
+                        {
+                            "view": view,
+                            "generation": generation,
+                            "state": state,
+                            "position": opened.max_tracking_id(APP_NAME) or 0,
+                            "games": opened.count(),
+                            "head": head,
+                            "caught_up": covers(opened, reader, head),
+                        }
+                    )
+                finally:
+                    close_view(opened)
+        return found
+    finally:
+        if app is None:
+            reader.close()

@@ -1,0 +1,162 @@
+"""What the API and the CLI ask of the statistics: tables over the finished games that match
+some filters (from the active view), one game's statistics (folded on demand from its
+stream, so a running game has them too), and CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from projections.game_stats import GameStatistics, game_statistics
+from projections.runner import StatsReader
+from projections.tables import Column, Table, all_tables, table
+from projections.views import Filters
+from store.app import Chronicle
+
+
+class Snapshot(msgspec.Struct):
+    """The tables over the matching games and where the view stood when they were read."""
+
+    generation: int | None
+    position: int
+    caught_up: bool
+    games: int
+    tables: list[Table]
+
+
+def parse_variant(pairs: Iterable[str]) -> dict[str, str]:
+    """`name=value` pairs (values compared as case-insensitive text)."""
+    variant: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"a variant filter is NAME=VALUE, not {pair!r}")
+        variant[name.strip()] = value.strip().casefold()
+    return variant
+
+
+def snapshot(
+    reader: StatsReader,
+    filters: Filters,
+    *,
+    table_id: str | None = None,
+    position: int | None = None,
+    wait: float = 0.0,
+) -> Snapshot | None:
+    """The tables (or one table, None if unknown) over the finished games matching
+    `filters`, after waiting up to `wait` seconds for the view to cover `position`."""
+    caught_up = reader.wait(position, timeout=wait) if position is not None else True
+    view = reader.view()
+    games = view.games(filters) if view is not None else []
+    if table_id is None:
+        tables = all_tables(games)
+    else:
+        found = table(table_id, games)
+        if found is None:
+            return None
+        tables = [found]
+    return Snapshot(reader.generation(), reader.position(), caught_up, len(games), tables)
+
+
+def game_stats(app: Chronicle, game_id: UUID) -> GameStatistics:
+    app.game(game_id)  # GameNotFound for an unknown game
+    return game_statistics(app.events.get(game_id))
+
+
+def progression_table(stats: GameStatistics) -> Table:
+    """The per-turn metrics as one table: a row per turn, a column per metric and seat."""
+    metrics: list[str] = []
+    for sample in stats.progression:
+        for name in sample.metrics:
+            if name not in metrics:
+                metrics.append(name)
+    seats = list(stats.seats)
+    columns = [Column("turn", "Turn", "count"), Column("seat", "Seat", "text")] + [
+        Column(f"{name}_{seat}", f"{name} {stats.seats[seat]}") for name in metrics for seat in seats
+    ]
+    rows = [
+        {"turn": s.turn, "seat": s.seat or ""}
+        | {f"{name}_{seat}": s.metrics.get(name, {}).get(seat) for name in metrics for seat in seats}
+        for s in stats.progression
+    ]
+    return Table("progression", f"Progression of game {stats.game_id}", "turn", columns, rows)
+
+
+def activity_table(stats: GameStatistics) -> Table:
+    rows = [
+        {
+            "seat": a.seat,
+            "player": a.player,
+            "actions": a.actions,
+            "decision_seconds": a.decision_seconds,
+            "mean_decision_seconds": a.decision_seconds / a.actions if a.actions else None,
+        }
+        for a in stats.activity
+    ]
+    columns = [
+        Column("seat", "Seat", "text"),
+        Column("player", "Player", "text"),
+        Column("actions", "Actions", "count"),
+        Column("decision_seconds", "Decision time (s)", "seconds"),
+        Column("mean_decision_seconds", "Mean per action (s)", "seconds"),
+    ]
+    return Table("activity", "Actions and decision time", "seat", columns, rows)
+
+
+def game_dice_table(stats: GameStatistics) -> Table:
+    from projections.statmath import chi_square_uniform
+
+    rows = []
+    for d in stats.dice:
+        statistic, dof, p_value = chi_square_uniform(d.counts)
+        rows.append(
+            {
+                "stream": f"{d.stream}/d{d.faces}",
+                "rolls": d.rolls,
+                "counts": " ".join(map(str, d.counts)),
+                "chi_square": statistic,
+                "dof": dof,
+                "p_value": p_value,
+            }
+        )
+    columns = [
+        Column("stream", "Stream", "text"),
+        Column("rolls", "Dice", "count"),
+        Column("counts", "Count per face", "text"),
+        Column("chi_square", "Chi-square"),
+        Column("dof", "df", "count"),
+        Column("p_value", "p-value", "ratio"),
+    ]
+    return Table("game_dice", "Random outcomes per stream", "stream", columns, rows)
+
+
+def game_tables(stats: GameStatistics) -> list[Table]:
+    return [progression_table(stats), activity_table(stats), game_dice_table(stats)]
+
+
+def to_csv(tables: Sequence[Table]) -> str:
+    """One CSV per table (headed by the stable column ids), separated by a blank line."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    for index, t in enumerate(tables):
+        if index:
+            out.write("\n")
+        writer.writerow([c.id for c in t.columns])
+        for row in t.rows:
+            writer.writerow([_cell(row.get(c.id)) for c in t.columns])
+    return out.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(round(value, 6))
+    return str(value)

@@ -1,0 +1,397 @@
+"""Statistics over many games, as tables with stable ids.
+
+Every table has a stable `id` (`win_rate_by_seat`, `rating`, `dice_chi_square`, ...), every
+column a stable `id`, and every row a `key`; one figure is therefore named
+`<table id>/<row key>/<column id>` whatever the labels say (`Table.figures`). Labels may be
+reworded, ids never are.
+
+The inputs are the finished games' statistics (projections/game_stats.py) in the order they
+finished; ratings (openskill's Plackett-Luce model, every seat its own team) are updated game
+by game in that order. A game package adds its own tables through `stats.tables`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Callable, Sequence
+from itertools import combinations
+from typing import Any, Literal
+
+import msgspec
+from openskill.models import PlackettLuce
+
+from domain.ruleset import get_ruleset
+from projections.game_stats import GameStatistics, stats_module, stats_of_games
+from projections.statmath import chi_square_uniform, wilson_interval
+
+Kind = Literal["text", "count", "number", "ratio", "seconds"]
+
+
+class Column(msgspec.Struct, frozen=True):
+    id: str
+    label: str
+    kind: Kind = "number"
+
+
+class Table(msgspec.Struct):
+    id: str
+    title: str
+    key: str  # the column whose value names a row
+    columns: list[Column]
+    rows: list[dict[str, Any]]
+
+    def figures(self) -> dict[str, Any]:
+        """Every figure by its stable id `<table>/<row key>/<column>`."""
+        return {
+            f"{self.id}/{row[self.key]}/{column.id}": row.get(column.id)
+            for row in self.rows
+            for column in self.columns
+            if column.id != self.key
+        }
+
+    def page(self, offset: int, limit: int) -> Table:
+        return Table(self.id, self.title, self.key, self.columns, self.rows[offset : offset + limit])
+
+
+def _c(id: str, label: str, kind: Kind = "number") -> Column:
+    return Column(id, label, kind)
+
+
+def games_played(games: Sequence[GameStatistics]) -> Table:
+    counts = Counter((g.ruleset, g.mode) for g in games)
+    rows = [
+        {"ruleset_mode": f"{ruleset}/{mode}", "ruleset": ruleset, "mode": mode, "games": n}
+        for (ruleset, mode), n in sorted(counts.items())
+    ]
+    columns = [
+        _c("ruleset_mode", "Ruleset/mode", "text"),
+        _c("ruleset", "Ruleset", "text"),
+        _c("mode", "Mode", "text"),
+        _c("games", "Games", "count"),
+    ]
+    return Table("games_played", "Games played", "ruleset_mode", columns, rows)
+
+
+def game_length(games: Sequence[GameStatistics]) -> Table:
+    by_ruleset: dict[str, list[GameStatistics]] = {}
+    for g in games:
+        by_ruleset.setdefault(g.ruleset, []).append(g)
+    rows = []
+    for ruleset, group in sorted(by_ruleset.items()):
+        turns = [g.turns for g in group]
+        rows.append(
+            {
+                "ruleset": ruleset,
+                "games": len(group),
+                "mean_turns": statistics.fmean(turns),
+                "median_turns": statistics.median(turns),
+                "min_turns": min(turns),
+                "max_turns": max(turns),
+                "mean_actions": statistics.fmean(g.actions for g in group),
+                "mean_minutes": statistics.fmean(g.duration_seconds for g in group) / 60,
+            }
+        )
+    columns = [
+        _c("ruleset", "Ruleset", "text"),
+        _c("games", "Games", "count"),
+        _c("mean_turns", "Mean turns"),
+        _c("median_turns", "Median turns"),
+        _c("min_turns", "Fewest turns", "count"),
+        _c("max_turns", "Most turns", "count"),
+        _c("mean_actions", "Mean actions"),
+        _c("mean_minutes", "Mean minutes"),
+    ]
+    return Table("game_length", "Game length", "ruleset", columns, rows)
+
+
+def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
+    """For each ruleset, player count and seat (in seat order), how often the seat won; a
+    shared win counts for each winner, a game without winners is a draw. 95% Wilson score
+    interval. Row keys read `province/2p/A`."""
+    order: list[tuple[str, int, str]] = []
+    played: Counter[tuple[str, int, str]] = Counter()
+    wins: Counter[tuple[str, int, str]] = Counter()
+    draws: Counter[tuple[str, int, str]] = Counter()
+    for g in games:
+        for seat in g.seats:
+            key = (g.ruleset, len(g.seats), seat)
+            if key not in played:
+                order.append(key)
+            played[key] += 1
+            if seat in g.winners:
+                wins[key] += 1
+            elif not g.winners:
+                draws[key] += 1
+    rows = []
+    for key in sorted(order, key=lambda k: (k[0], k[1], order.index(k))):
+        ruleset, players, seat = key
+        low, high = wilson_interval(wins[key], played[key])
+        rows.append(
+            {
+                "ruleset_seat": f"{ruleset}/{players}p/{seat}",
+                "ruleset": ruleset,
+                "players": players,
+                "seat": seat,
+                "games": played[key],
+                "wins": wins[key],
+                "draws": draws[key],
+                "win_rate": wins[key] / played[key],
+                "ci_low": low,
+                "ci_high": high,
+            }
+        )
+    columns = [
+        _c("ruleset_seat", "Ruleset/players/seat", "text"),
+        _c("ruleset", "Ruleset", "text"),
+        _c("players", "Players", "count"),
+        _c("seat", "Seat", "text"),
+        _c("games", "Games", "count"),
+        _c("wins", "Wins", "count"),
+        _c("draws", "Draws", "count"),
+        _c("win_rate", "Win rate", "ratio"),
+        _c("ci_low", "95% low", "ratio"),
+        _c("ci_high", "95% high", "ratio"),
+    ]
+    return Table("win_rate_by_seat", "Win rate by seat (95% Wilson interval)", "ruleset_seat", columns, rows)
+
+
+def _outcome(g: GameStatistics, seat: str) -> str:
+    if seat in g.winners:
+        return "win"
+    return "draw" if not g.winners else "loss"
+
+
+def player_records(games: Sequence[GameStatistics]) -> Table:
+    records: dict[str, dict[str, Any]] = {}
+    for g in games:
+        for seat, name in g.seats.items():
+            record = records.setdefault(
+                name, {"player": name, "games": 0, "wins": 0, "losses": 0, "draws": 0, "scores": []}
+            )
+            record["games"] += 1
+            record[{"win": "wins", "loss": "losses", "draw": "draws"}[_outcome(g, seat)]] += 1
+            if seat in g.scores:
+                record["scores"].append(g.scores[seat])
+    rows = []
+    for name in sorted(records, key=str.casefold):
+        record = records.pop(name)
+        scores = record.pop("scores")
+        low, high = wilson_interval(record["wins"], record["games"])
+        rows.append(
+            record
+            | {
+                "win_rate": record["wins"] / record["games"],
+                "ci_low": low,
+                "ci_high": high,
+                "mean_score": statistics.fmean(scores) if scores else None,
+                "best_score": max(scores) if scores else None,
+            }
+        )
+    columns = [
+        _c("player", "Player", "text"),
+        _c("games", "Games", "count"),
+        _c("wins", "Wins", "count"),
+        _c("losses", "Losses", "count"),
+        _c("draws", "Draws", "count"),
+        _c("win_rate", "Win rate", "ratio"),
+        _c("ci_low", "95% low", "ratio"),
+        _c("ci_high", "95% high", "ratio"),
+        _c("mean_score", "Mean score"),
+        _c("best_score", "Best score"),
+    ]
+    return Table("player_records", "Player records", "player", columns, rows)
+
+
+def head_to_head(games: Sequence[GameStatistics]) -> Table:
+    """Every ordered pair of players who met: who finished ahead (by rank) how often."""
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for g in games:
+        for (seat_a, name_a), (seat_b, name_b) in combinations(g.seats.items(), 2):
+            if name_a == name_b:
+                continue
+            rank_a = g.ranks.get(seat_a, 0)
+            rank_b = g.ranks.get(seat_b, 0)
+            for me, them, mine, theirs in (
+                (name_a, name_b, rank_a, rank_b),
+                (name_b, name_a, rank_b, rank_a),
+            ):
+                row = pairs.setdefault((me, them), [0, 0, 0, 0])
+                row[0] += 1
+                row[1 if mine < theirs else 2 if mine > theirs else 3] += 1
+    rows = [
+        {
+            "pair": f"{me} vs {them}",
+            "player": me,
+            "opponent": them,
+            "games": n,
+            "wins": won,
+            "losses": lost,
+            "draws": drawn,
+            "win_rate": won / n,
+        }
+        for (me, them), (n, won, lost, drawn) in sorted(
+            pairs.items(), key=lambda p: (p[0][0].casefold(), p[0][1].casefold())
+        )
+    ]
+    columns = [
+        _c("pair", "Pair", "text"),
+        _c("player", "Player", "text"),
+        _c("opponent", "Opponent", "text"),
+        _c("games", "Games", "count"),
+        _c("wins", "Wins", "count"),
+        _c("losses", "Losses", "count"),
+        _c("draws", "Draws", "count"),
+        _c("win_rate", "Win rate", "ratio"),
+    ]
+    return Table("head_to_head", "Head to head", "pair", columns, rows)
+
+
+def ratings(games: Sequence[GameStatistics]) -> Table:
+    """openskill Plackett-Luce ratings, updated game by game in finishing order; `ordinal`
+    (mu - 3 sigma) orders the table."""
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    played: Counter[str] = Counter()
+    for g in games:
+        names = list(g.seats.values())
+        if len(set(names)) != len(names) or len(names) < 2:
+            continue  # one player in two seats cannot be rated against themself
+        teams = [[current.get(name) or model.rating(name=name)] for name in names]
+        ranks = [float(g.ranks.get(seat, 1)) for seat in g.seats]
+        rated = model.rate(teams, ranks=ranks)
+        for name, team in zip(names, rated, strict=True):
+            current[name] = team[0]
+            played[name] += 1
+    rows = [
+        {
+            "player": name,
+            "games": played[name],
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "ordinal": rating.ordinal(),
+        }
+        for name, rating in current.items()
+    ]
+    rows.sort(key=lambda row: (-row["ordinal"], row["player"].casefold()))
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    columns = [
+        _c("player", "Player", "text"),
+        _c("rank", "Rank", "count"),
+        _c("games", "Games", "count"),
+        _c("ordinal", "Rating (mu - 3 sigma)"),
+        _c("mu", "mu"),
+        _c("sigma", "sigma"),
+    ]
+    return Table("rating", "Ratings (openskill, Plackett-Luce)", "player", columns, rows)
+
+
+def decision_time(games: Sequence[GameStatistics]) -> Table:
+    """Actions and the time taken to decide them, per player over all their games."""
+    totals: dict[str, list[float]] = {}
+    for g in games:
+        for a in g.activity:
+            row = totals.setdefault(a.player, [0, 0, 0.0])
+            row[0] += 1
+            row[1] += a.actions
+            row[2] += a.decision_seconds
+    rows = [
+        {
+            "player": name,
+            "games": int(n),
+            "actions": int(actions),
+            "actions_per_game": actions / n,
+            "decision_seconds": seconds,
+            "seconds_per_action": seconds / actions if actions else None,
+        }
+        for name, (n, actions, seconds) in sorted(totals.items(), key=lambda item: item[0].casefold())
+    ]
+    columns = [
+        _c("player", "Player", "text"),
+        _c("games", "Games", "count"),
+        _c("actions", "Actions", "count"),
+        _c("actions_per_game", "Actions per game"),
+        _c("decision_seconds", "Decision time (s)", "seconds"),
+        _c("seconds_per_action", "Seconds per action", "seconds"),
+    ]
+    return Table("decision_time", "Actions and decision time per player", "player", columns, rows)
+
+
+def dice_fairness(games: Sequence[GameStatistics]) -> Table:
+    """Every stream's dice over all games, tested against fair dice (Pearson chi-square)."""
+    totals: dict[tuple[str, str, int], list[int]] = {}
+    for g in games:
+        for count in g.dice:
+            row = totals.setdefault((g.ruleset, count.stream, count.faces), [0] * count.faces)
+            for i, c in enumerate(count.counts):
+                row[i] += c
+    rows = []
+    for (ruleset, stream, faces), counts in sorted(totals.items()):
+        statistic, dof, p_value = chi_square_uniform(counts)
+        rows.append(
+            {
+                "stream": f"{ruleset}/{stream}/d{faces}",
+                "ruleset": ruleset,
+                "name": stream,
+                "faces": faces,
+                "rolls": sum(counts),
+                "counts": " ".join(map(str, counts)),
+                "chi_square": statistic,
+                "dof": dof,
+                "p_value": p_value,
+                "fair": p_value >= 0.01,
+            }
+        )
+    columns = [
+        _c("stream", "Stream", "text"),
+        _c("ruleset", "Ruleset", "text"),
+        _c("name", "Name", "text"),
+        _c("faces", "Faces", "count"),
+        _c("rolls", "Dice", "count"),
+        _c("counts", "Count per face", "text"),
+        _c("chi_square", "Chi-square"),
+        _c("dof", "df", "count"),
+        _c("p_value", "p-value", "ratio"),
+        _c("fair", "Fair at 1%", "text"),
+    ]
+    return Table(
+        "dice_chi_square", "Dice fairness per stream (chi-square against fair dice)", "stream", columns, rows
+    )
+
+
+def game_tables(games: Sequence[GameStatistics]) -> list[Table]:
+    """The tables each game package adds (`domain/games/<name>/stats.py` `tables`)."""
+    found: list[Table] = []
+    for ruleset_id in sorted({g.ruleset for g in games}):
+        ruleset = get_ruleset(ruleset_id)
+        module = stats_module(ruleset) if ruleset is not None else None
+        tables = getattr(module, "tables", None)
+        if tables is None:
+            continue
+        records = stats_of_games([g for g in games if g.ruleset == ruleset_id])
+        found.extend(msgspec.convert(t, Table) for t in tables(records))
+    return found
+
+
+BUILDERS: dict[str, Callable[[Sequence[GameStatistics]], Table]] = {
+    "games_played": games_played,
+    "game_length": game_length,
+    "win_rate_by_seat": win_rate_by_seat,
+    "player_records": player_records,
+    "head_to_head": head_to_head,
+    "rating": ratings,
+    "decision_time": decision_time,
+    "dice_chi_square": dice_fairness,
+}
+
+
+def all_tables(games: Sequence[GameStatistics]) -> list[Table]:
+    return [build(games) for build in BUILDERS.values()] + game_tables(games)
+
+
+def table(table_id: str, games: Sequence[GameStatistics]) -> Table | None:
+    build = BUILDERS.get(table_id)
+    if build is not None:
+        return build(games)
+    return next((t for t in game_tables(games) if t.id == table_id), None)

@@ -1,0 +1,238 @@
+"""The statistics view: one row per finished game (its statistics as a JSON document, plus the
+columns the filters use), written in the same transaction as the view's tracking position,
+so a game is counted exactly once however often the runner stops and starts again.
+
+Two recorders share the interface: `SQLiteStatsView` (its own SQLite file per generation) and
+`PostgresStatsView` (tables named after the generation in the store's database). Both are the
+library's tracking recorders (`SQLiteTrackingRecorder`, `PostgresTrackingRecorder`) with one
+table more; the SQL is plain enough for either.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.sql import SQL, Identifier
+
+from projections.game_stats import GameStatistics, TurnSample
+
+_DECODER = msgspec.json.Decoder(GameStatistics)
+_ENCODER = msgspec.json.Encoder()
+
+
+class Filters(msgspec.Struct, frozen=True):
+    """What a reader asks for. `since`/`until` bound the finishing date (ISO 8601 prefixes,
+    inclusive); `variant` maps option names to values, as text; `player` matches a name,
+    case-insensitively."""
+
+    ruleset: str | None = None
+    mode: str | None = None
+    player: str | None = None
+    since: str | None = None
+    until: str | None = None
+    variant: dict[str, str] = {}
+
+    def sql(self) -> tuple[list[str], list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if self.ruleset:
+            clauses.append("ruleset = {}")
+            params.append(self.ruleset)
+        if self.mode:
+            clauses.append("mode = {}")
+            params.append(self.mode)
+        if self.since:
+            clauses.append("finished_at >= {}")
+            params.append(self.since)
+        if self.until:
+            clauses.append("finished_at < {}")
+            params.append(_after(self.until))
+        return clauses, params
+
+    def keeps(self, game: GameStatistics) -> bool:
+        if self.player:
+            wanted = self.player.casefold()
+            if not any(name.casefold() == wanted for name in game.seats.values()):
+                return False
+        for name, value in self.variant.items():
+            if name not in game.options or _text(game.options[name]) != value.casefold():
+                return False
+        return True
+
+
+NO_FILTERS = Filters()
+
+
+def _after(until: str) -> str:
+    """The smallest text after every timestamp that starts with `until` (a date or a time)."""
+    return until + "\uffff"
+
+
+def _text(value: Any) -> str:
+    return str(value).casefold() if not isinstance(value, bool) else ("true" if value else "false")
+
+
+class StatsView(TrackingRecorder, ABC):
+    """The interface of the statistics view, whatever the database."""
+
+    @abstractmethod
+    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+        """Store one finished game's statistics and the position, atomically."""
+
+    @abstractmethod
+    def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
+        """The finished games matching `filters`, in the order they finished (without their
+        progression, which `game` gives)."""
+
+    @abstractmethod
+    def game(self, game_id: str) -> GameStatistics | None: ...
+
+    @abstractmethod
+    def count(self) -> int: ...
+
+    @abstractmethod
+    def drop(self) -> None:
+        """Remove the view's tables (a retired generation)."""
+
+    def _decode(self, rows: Sequence[Any], filters: Filters) -> list[GameStatistics]:
+        found = [_DECODER.decode(_as_bytes(row["doc"])) for row in rows]
+        return [g for g in found if filters.keeps(g)]
+
+
+def _as_bytes(doc: Any) -> bytes:
+    return doc.encode() if isinstance(doc, str) else bytes(doc)
+
+
+def _row(stats: GameStatistics) -> dict[str, Any]:
+    """The columns of a game's row. The progression (most of the bytes) has a column of its
+    own: the tables over many games never read it."""
+    return {
+        "game_id": stats.game_id,
+        "position": stats.position,
+        "ruleset": stats.ruleset,
+        "mode": stats.mode,
+        "finished_at": stats.finished_at or "",
+        "doc": _ENCODER.encode(msgspec.structs.replace(stats, progression=[])).decode(),
+        "progression": _ENCODER.encode(stats.progression).decode(),
+    }
+
+
+_PROGRESSION = msgspec.json.Decoder(list[TurnSample])
+
+
+def _whole(row: Any) -> GameStatistics:
+    stats = _DECODER.decode(_as_bytes(row["doc"]))
+    stats.progression = _PROGRESSION.decode(_as_bytes(row["progression"]))
+    return stats
+
+
+class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
+    TABLE = "game_stats"
+
+    def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {self.TABLE} (game_id TEXT PRIMARY KEY, position INTEGER NOT NULL, "
+            "ruleset TEXT NOT NULL, mode TEXT NOT NULL, finished_at TEXT NOT NULL, doc TEXT NOT NULL, "
+            "progression TEXT NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {self.TABLE}_by_position ON {self.TABLE} (position)",
+        ]
+
+    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, :doc, "
+                ":progression) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                _row(stats),
+            )
+            self._insert_tracking(c, tracking)
+
+    def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
+        clauses, params = filters.sql()
+        where = (" WHERE " + " AND ".join(c.format("?") for c in clauses)) if clauses else ""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT doc FROM {self.TABLE}{where} ORDER BY position", params)
+            rows = c.fetchall()
+        return self._decode(rows, filters)
+
+    def game(self, game_id: str) -> GameStatistics | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT doc, progression FROM {self.TABLE} WHERE game_id = ?", (game_id,))
+            row = c.fetchone()
+        return None if row is None else _whole(row)
+
+    def count(self) -> int:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT COUNT(*) FROM {self.TABLE}")
+            return int(c.fetchone()[0])
+
+    def drop(self) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"DROP TABLE IF EXISTS {self.TABLE}")
+            c.execute("DELETE FROM tracking")
+
+
+class PostgresStatsView(PostgresTrackingRecorder, StatsView):
+    def __init__(self, datastore: PostgresDatastore, *, tracking_table_name: str, **kwargs: Any) -> None:
+        super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self.table_name = tracking_table_name.removesuffix("_tracking") + "_games"
+        self.check_identifier_length(self.table_name)
+        self.table = SQL("{0}.{1}").format(Identifier(datastore.schema), Identifier(self.table_name))
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (game_id text PRIMARY KEY, position bigint NOT NULL, "
+                "ruleset text NOT NULL, mode text NOT NULL, finished_at text NOT NULL, doc text NOT NULL, "
+                "progression text NOT NULL)"
+            ).format(self.table)
+        )
+
+    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(
+                SQL(
+                    "INSERT INTO {0} VALUES (%(game_id)s, %(position)s, %(ruleset)s, %(mode)s, "
+                    "%(finished_at)s, %(doc)s, %(progression)s) ON CONFLICT (game_id) DO NOTHING"
+                ).format(self.table),
+                _row(stats),
+            )
+            self._insert_tracking(curs, tracking)
+
+    def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
+        clauses, params = filters.sql()
+        where = SQL(" WHERE " + " AND ".join(c.format("%s") for c in clauses)) if clauses else SQL("")
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL("SELECT doc FROM {0}{1} ORDER BY position").format(self.table, where), params)
+            rows = curs.fetchall()
+        return self._decode(rows, filters)
+
+    def game(self, game_id: str) -> GameStatistics | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                SQL("SELECT doc, progression FROM {0} WHERE game_id = %s").format(self.table), (game_id,)
+            )
+            row = curs.fetchone()
+        return None if row is None else _whole(row)
+
+    def count(self) -> int:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(SQL("SELECT COUNT(*) AS n FROM {0}").format(self.table))
+            row = curs.fetchone()
+        return int(row["n"]) if row is not None else 0
+
+    def drop(self) -> None:
+        tracking = SQL("{0}.{1}").format(
+            Identifier(self.datastore.schema), Identifier(self.tracking_table_name)
+        )
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.table))
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(tracking))

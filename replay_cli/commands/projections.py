@@ -1,0 +1,106 @@
+"""`chronicle projections`: the views folded from the store (today: `stats`).
+
+- `status`: each generation of each view, its position and games, and whether it has caught
+  up with the store;
+- `run`: keep the views live in the foreground (catch up, then follow) until interrupted;
+  use it with `chronicle serve --projections external`;
+- `rebuild NAME`: build a fresh generation of a view from the first event, and switch readers
+  to it once it has caught up; the old generation serves until then.
+
+Each game is counted in the same transaction as the view's position: stopping a runner at any
+moment and starting it again changes no figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from replay_cli.commands import Subparsers
+from replay_cli.errors import UsageError
+from replay_cli.sources import add_store_option
+from store.config import store_url
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "projections",
+        help="status, run or rebuild the statistics views",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    status = actions.add_parser("status", help="each view's generations and positions")
+    add_store_option(status)
+    status.set_defaults(run=run_status)
+    run = actions.add_parser("run", help="keep the views live until interrupted")
+    run.add_argument("--poll", type=float, default=0.5, metavar="S", help="seconds between checks (0.5)")
+    run.add_argument("--once", action="store_true", help="catch up once and exit")
+    add_store_option(run)
+    run.set_defaults(run=run_views)
+    rebuild = actions.add_parser("rebuild", help="build a view afresh and switch to it when caught up")
+    rebuild.add_argument("name", metavar="NAME", help="the view (stats)")
+    add_store_option(rebuild)
+    rebuild.set_defaults(run=run_rebuild)
+
+
+def _views() -> tuple[str, ...]:
+    from projections.runner import VIEWS
+
+    return VIEWS
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from projections.runner import status
+
+    rows = status(store_url(args.store))
+    if not rows:
+        print("no view has been built yet (chronicle projections run, or chronicle stats)")
+        return 0
+    print(f"{'view':<8} {'gen':>4} {'state':<9} {'position':>10} {'head':>10} {'games':>7}  caught up")
+    for row in rows:
+        print(
+            f"{row['view']:<8} {row['generation']:>4} {row['state']:<9} {row['position']:>10} "
+            f"{row['head']:>10} {row['games']:>7}  {'yes' if row['caught_up'] else 'no'}"
+        )
+    return 0
+
+
+def run_views(args: argparse.Namespace) -> int:
+    from projections.runner import ProjectionHost, catch_up
+
+    url = store_url(args.store)
+    if args.once:
+        for view in _views():
+            generation = catch_up(url, view)
+            print(f"{view}: generation {generation} is up to date")
+        return 0
+    host = ProjectionHost(url, poll=args.poll)
+    print(f"running the views {', '.join(_views())} on {url} (Ctrl-C stops)", flush=True)
+    try:
+        host.start()
+        while True:
+            time.sleep(1)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        host.stop()
+
+
+def run_rebuild(args: argparse.Namespace) -> int:
+    from projections.runner import rebuild
+    from replay_cli.progress import Progress
+
+    if args.name not in _views():
+        raise UsageError(f"there is no view {args.name!r} (views: {', '.join(_views())})")
+    progress = Progress(1000, f"rebuilding {args.name}")
+
+    def report(position: int, head: int) -> None:
+        done = 1000 * position // head if head else 1000
+        progress.advance(done - progress.done)
+
+    started = time.monotonic()
+    generation = rebuild(store_url(args.store), args.name, on_progress=report)
+    progress.finish()
+    print(f"{args.name}: generation {generation} built in {time.monotonic() - started:.1f} s and now serves")
+    return 0

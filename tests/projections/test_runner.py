@@ -1,0 +1,177 @@
+"""The statistics view on both stores: catch-up from position 0, live following, a restart
+from the stored position without double counting, and a rebuild that switches only once
+caught up."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from projections.runner import (
+    APP_NAME,
+    Catalog,
+    GenerationRunner,
+    ProjectionHost,
+    StatsReader,
+    open_view,
+    rebuild,
+    status,
+)
+from projections.tables import all_tables
+from store.app import Chronicle
+from tests.projections.support import OPENING, physical_game, simulate
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    chronicle = Chronicle(store_url)
+    yield chronicle
+    chronicle.close()
+
+
+def head(app: Chronicle) -> int:
+    return app.recorder.max_notification_id() or 0
+
+
+def figures(reader: StatsReader) -> bytes:
+    view = reader.view()
+    assert view is not None
+    return msgspec.json.encode([t.figures() for t in all_tables(view.games())])
+
+
+def until(condition: object, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_host_catches_up_then_follows_live_games(app: Chronicle) -> None:
+    simulate(app, 2, seed="a")
+    host = ProjectionHost(app.url, poll=0.05).start()
+    reader = StatsReader(app)
+    try:
+        assert reader.wait(head(app), timeout=30)
+        view = reader.view()
+        assert view is not None and view.count() == 2
+        simulate(app, 1, seed="b")
+        physical_game(app, OPENING)  # running games are not in the view
+        assert reader.wait(head(app), timeout=30)
+        assert view.count() == 3
+        assert reader.position() >= 1
+    finally:
+        host.stop()
+        reader.close()
+    assert host.error is None
+
+
+def test_a_restart_resumes_from_its_position_and_counts_nothing_twice(app: Chronicle) -> None:
+    simulate(app, 2, seed="c")
+    catalog = Catalog(app.url)
+    generation = catalog.allocate("stats")
+    runner = GenerationRunner(app.url, "stats", generation)
+    until(runner.caught_up)
+    first = runner.position()
+    runner.close()  # stopped between games
+    simulate(app, 1, seed="d")
+    runner = GenerationRunner(app.url, "stats", generation)
+    try:
+        until(runner.caught_up)
+        assert runner.position() > first
+        assert runner.view.count() == 3
+        # processing a game again (a crash after the commit) is refused with its position
+        [game] = runner.view.games()[:1]
+        with pytest.raises(IntegrityError):
+            runner.view.record_game(game, Tracking(APP_NAME, game.position))
+        assert runner.view.count() == 3
+    finally:
+        runner.close()
+    catalog.activate("stats", generation)
+    reader = StatsReader(app)
+    try:
+        resumed = figures(reader)
+        rebuild(app.url)
+        reader._active = (0.0, None)
+        assert reader.generation() == generation + 1
+        assert figures(reader) == resumed  # a fresh build from 0 gives the same figures
+    finally:
+        reader.close()
+
+
+def test_a_rebuild_switches_only_when_caught_up_and_the_host_follows(app: Chronicle) -> None:
+    simulate(app, 2, seed="e")
+    first = rebuild(app.url)
+    host = ProjectionHost(app.url, poll=0.05).start()
+    reader = StatsReader(app)
+    seen: list[int | None] = []
+    try:
+        until(lambda: host.runners.get("stats") is not None)
+
+        def watch(position: int, head_position: int) -> None:
+            reader._active = (0.0, None)
+            seen.append(reader.generation())
+            view = reader.view()
+            assert view is not None and view.count() == 2  # readers see the whole old view
+
+        second = rebuild(app.url, on_progress=watch)
+        assert second == first + 1
+        assert set(seen) == {first}
+        until(lambda: host.runners["stats"].generation == second)
+        simulate(app, 1, seed="f")
+        reader._active = (0.0, None)
+        assert reader.wait(head(app), timeout=30)
+        view = reader.view()
+        assert view is not None and view.count() == 3
+        third = rebuild(app.url)
+    finally:
+        host.stop()
+        reader.close()
+    states = dict(Catalog(app.url).generations("stats"))
+    assert states == {second: "retired", third: "active"}  # the first was dropped
+    [old] = [row for row in status(app.url) if row["generation"] == second]
+    assert old["games"] == 3
+
+
+def test_a_read_waits_for_its_own_write(app: Chronicle) -> None:
+    rebuild(app.url)
+    reader = StatsReader(app)
+    try:
+        assert reader.wait(head(app), timeout=1)  # nothing has finished: covered at once
+        simulate(app, 1, seed="g")
+        assert not reader.wait(head(app), timeout=0.2)  # no runner is running
+        host = ProjectionHost(app.url, poll=0.05).start()
+        try:
+            assert reader.wait(head(app), timeout=30)
+        finally:
+            host.stop()
+    finally:
+        reader.close()
+
+
+def test_status_lists_each_generation_with_its_position(app: Chronicle) -> None:
+    simulate(app, 1, seed="h")
+    generation = rebuild(app.url)
+    [row] = status(app.url)
+    assert row == {
+        "view": "stats",
+        "generation": generation,
+        "state": "active",
+        "position": row["position"],
+        "games": 1,
+        "head": head(app),
+        "caught_up": True,
+    }
+    view = open_view(app.url, "stats", generation)
+    try:
+        assert view.max_tracking_id(APP_NAME) == row["position"]
+        [summary] = view.games()
+        assert summary.progression == []  # the tables never read it
+        whole = view.game(summary.game_id)
+        assert whole is not None and whole.progression[-1].metrics["vp"] == whole.scores
+        assert view.game("no-such-game") is None
+    finally:
+        view.datastore.close()  # type: ignore[attr-defined]
