@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
     app = open_store(args.store)
     try:
-        _refuse_rerun(app, args.seed, args.games)
+        _refuse_rerun(app, ruleset.meta.id, args.seed, args.games)
         progress = Progress(args.games, "simulating")
         started = time.monotonic()
         played: list[Played] = []
@@ -103,14 +103,15 @@ def game_key(seed: str, index: int) -> str:
     return f"{seed}:{index}"
 
 
-def game_id_for(seed: str, index: int) -> UUID:
-    digest = hashlib.sha256(f"chronicle simulate {game_key(seed, index)}".encode()).digest()
+def game_id_for(ruleset_id: str, seed: str, index: int) -> UUID:
+    # The ruleset is part of the id, so one seed can simulate every game into one store.
+    digest = hashlib.sha256(f"chronicle simulate {ruleset_id}:{game_key(seed, index)}".encode()).digest()
     return UUID(bytes=digest[:16], version=4)
 
 
-def _refuse_rerun(app: Chronicle, seed: str, games: int) -> None:
+def _refuse_rerun(app: Chronicle, ruleset_id: str, seed: str, games: int) -> None:
     for index in range(games):
-        game_id = game_id_for(seed, index)
+        game_id = game_id_for(ruleset_id, seed, index)
         try:
             app.game(game_id)
         except GameNotFound:
@@ -130,7 +131,7 @@ def play(
     cap: int,
 ) -> Played:
     key = game_key(seed, index)
-    game_id = game_id_for(seed, index)
+    game_id = game_id_for(ruleset.meta.id, seed, index)
     new = NewGame(
         ruleset=ruleset.meta.id,
         players=names,

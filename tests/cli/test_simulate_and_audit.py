@@ -44,3 +44,11 @@ def test_the_audit_of_a_recorded_physical_game_is_clean(physical_game: RecordedG
     line = physical_game.cli.ok("audit", physical_game.game_id[:8]).strip()
     found = CLEAN.match(line)
     assert found and found["id"] == physical_game.game_id and found["actions"] == "9"
+
+
+def test_one_seed_simulates_every_ruleset_into_one_store(cli: Cli) -> None:
+    cli.ok("simulate", "province", "--games", "1", "--seed", "shared")
+    cli.ok("simulate", "dominations", "--games", "1", "--seed", "shared")
+    rows = cli.ok("games", "--tag", "simulation:shared").splitlines()[1:]
+    assert sorted(row.split()[1] for row in rows) == ["dominations", "province"]
+    assert cli.run("audit", "--all").returncode == 0
