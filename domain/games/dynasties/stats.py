@@ -1,6 +1,7 @@
 """Statistics hooks of Dynasties & Kingdoms (rules version dk-1, dynasties-kingdoms.md 5.6):
 per-seat figures turn by turn, every die of a random fact for the fairness tests, and per game
-the battles fought and won and the VT by source.
+the battles fought and won, the VT by source and every battle's hand sizes; over many games the
+table `dynasties_battles_by_hand_size`.
 
 Observed (physical) rolls are reported under the stream a digital game would have used
 (`turn-order` for the roll-off, `dice` for City, Province and city destruction rolls), so both
@@ -9,7 +10,8 @@ second)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.games.dynasties.events import (
@@ -22,7 +24,7 @@ from domain.games.dynasties.events import (
     TurnOrderRolled,
     VtGained,
 )
-from domain.games.dynasties.state import State
+from domain.games.dynasties.state import State, hand_size
 from domain.ruleset import GameConfig, Outcome
 
 Die = tuple[str, int, tuple[int, ...]]
@@ -57,11 +59,19 @@ def dice(fact: Fact) -> tuple[Die, ...]:
 
 
 def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None) -> dict[str, Any]:
+    """Per seat the battles fought and won and the VT by source; `battles`, one record per
+    decided battle in the order fought: `context` (expansion / uprising), the sides' kinds
+    (player / rebels), `attacker_hand` and `defender_hand` (hand sizes, 4.2: one card plus one
+    per army or rebel, at most 7), `winner` (attacker / defender), `redeals` (tied showdowns
+    dealt again under `tie_rule = redeal`) and `tie` (the deciding showdown was tied and the
+    tie rule settled it). A battle still open when the facts end is left out."""
     seats = config.seat_ids()
     fought = dict.fromkeys(seats, 0)
     won = dict.fromkeys(seats, 0)
     vt: dict[str, dict[str, int]] = {s: {} for s in seats}
+    battles: list[dict[str, Any]] = []
     sides: tuple[str | None, str | None] = (None, None)
+    current: dict[str, Any] | None = None
     for fact in facts:
         if isinstance(fact, BattleStarted):
             a = fact.attacker_player if fact.attacker_kind == "player" else None
@@ -70,11 +80,109 @@ def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None)
             for seat in sides:
                 if seat is not None:
                     fought[seat] = fought.get(seat, 0) + 1
-        elif isinstance(fact, BattleResolved) and fact.winner != "tie":
+            current = {
+                "context": fact.context,
+                "attacker_kind": fact.attacker_kind,
+                "defender_kind": fact.defender_kind,
+                "attacker_hand": hand_size(fact.attacker_strength),
+                "defender_hand": hand_size(fact.defender_strength),
+                "winner": None,
+                "redeals": 0,
+                "tie": False,
+            }
+        elif isinstance(fact, BattleResolved):
+            if fact.winner == "tie":
+                if current is not None:
+                    current["redeals"] += 1
+                continue
             seat = sides[0] if fact.winner == "attacker" else sides[1]
             if seat is not None:
                 won[seat] = won.get(seat, 0) + 1
+            if current is not None:
+                current["winner"] = fact.winner
+                current["tie"] = fact.tie
+                battles.append(current)
+                current = None
         elif isinstance(fact, VtGained):
             by_source = vt.setdefault(fact.player, {})
             by_source[fact.source] = by_source.get(fact.source, 0) + fact.amount
-    return {"battles_fought": fought, "battles_won": won, "vt_by_source": vt}
+    return {"battles_fought": fought, "battles_won": won, "vt_by_source": vt, "battles": battles}
+
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion; (0, 1) when there are no trials. (The same
+    formula as `projections.statmath`, which a domain package may not import.)"""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`dynasties_battles_by_hand_size`: one row per (attacker hand size, defender hand size)
+    pair, key `<attacker>v<defender>` (`3v2`), rows ordered by attacker then defender size.
+
+    Pairs, not the difference of sizes: the hand-size effect is not linear (the best five cards
+    of 7 against 6 is a far closer fight than 2 against 1; the 7-card cap folds every larger
+    army together; `card_limit = total_7` leaves 7 - size replacements), and a reader can sum
+    pair rows into differences (the `difference` column) but not the reverse.
+
+    Every decided battle counts once, whatever its context (expansion or uprising, where the
+    rebels attack) and however many redeals it took. Columns: `battles`, `attacker_wins`,
+    `attacker_win_rate`, its 95% Wilson interval `ci_low` / `ci_high`, and `tied` (battles whose
+    deciding showdown was tied and settled by the tie rule). `games` are finished games
+    `{"extra": per_game(...)}`; a game recorded without `battles` adds nothing."""
+    counts: dict[tuple[int, int], list[int]] = {}
+    for game in games:
+        battles: Sequence[Mapping[str, Any]] = game.get("extra", {}).get("battles", ())
+        for battle in battles:
+            if battle.get("winner") not in ("attacker", "defender"):
+                continue
+            row = counts.setdefault((int(battle["attacker_hand"]), int(battle["defender_hand"])), [0, 0, 0])
+            row[0] += 1
+            row[1] += int(battle["winner"] == "attacker")
+            row[2] += int(bool(battle.get("tie", False)))
+    rows = []
+    for (a, d), (n, wins, tied) in sorted(counts.items()):
+        low, high = wilson_interval(wins, n)
+        rows.append(
+            {
+                "hands": f"{a}v{d}",
+                "attacker_hand": a,
+                "defender_hand": d,
+                "difference": a - d,
+                "battles": n,
+                "attacker_wins": wins,
+                "attacker_win_rate": wins / n,
+                "ci_low": low,
+                "ci_high": high,
+                "tied": tied,
+            }
+        )
+    return [
+        {
+            "id": "dynasties_battles_by_hand_size",
+            "title": "Dynasties battles by hand size (attacker v defender, 95% Wilson interval)",
+            "key": "hands",
+            "columns": [
+                {"id": "hands", "label": "Hands (attacker v defender)", "kind": "text"},
+                {"id": "attacker_hand", "label": "Attacker hand", "kind": "count"},
+                {"id": "defender_hand", "label": "Defender hand", "kind": "count"},
+                {"id": "difference", "label": "Difference", "kind": "number"},
+                {"id": "battles", "label": "Battles", "kind": "count"},
+                {"id": "attacker_wins", "label": "Attacker wins", "kind": "count"},
+                {"id": "attacker_win_rate", "label": "Attacker win rate", "kind": "ratio"},
+                {"id": "ci_low", "label": "95% low", "kind": "ratio"},
+                {"id": "ci_high", "label": "95% high", "kind": "ratio"},
+                {"id": "tied", "label": "Settled by tie rule", "kind": "count"},
+            ],
+            "rows": rows,
+        }
+    ]
