@@ -29,7 +29,7 @@ STRUCK = re.compile(r"\x1b\[9m(.*?)\x1b\[0m")
 
 @dataclass(frozen=True)
 class CorrectedGame:
-    """The physical Province game of the issue: the Camp built by mistake, undone, the Mill
+    """A physical Province game: the Camp built by mistake, undone, the Mill
     built instead, and the turn ended."""
 
     cli: Cli
