@@ -1,4 +1,4 @@
-"""A Chronicle server as a game source, over its HTTP API (the HTTP API of README.md, design.md 6).
+"""A Chronicle server as a game source, over its HTTP API (README.md, design.md 6).
 
 The server redacts for the bearer token, so `--as` cannot widen what a token sees: over a
 server it accepts only `public` (the request is then sent without the token).
