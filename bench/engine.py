@@ -84,7 +84,7 @@ def audit_seconds(seed: str) -> tuple[float, int]:
             options = resolve_options(ruleset.meta, {})
             assert not isinstance(options, Rejection)
             played = simulate_one(app, ruleset, seed, 0, ["Bot 1", "Bot 2"], options, 20_000)
-            game = app.game(game_id_for(seed, 0))
+            game = app.game(game_id_for(ruleset.meta.id, seed, 0))
             events = app.stored_events(game.id)
             started = time.perf_counter()
             report = audit_events(events, app.seed_for_audit(game, ADMIN))
