@@ -28,7 +28,6 @@ from domain.ruleset import (
     Outcome,
     Rejection,
     Ruleset,
-    Seat,
     get_ruleset,
 )
 
@@ -293,14 +292,7 @@ class Game(Aggregate):
 
     def on_created(self, event: Game.Created) -> None:
         self.ruleset = _ruleset(event.ruleset)
-        self.config = GameConfig(
-            game_id=str(event.originator_id),
-            ruleset=event.ruleset,
-            mode=event.mode,  # type: ignore[arg-type]
-            seats=tuple(Seat(s["id"], s["name"]) for s in event.seats),
-            options=dict(event.options),
-            client_seed=event.client_seed,
-        )
+        self.config = GameConfig.from_record(str(event.originator_id), vars(event))
         self.commitment = event.commitment
         self.tags = tuple(event.tags)
         self.state = self.ruleset.initial(self.config)

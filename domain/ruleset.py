@@ -112,6 +112,19 @@ class GameConfig(msgspec.Struct, frozen=True):
     options: dict[str, Any]
     client_seed: str = ""
 
+    @classmethod
+    def from_record(cls, game_id: str, record: Mapping[str, Any]) -> GameConfig:
+        """The configuration as a game's first event records it (its fields as a mapping:
+        the stored event, or the created event as the API serves it)."""
+        return cls(
+            game_id=game_id,
+            ruleset=record["ruleset"],
+            mode=record["mode"],
+            seats=tuple(Seat(s["id"], s["name"]) for s in record["seats"]),
+            options=dict(record["options"]),
+            client_seed=record.get("client_seed", ""),
+        )
+
     def seat_ids(self) -> tuple[str, ...]:
         return tuple(s.id for s in self.seats)
 

@@ -25,7 +25,7 @@ from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
-from domain.ruleset import GameConfig, Outcome, Ruleset, Seat, get_ruleset
+from domain.ruleset import GameConfig, Outcome, Ruleset, get_ruleset
 
 
 class TurnSample(msgspec.Struct):
@@ -242,14 +242,7 @@ def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
     ruleset = get_ruleset(created["ruleset"])
     if ruleset is None:
         raise LookupError(f"no ruleset {created['ruleset']!r} is installed")
-    config = GameConfig(
-        game_id=created["id"],
-        ruleset=created["ruleset"],
-        mode=created["mode"],
-        seats=tuple(Seat(s["id"], s["name"]) for s in created["seats"]),
-        options=dict(created["options"]),
-        client_seed=created["client_seed"],
-    )
+    config = GameConfig.from_record(created["id"], created)
     retracted: set[int] = set()
     for entry in stream:
         if entry.kind == "retracted":

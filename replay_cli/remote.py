@@ -12,7 +12,7 @@ from uuid import UUID
 import httpx
 import msgspec
 
-from domain.ruleset import GameConfig, Seat, get_ruleset
+from domain.ruleset import GameConfig, get_ruleset
 from replay_cli.errors import CliError, UsageError, rejection_line
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
 from store.audit import AuditReport
@@ -233,14 +233,7 @@ def _fold_turns(info: GameInfo, events: list[dict[str, Any]]) -> list[tuple[int,
         return None
     created = events[0]["data"]
     try:
-        config = GameConfig(
-            game_id=info.game_id,
-            ruleset=info.ruleset,
-            mode=created["mode"],
-            seats=tuple(Seat(s["id"], s["name"]) for s in created["seats"]),
-            options=dict(created["options"]),
-            client_seed=created.get("client_seed", ""),
-        )
+        config = GameConfig.from_record(info.game_id, {"ruleset": info.ruleset, **created})
         state = ruleset.initial(config)
         turns = []
         before: dict[int, Any] = {}  # the state before each action, for a retraction to restore

@@ -16,7 +16,7 @@ import msgspec
 
 from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset
+from domain.ruleset import Command, GameConfig, Rejection, get_ruleset
 
 
 class Divergence(msgspec.Struct):
@@ -33,17 +33,6 @@ class AuditReport(msgspec.Struct):
     random_checked: bool
     divergence: Divergence | None = None
     retracted: int = 0  # of `actions`, how many a later correction undid
-
-
-def _config(created: GameCreated) -> GameConfig:
-    return GameConfig(
-        game_id=str(created.originator_id),
-        ruleset=created.ruleset,
-        mode=created.mode,  # type: ignore[arg-type]
-        seats=tuple(Seat(s["id"], s["name"]) for s in created.seats),
-        options=dict(created.options),
-        client_seed=created.client_seed,
-    )
 
 
 Step = tuple[ActionRecorded, list[FactRecorded]] | ActionsRetracted
@@ -89,7 +78,7 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
             f"{ruleset.meta.version}",
             "design.md 3",
         )
-    config = _config(created)
+    config = GameConfig.from_record(game_id, vars(created))
     rng: Rng = NoRng()
     if created.mode == "digital":
         if seed is None:
