@@ -1,7 +1,8 @@
-"""Recordable actions of Dominion (1st-edition base game): dominion.md sections 4.2 and 4.4.
+"""Recordable actions of Dominion (1st-edition base game and Empires): dominion.md 4.2 and 4.4.
 
 Turn actions of the current player (`play_card`, `play_treasure`, `play_treasures`, `buy_card`,
-`end_phase`), answers to open decisions (`select_cards`, `choose`, `select_pile`, `react`), and
+`buy_event`, `pay_debt`, `end_phase`), answers to open decisions (`select_cards`, `choose`,
+`select_pile`, `react`, `bid`, and `pay_debt` for Capital's repayment in Clean-up), and
 the recorder's inputs of a physical game (`observe_cards`, 6.4; `choose_kingdom` and
 `choose_first_player`, 6.4 "random setup choices are recorded as observed values").
 Card and pile names are plain strings so that `decide` answers an unknown name with a rule.
@@ -32,6 +33,14 @@ class BuyCard(_Action, frozen=True, tag="buy_card"):
     pile: str
 
 
+class BuyEvent(_Action, frozen=True, tag="buy_event"):
+    event: str
+
+
+class PayDebt(_Action, frozen=True, tag="pay_debt"):
+    amount: int
+
+
 class EndPhase(_Action, frozen=True, tag="end_phase"):
     pass
 
@@ -53,12 +62,23 @@ class React(_Action, frozen=True, tag="react"):
     card: str | None = None
 
 
+class Bid(_Action, frozen=True, tag="bid"):
+    """Mountain Pass: a bid in debt, or None to pass."""
+
+    amount: int | None = None
+
+
 class ObserveCards(_Action, frozen=True, tag="observe_cards"):
     cards: tuple[str, ...]
 
 
-class ChooseKingdom(_Action, frozen=True, tag="choose_kingdom"):
+class ChooseKingdom(_Action, frozen=True, tag="choose_kingdom", omit_defaults=True):
+    """The table's kingdom piles, with its Events and Landmarks, and Obelisk's pile when the
+    table drew one."""
+
     piles: tuple[str, ...]
+    landscapes: tuple[str, ...] = ()
+    obelisk: str | None = None
 
 
 class ChooseFirstPlayer(_Action, frozen=True, tag="choose_first_player"):
@@ -70,22 +90,27 @@ Action = (
     | PlayTreasure
     | PlayTreasures
     | BuyCard
+    | BuyEvent
+    | PayDebt
     | EndPhase
     | SelectCards
     | Choose
     | SelectPile
     | React
+    | Bid
     | ObserveCards
     | ChooseKingdom
     | ChooseFirstPlayer
 )
 
-TURN_ACTIONS = (PlayCard, PlayTreasure, PlayTreasures, BuyCard, EndPhase)
+TURN_ACTIONS = (PlayCard, PlayTreasure, PlayTreasures, BuyCard, BuyEvent, PayDebt, EndPhase)
 ANSWER_KIND = {
     SelectCards: "select",
     Choose: "choose",
     SelectPile: "pile",
     React: "react",
+    Bid: "bid",
+    PayDebt: "debt",
     ObserveCards: "observe",
     ChooseKingdom: "kingdom",
     ChooseFirstPlayer: "first_player",
@@ -95,6 +120,8 @@ KIND_TAG = {
     "choose": "choose",
     "pile": "select_pile",
     "react": "react",
+    "bid": "bid",
+    "debt": "pay_debt",
     "observe": "observe_cards",
     "kingdom": "choose_kingdom",
     "first_player": "choose_first_player",

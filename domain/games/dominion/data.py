@@ -1,5 +1,5 @@
-"""Card data of Dominion (1st-edition base game): dominion.md sections 1.2, 1.5, 5.1, 5.2 and
-Appendix B, read from `cards-v1.json` and validated on load.
+"""Card data of Dominion (1st-edition base game and Empires): dominion.md sections 1.2, 1.5-1.8,
+5 and Appendix B, read from `cards-v1.json` and validated on load.
 
 Every card is typed data: name, types, cost as a `(coins, debt)` pair (dominion.md 0; base
 cards have no debt, Empires cards will), the coins a plain Treasure makes, printed VP, the
@@ -18,7 +18,12 @@ from importlib import resources
 
 import msgspec
 
-TYPES = ("Action", "Treasure", "Victory", "Curse", "Attack", "Reaction", "Duration")
+TYPES = ("Action", "Treasure", "Victory", "Curse", "Attack", "Reaction", "Duration", "Gathering", "Castle")
+EXPANSIONS = ("base", "base,empires")
+# Victory cards whose worth is counted by rule, not printed (5.2 Gardens, 5.4 Humble and King's Castle).
+COUNTED_VP = frozenset({"Gardens", "Humble Castle", "King's Castle"})
+# Treasures whose play is not a plain "+$n" (they ask, double, or make nothing by themselves).
+RULED_TREASURES = frozenset({"Charm", "Crown", "Fortune"})
 DEFAULT_FILE = "cards-v1.json"
 
 
@@ -50,6 +55,14 @@ class CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: str
     basic: tuple[Card, ...]
     kingdom: tuple[Card, ...]
+    empires: tuple[Card, ...]
+    split_piles: dict[str, tuple[str, str]]
+    castles: dict[str, tuple[str, ...]]
+    events: dict[str, tuple[int, int]]
+    landmarks: tuple[str, ...]
+    token_landmarks: tuple[str, ...]
+    expansions: dict[str, tuple[str, ...]]
+    preset_landscapes: dict[str, tuple[str, ...]]
     basic_piles: dict[str, tuple[int, int, int]]
     copper_in_box: int
     kingdom_pile: int
@@ -63,11 +76,26 @@ class CardData:
     def __init__(self, raw: CardFile) -> None:
         self.version = raw.version
         self.raw = raw
-        cards = (*raw.basic, *raw.kingdom)
+        cards = (*raw.basic, *raw.kingdom, *raw.empires)
         self.cards: dict[str, Card] = {c.name: c for c in cards}
         self.basic: tuple[str, ...] = tuple(c.name for c in raw.basic)
+        # The base randomizers (sorted): the kingdom of a base game is drawn from these alone,
+        # as it always was, so a stored base game draws the same kingdom for ever.
         self.kingdom: tuple[str, ...] = tuple(sorted(c.name for c in raw.kingdom))
+        self.empires_piles: tuple[str, ...] = tuple(sorted(raw.expansions["empires"]))
         self.presets = raw.presets
+        self.preset_landscapes = raw.preset_landscapes
+        self.events: dict[str, tuple[int, int]] = dict(raw.events)
+        self.landmarks: tuple[str, ...] = raw.landmarks
+        self.landscapes: tuple[str, ...] = tuple(sorted((*raw.events, *raw.landmarks)))
+        self.token_landmarks = frozenset(raw.token_landmarks)
+        self.split_piles = raw.split_piles
+        self.home: dict[str, str] = {c.name: c.name for c in cards}
+        for pile, halves in raw.split_piles.items():
+            for card in halves:
+                self.home[card] = pile
+        for card in raw.castles["3"]:
+            self.home[card] = "Castles"
         self.cost: dict[str, tuple[int, int]] = {c.name: c.cost for c in cards}
         self.coins: dict[str, int] = {c.name: c.coins for c in cards}
         self.vp: dict[str, int] = {c.name: c.vp for c in cards}
@@ -79,6 +107,32 @@ class CardData:
         self.treasures = self.of_type["Treasure"]
         self.victories = self.of_type["Victory"]
         self.attacks = self.of_type["Attack"]
+        self.castles = self.of_type["Castle"]
+        self.pile_types: dict[str, frozenset[str]] = {
+            name: frozenset(self.cards[name].types) for name in (*self.basic, *self.kingdom)
+        }
+        for name in self.empires_piles:
+            first = self.pile_cards(name, 2)[0]
+            self.pile_types[name] = frozenset(self.cards[first].types)
+        self.pile_types["Castles"] = frozenset({"Victory", "Castle"})  # not a Treasure pile (1.7)
+
+    def randomizers(self, expansions: str) -> tuple[str, ...]:
+        """The kingdom piles a random kingdom is drawn from (sorted pile ids)."""
+        if expansions == "base":
+            return self.kingdom
+        return tuple(sorted((*self.kingdom, *self.empires_piles)))
+
+    def is_pile(self, name: str) -> bool:
+        return name in self.pile_types
+
+    def pile_cards(self, pile: str, players: int) -> tuple[str, ...]:
+        """The cards of a kingdom or basic pile at setup, top first."""
+        if pile == "Castles":
+            return self.raw.castles["2" if players == 2 else "3"]
+        if pile in self.split_piles:
+            top, bottom = self.split_piles[pile]
+            return (top,) * 5 + (bottom,) * 5
+        return (pile,) * self.pile_size(pile, players)
 
     def pile_size(self, name: str, players: int) -> int:
         column = min(players, 4) - 2
@@ -95,22 +149,38 @@ class CardData:
 
 
 def _check(raw: CardFile) -> None:
-    names = [c.name for c in (*raw.basic, *raw.kingdom)]
+    names = [c.name for c in (*raw.basic, *raw.kingdom, *raw.empires)]
     if len(set(names)) != len(names):
         raise CardDataError("card names must be unique")
-    for card in (*raw.basic, *raw.kingdom):
+    for card in (*raw.basic, *raw.kingdom, *raw.empires):
         if not card.types or any(t not in TYPES for t in card.types):
             raise CardDataError(f"{card.name}: unknown type in {card.types}")
         if min(card.cost) < 0:
             raise CardDataError(f"{card.name}: a cost is two integers >= 0")
-        if "Treasure" in card.types and card.coins <= 0:
+        if "Treasure" in card.types and card.coins <= 0 and card.name not in RULED_TREASURES:
             raise CardDataError(f"{card.name}: a Treasure names its coins")
-        if ("Curse" in card.types or "Victory" in card.types) and card.vp == 0 and card.name != "Gardens":
+        victory = "Curse" in card.types or "Victory" in card.types
+        if victory and card.vp == 0 and card.name not in COUNTED_VP:
             raise CardDataError(f"{card.name}: a Victory or Curse card names its VP")
-    kingdom = {c.name for c in raw.kingdom}
-    for preset, piles in raw.presets.items():
-        if len(piles) != 10 or len(set(piles)) != 10 or not set(piles) <= kingdom:
+    known = set(names)
+    for pile, halves in raw.split_piles.items():
+        if pile != "/".join(halves) or not set(halves) <= known:
+            raise CardDataError(f"split pile {pile} must be named Top/Bottom after two known cards")
+    if len(raw.castles["2"]) != 8 or len(raw.castles["3"]) != 12 or not set(raw.castles["3"]) <= known:
+        raise CardDataError("the Castle pile holds 8 (2 players) or 12 known Castles")
+    piles = {c.name for c in raw.kingdom} | set(raw.expansions["empires"])
+    if len(raw.expansions["empires"]) != 24 or not set(raw.expansions["empires"]) <= known | set(
+        raw.split_piles
+    ) | {"Castles"}:
+        raise CardDataError("Empires has 24 kingdom piles")
+    if len(raw.events) != 13 or len(raw.landmarks) != 21:
+        raise CardDataError("Empires has 13 Events and 21 Landmarks")
+    for preset, chosen in raw.presets.items():
+        if len(chosen) != 10 or len(set(chosen)) != 10 or not set(chosen) <= piles:
             raise CardDataError(f"preset {preset} must name 10 distinct kingdom piles")
+    for preset, scapes in raw.preset_landscapes.items():
+        if preset not in raw.presets or not set(scapes) <= set(raw.events) | set(raw.landmarks):
+            raise CardDataError(f"preset {preset}: unknown Events or Landmarks")
     if set(raw.basic_piles) != {c.name for c in raw.basic}:
         raise CardDataError("every basic card needs its pile sizes")
 

@@ -42,14 +42,21 @@ def bounds(state: State, d: Decision) -> tuple[int, int, tuple[str, ...]]:
 
 
 def pile_ok(state: State, d: Decision, pile: str) -> bool:
+    """Does the pile's top card meet the decision's filters (costs compare as in 0)?"""
     cards = state.supply.get(pile)
     if not cards:
-        return False
+        return d.empty_ok and pile in state.supply
     top = cards[0]
     if d.types and not any(DATA.has_type(top, t) for t in d.types):
         return False
+    if d.not_types and any(DATA.has_type(top, t) for t in d.not_types):
+        return False
+    if top in d.exclude:
+        return False
     if d.cost is not None:
         c, debt = DATA.cost[top]
+        if d.exact:
+            return (c, debt) == d.cost
         if c > d.cost[0] or debt > d.cost[1]:
             return False
     return True
@@ -83,10 +90,17 @@ def answers(state: State, d: Decision) -> list[Any]:
         return piles
     if d.kind == "react":
         return (["Moat"] if "Moat" in state.players[d.p].hand else []) + [None]
+    if d.kind in ("debt", "bid"):
+        amounts: list[Any] = list(range(d.lo, d.hi + 1))
+        return [*amounts, None] if d.kind == "bid" else amounts
     if d.kind == "observe":
         return [(name,) for name in sorted(set(state.players[d.target].unknown))]
     if d.kind == "kingdom":
-        return [tuple(sorted(piles)) for _, piles in sorted(DATA.presets.items())]
+        return [
+            (tuple(sorted(piles)), DATA.preset_landscapes.get(name, ()), None)
+            for name, piles in sorted(DATA.presets.items())
+            if allowed(state, piles) and "Obelisk" not in DATA.preset_landscapes.get(name, ())
+        ]
     if d.kind == "first_player":
         return list(state.seats)
     return []
@@ -114,6 +128,10 @@ def forced(state: State, d: Decision) -> Any:
         return MANY
     if d.kind == "react":
         return MANY if "Moat" in state.players[d.p].hand else None
+    if d.kind == "debt":
+        return d.lo if d.lo == d.hi else MANY
+    if d.kind == "bid":
+        return None if d.lo > d.hi else MANY
     if d.kind == "observe":
         unknown = state.players[d.target].unknown
         return unknown if unknown and len(set(unknown)) == 1 else MANY
@@ -173,19 +191,67 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
                 "6.4",
             )
         return None
-    if d.kind == "kingdom":
-        piles = value
-        if len(piles) != 10 or len(set(piles)) != 10:
-            return reject("kingdom_size", "A kingdom is exactly 10 different piles.", "1.5")
-        strangers = [p for p in piles if p not in DATA.kingdom]
-        if strangers:
-            return reject("unknown_pile", f"{strangers[0]!r} is not a base kingdom pile.", "1.5")
+    if d.kind in ("debt", "bid"):
+        if value is None and d.kind == "bid":
+            return None
+        if not isinstance(value, int) or not d.lo <= value <= d.hi:
+            what = "pay off" if d.kind == "debt" else "bid"
+            return reject("wrong_amount", f"You may {what} {d.lo} to {d.hi}, not {value}.", _section(d))
         return None
+    if d.kind == "kingdom":
+        return check_kingdom(state, *value)
     if d.kind == "first_player":
         if value not in state.seats:
             return reject("unknown_seat", f"There is no seat {value!r} in this game.", "1.4")
         return None
     return reject("unknown_decision", "That decision cannot be answered.", "4.3")
+
+
+def _section(d: Decision) -> str:
+    return "5.3" if d.kind == "debt" else "5.6"
+
+
+def allowed(state: State, piles: tuple[str, ...]) -> bool:
+    """Are these kingdom piles in the sets this game plays with?"""
+    pool = DATA.randomizers(state.variants.expansions)
+    return all(p in pool for p in piles)
+
+
+def check_kingdom(
+    state: State, piles: tuple[str, ...], landscapes: tuple[str, ...], obelisk: str | None
+) -> Rejection | None:
+    if len(piles) != 10 or len(set(piles)) != 10:
+        return reject("kingdom_size", "A kingdom is exactly 10 different piles.", "1.5")
+    strangers = [p for p in piles if not allowed(state, (p,))]
+    if strangers:
+        sets = state.variants.expansions.replace(",", " and ")
+        return reject("unknown_pile", f"{strangers[0]!r} is not a kingdom pile of {sets}.", "1.5")
+    if landscapes and state.variants.expansions == "base":
+        return reject(
+            "no_landscapes", "Events and Landmarks come with Empires (expansions base,empires).", "1.8"
+        )
+    unknown = [x for x in landscapes if x not in DATA.landscapes]
+    if unknown or len(set(landscapes)) != len(landscapes):
+        what = (
+            f"{unknown[0]!r} is not an Event or a Landmark"
+            if unknown
+            else "An Event or Landmark is named twice"
+        )
+        return reject("unknown_landscape", f"{what}.", "1.8")
+    if "Obelisk" in landscapes:
+        eligible = obelisk_piles(piles)
+        if obelisk is None and state.mode == "physical":
+            return reject("obelisk_pile", "Name the Action pile the table drew for Obelisk.", "1.8")
+        if obelisk is not None and obelisk not in eligible:
+            return reject("obelisk_pile", f"Obelisk's pile must be one of: {', '.join(eligible)}.", "1.8")
+    elif obelisk is not None:
+        return reject("obelisk_pile", "Obelisk is not in this game.", "1.8")
+    return None
+
+
+def obelisk_piles(kingdom: tuple[str, ...]) -> tuple[str, ...]:
+    """The Action Supply piles Obelisk may choose from, sorted (1.8 step 4, 8.23)."""
+    return tuple(sorted(p for p in kingdom if "Action" in DATA.pile_types[p]))
 
 
 def _pile_limit(d: Decision, pile: str) -> str:
@@ -194,7 +260,10 @@ def _pile_limit(d: Decision, pile: str) -> str:
         parts.append(" or ".join(d.types))
     if d.cost is not None:
         c, debt = d.cost
-        parts.append(f"costing up to ${c}" + (f" and {debt}D" if debt else ""))
+        up = "exactly" if d.exact else "up to"
+        parts.append(f"costing {up} ${c}" + (f" and {debt}D" if debt else ""))
+    if d.exclude:
+        parts.append(f"other than {', '.join(d.exclude)}")
     return f"{pile} is not a card {' '.join(parts)}."
 
 

@@ -1,6 +1,7 @@
-"""Log lines of Dominion (1st-edition base game), one per fact, in the style of the familiar
-online logs ("Ann plays a Village.", "Ann draws 2 cards."). Facts arrive redacted for the
-reader: a draw whose cards are hidden reads as a count.
+"""Log lines of Dominion (1st-edition base game and Empires), one per fact, in the style of the
+familiar online logs ("Ann plays a Village.", "Ann draws 2 cards.", "Ann buys a City Quarter and
+takes 8 debt.", "Ann pays off 3 debt."). Facts arrive redacted for the reader: a draw whose
+cards are hidden reads as a count.
 """
 
 from __future__ import annotations
@@ -41,6 +42,32 @@ def _shown(cards: tuple[str, ...], count: int) -> str:
     return cards_text(cards) if cards else count_text(count)
 
 
+def _tokens(fact: ev.Tokens, who: str) -> str:
+    """ "Ann takes 2 VP from Basilica.", "Ann gets +1 VP (Temple).", "Ann takes 6 debt (Capital)."."""
+    where = fact.landmark or (f"the {fact.pile} pile" if fact.pile else "")
+    parts = []
+    if fact.vp:
+        if where and (fact.landmark_vp < 0 or fact.pile_vp < 0):
+            parts.append(f"takes {fact.vp} VP from {where}")
+        else:
+            parts.append(f"gets {fact.vp:+d} VP")
+    if fact.debt:
+        if fact.pile_debt < 0:
+            parts.append(f"takes {fact.debt} debt from the {fact.pile} pile")
+        else:
+            parts.append(f"takes {fact.debt} debt")
+    if who and parts:
+        return f"{who} {' and '.join(parts)} ({fact.source})."
+    moves = []
+    if fact.pile_vp:
+        moves.append(f"the {fact.pile} pile {fact.pile_vp:+d} VP")
+    if fact.landmark_vp:
+        moves.append(f"{fact.landmark} {fact.landmark_vp:+d} VP")
+    if fact.pile_debt:
+        moves.append(f"the {fact.pile} pile {fact.pile_debt:+d} debt")
+    return f"{fact.source}: {', '.join(moves) or 'no change'}."
+
+
 def describe(fact: ev.Fact, config: GameConfig) -> str:
     name = config.seat_name
     if isinstance(fact, ev.KingdomChosen):
@@ -76,13 +103,56 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
             parts.append(f"+${fact.coins}")
         return f"{name(fact.player)} gets {', '.join(parts) or 'nothing'} ({fact.source})."
     if isinstance(fact, ev.Bought):
-        return f"{name(fact.player)} buys {article(fact.card)}."
+        debt = f" and takes {fact.debt} debt" if fact.debt else ""
+        return f"{name(fact.player)} buys {article(fact.card)}{debt}."
+    if isinstance(fact, ev.EventBought):
+        debt = f" and takes {fact.debt} debt" if fact.debt else ""
+        return f"{name(fact.player)} buys the Event {fact.event}{debt}."
+    if isinstance(fact, ev.DebtPaid):
+        return f"{name(fact.player)} pays off {fact.amount} debt."
+    if isinstance(fact, ev.Tokens):
+        return _tokens(fact, name(fact.player) if fact.player else "")
+    if isinstance(fact, ev.LandscapesSetUp):
+        parts = [f"{k} {v} VP" for k, v in fact.landmark_vp.items()]
+        parts += [f"{k} pile {v} VP" for k, v in fact.pile_vp.items()]
+        if fact.pile_debt:
+            parts.append(f"{len(fact.pile_debt)} piles 1 debt each")
+        if fact.obelisk:
+            parts.append(f"Obelisk on {fact.obelisk}")
+        return "Landscape tokens: " + (", ".join(parts) or "none") + "."
+    if isinstance(fact, ev.Returned):
+        return f"{name(fact.player)} returns {article(fact.card.split('>')[0])} to the {fact.pile} pile."
+    if isinstance(fact, ev.Became):
+        return f"{name(fact.player)}'s {fact.card} becomes {article(fact.acting)}."
+    if isinstance(fact, ev.Enchanted):
+        who = " and ".join(name(t) for t in fact.targets) or "nobody"
+        return f"{name(fact.player)} enchants {who} until their next turn."
+    if isinstance(fact, ev.DurationStarted):
+        return f"{name(fact.player)}'s {fact.card} will stay in play."
+    if isinstance(fact, ev.ArchiveFilled):
+        return f"{name(fact.player)} sets aside {_shown(fact.cards, fact.count)} face down (Archive)."
+    if isinstance(fact, ev.ArchiveTaken):
+        return f"{name(fact.player)} takes {article(fact.card) if fact.card else 'a card'} from an Archive."
+    if isinstance(fact, ev.EnchantressCharged):
+        return f"{name(fact.player)} will draw 2 more cards next turn (Enchantress)."
+    if isinstance(fact, ev.DurationsEnded):
+        return f"{name(fact.player)}'s Durations leave play at Clean-up."
+    if isinstance(fact, ev.MountainPassQueued):
+        if fact.player is None:
+            return "The Mountain Pass bidding is over."
+        return f"{name(fact.player)} gained the first Province: Mountain Pass bidding after this turn."
+    if isinstance(fact, ev.Bid):
+        if fact.amount is None:
+            return f"{name(fact.player)} passes (Mountain Pass)."
+        return f"{name(fact.player)} bids {fact.amount} debt (Mountain Pass)."
     if isinstance(fact, ev.Gained):
         where = {"discard": "", "hand": " into their hand", "deck": " onto their deck"}[fact.to]
         source = " from the trash" if fact.source == "trash" else ""
         return f"{name(fact.player)} gains {article(fact.card)}{source}{where}."
     if isinstance(fact, ev.Trashed):
-        return f"{name(fact.player)} trashes {cards_text(fact.cards)}."
+        where = f" from the {fact.pile or fact.cards[0]} pile" if fact.source == "supply" else ""
+        printed = tuple(c.split(">")[0] for c in fact.cards)
+        return f"{name(fact.player)} trashes {cards_text(printed)}{where}."
     if isinstance(fact, ev.Discarded):
         source = " from their deck" if fact.source == "deck" else ""
         return f"{name(fact.player)} discards {_shown(fact.cards, fact.count)}{source}."

@@ -39,10 +39,11 @@ from domain.games.dominion.events import (
     Reacted,
     Shuffled,
     StackSaved,
+    Tokens,
     Trashed,
 )
 from domain.games.dominion.fold import evolve
-from domain.games.dominion.state import RECORDER, Decision, Frame, State
+from domain.games.dominion.state import RECORDER, Decision, Frame, State, physical
 from domain.rng import Rng
 
 WAIT = "?wait"  # peek(): the recorder must first say which card it is
@@ -69,14 +70,47 @@ class Ctx(Collector[State, Fact]):
 Handler = Callable[[Ctx, Frame], None]
 Answer = Callable[[Ctx, Decision, Any], None]
 
+BuyHook = Callable[[Ctx, int, str], None]  # (ctx, buyer, card)
+GainHook = Callable[[Ctx, int, str, str], None]  # (ctx, gainer, card, where it went)
+TrashHook = Callable[[Ctx, int, str], None]  # (ctx, the player who trashed, card)
+TurnHook = Callable[[Ctx, int], None]  # (ctx, current player)
+
 HANDLERS: dict[str, Handler] = {}
 ANSWERS: dict[str, Answer] = {}
 EFFECTS: dict[str, Handler] = {}  # a card's own instructions, after its "+" bonuses (step >= 1)
-# Triggered abilities (dominion.md 4.7, 5.7) subscribe here in their canonical order; the base
-# game has none. They run for whoever buys, gains or trashes, on any player's turn.
-ON_BUY: list[Callable[[Ctx, int, str], None]] = []
-ON_GAIN: list[Callable[[Ctx, int, str, str], None]] = []
-ON_TRASH: list[Callable[[Ctx, int, str], None]] = []
+
+# Triggered abilities (4.7, 5.7). A card's own when-buy / when-gain / when-trash ability is
+# keyed by its name and runs first; then the abilities of other things (cards in play,
+# Events, Landmarks) run in the canonical order of 4.7, each checking that it is in the game.
+# They run for whoever buys, gains or trashes, on any player's turn.
+OWN_BUY: dict[str, BuyHook] = {}
+OWN_GAIN: dict[str, GainHook] = {}
+OWN_TRASH: dict[str, TrashHook] = {}
+BUY_ORDER = ("Tax", "Charm", "Basilica", "Colonnade", "Defiled Shrine")
+GAIN_ORDER = (
+    "Charm",
+    "Groundskeeper",
+    "Aqueduct",
+    "Battlefield",
+    "Defiled Shrine",
+    "Labyrinth",
+    "Mountain Pass",
+)
+TRASH_ORDER = ("Tomb",)
+ON_BUY: dict[str, BuyHook] = {}
+ON_GAIN: dict[str, GainHook] = {}
+ON_TRASH: dict[str, TrashHook] = {}
+# Turn-structure abilities keyed by the landmark or card that has them (3.2-3.7): the start
+# of a Buy phase (Arena), the end of a turn (Baths), a card discarded from play (Capital), a
+# Duration's start-of-turn effect (by the name it counts as; called with its record index).
+ON_BUY_PHASE: dict[str, TurnHook] = {}
+ON_END_OF_TURN: dict[str, TurnHook] = {}
+ON_DISCARD_FROM_PLAY: dict[str, TrashHook] = {}
+DURATION_START: dict[str, Callable[[Ctx, int, int], None]] = {}
+# Events bought with `buy_event` (5.5), run after the Event is paid for.
+EVENTS: dict[str, TurnHook] = {}
+# Scoring landmarks (5.6): VP for a player at the end of the game.
+SCORING: dict[str, Callable[[State, int], int]] = {}
 
 
 def run(ctx: Ctx) -> None:
@@ -172,7 +206,55 @@ def peek(ctx: Ctx, p: int) -> str | None:
     return pl.deck[0] if pl.deck else WAIT
 
 
+# --- piles and tokens (1.6, 5.6) --------------------------------------------------------------
+
+
+def pile_of(state: State, name: str) -> str | None:
+    """The Supply pile a name means: a pile id, or the card now on top of a pile (4.1)."""
+    if name in state.supply:
+        return name
+    home = DATA.home.get(name)
+    if home is not None and home in state.supply:
+        cards = state.supply[home]
+        if cards and cards[0] == name:
+            return home
+    return None
+
+
+def tokens(ctx: Ctx, source: str, p: int | None = None, **change: Any) -> None:
+    """One `Tokens` fact: VP/debt for player p, and/or a pile's or a landmark's tokens."""
+    ctx.emit(Tokens(source, None if p is None else ctx.seat(p), **change))
+
+
+def take_vp(
+    ctx: Ctx, p: int, source: str, n: int | None = None, *, landmark: str = "", pile: str = ""
+) -> int:
+    """p takes n VP (all when n is None) from a landmark or a pile; returns how many (5.6:
+    a landmark out of tokens gives nothing)."""
+    if landmark:
+        have = ctx.state.landmark_vp.get(landmark, 0)
+        k = have if n is None else min(n, have)
+        if k:
+            tokens(ctx, source, p, vp=k, landmark=landmark, landmark_vp=-k)
+        return k
+    have = ctx.state.pile_vp.get(pile, 0)
+    k = have if n is None else min(n, have)
+    if k:
+        tokens(ctx, source, p, vp=k, pile=pile, pile_vp=-k)
+    return k
+
+
 # --- moving cards (4.6) -----------------------------------------------------------------------
+
+
+def _gained(ctx: Ctx, p: int, card: str, to: str) -> None:
+    own = OWN_GAIN.get(card)
+    if own is not None:
+        own(ctx, p, card, to)
+    for name in GAIN_ORDER:
+        hook = ON_GAIN.get(name)
+        if hook is not None:
+            hook(ctx, p, card, to)
 
 
 def gain(ctx: Ctx, p: int, pile: str, to: str = "discard") -> bool:
@@ -181,15 +263,24 @@ def gain(ctx: Ctx, p: int, pile: str, to: str = "discard") -> bool:
         return False
     card = cards[0]
     ctx.emit(Gained(ctx.seat(p), card, "supply", to, None if pile == card else pile))
-    for trigger in ON_GAIN:
-        trigger(ctx, p, card, to)
+    _gained(ctx, p, card, to)
     return True
 
 
 def gain_from_trash(ctx: Ctx, p: int, card: str) -> None:
     ctx.emit(Gained(ctx.seat(p), card, "trash", "discard"))
-    for trigger in ON_GAIN:
-        trigger(ctx, p, card, "discard")
+    _gained(ctx, p, card, "discard")
+
+
+def trashed(ctx: Ctx, p: int, card: str) -> None:
+    """The when-trash abilities of one trashed card: its own, then Tomb (4.7)."""
+    own = OWN_TRASH.get(physical(card))
+    if own is not None:
+        own(ctx, p, physical(card))
+    for name in TRASH_ORDER:
+        hook = ON_TRASH.get(name)
+        if hook is not None:
+            hook(ctx, p, physical(card))
 
 
 def trash(ctx: Ctx, p: int, cards: tuple[str, ...], source: str = "hand") -> None:
@@ -197,17 +288,52 @@ def trash(ctx: Ctx, p: int, cards: tuple[str, ...], source: str = "hand") -> Non
         return
     ctx.emit(Trashed(ctx.seat(p), cards, source))
     for card in cards:
-        for trigger in ON_TRASH:
-            trigger(ctx, p, card)
+        trashed(ctx, p, card)
+
+
+def trash_from_supply(ctx: Ctx, p: int, pile: str) -> str | None:
+    """p trashes the top card of a Supply pile (Gladiator, Salt the Earth); returns it."""
+    cards = ctx.state.supply.get(pile)
+    if not cards:
+        return None
+    card = cards[0]
+    ctx.emit(Trashed(ctx.seat(p), (card,), "supply", None if pile == card else pile))
+    trashed(ctx, p, card)
+    return card
+
+
+def bought(ctx: Ctx, p: int, card: str) -> None:
+    """The when-buy abilities of a bought card, before it is gained (4.5 step 3)."""
+    own = OWN_BUY.get(card)
+    if own is not None:
+        own(ctx, p, card)
+    for name in BUY_ORDER:
+        hook = ON_BUY.get(name)
+        if hook is not None:
+            hook(ctx, p, card)
+
+
+def enchanted(state: State, p: int, card: str) -> bool:
+    """Does an enchantment replace this play (5.3 Enchantress)? Only the first Action card
+    the targeted player plays in their own turn, once however many enchantments there are."""
+    if not state.enchantments or state.first_action or p != state.current or card not in DATA.actions:
+        return False
+    return any(p in targets for _, targets in state.enchantments)
 
 
 def play(
     ctx: Ctx, p: int, card: str, *, again: bool = False, action: bool = False, gone: bool = False
 ) -> None:
     """Put a card into play and start its instructions (3.1). An Attack first opens the
-    reaction window (4.6): every other player holding a Moat may reveal it, all at once."""
+    reaction window (4.6): every other player holding a Moat may reveal it, all at once.
+    An enchanted play gives +1 Card +1 Action instead of its instructions."""
+    if not again and enchanted(ctx.state, p, card):
+        ctx.emit(Played(ctx.seat(p), card, False, action, enchanted=True))
+        ctx.emit(Plus(ctx.seat(p), "Enchantress", actions=1))
+        ctx.frames.append(Frame("draw", p, n=1))
+        return
     ctx.emit(Played(ctx.seat(p), card, again, action))
-    ctx.frames.append(Frame(card, p, gone=gone))
+    ctx.frames.append(Frame(card, p, gone=gone, again=again))
     if card in DATA.attacks:
         for t in ctx.state.others(p):
             if "Moat" in ctx.state.players[t].hand:
@@ -227,10 +353,13 @@ def card_frame(ctx: Ctx, f: Frame) -> None:
     if f.step == 0:
         f = ctx.set(replace(f, step=1))
         plus = DATA.plus.get(f.op)
-        if plus is not None:
-            if plus.actions or plus.buys or plus.coins:
-                ctx.emit(Plus(ctx.seat(f.p), f.op, plus.actions, plus.buys, plus.coins))
-            if plus.cards and not draw(ctx, f.p, plus.cards):
+        coins = DATA.coins[f.op]  # a Treasure's own coins (played by Crown or one at a time)
+        if plus is not None or coins:
+            actions, buys = (plus.actions, plus.buys) if plus is not None else (0, 0)
+            coins += plus.coins if plus is not None else 0
+            if actions or buys or coins:
+                ctx.emit(Plus(ctx.seat(f.p), f.op, actions, buys, coins))
+            if plus is not None and plus.cards and not draw(ctx, f.p, plus.cards):
                 return
     effect = EFFECTS.get(f.op)
     if effect is None:

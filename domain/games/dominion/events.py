@@ -28,10 +28,29 @@ class KingdomChosen(_Fact, frozen=True, tag="kingdom_chosen"):
     stream: str | None = None
     n: int | None = None
     observed: bool = False
+    events: tuple[str, ...] = ()
+    landmarks: tuple[str, ...] = ()
 
 
 class SupplyBuilt(_Fact, frozen=True, tag="supply_built"):
+    """Pile sizes; `cards` lists, top first, the piles not made of one card (1.6, 1.7)."""
+
     piles: dict[str, int]
+    cards: dict[str, tuple[str, ...]] = {}
+
+
+class LandscapesSetUp(_Fact, frozen=True, tag="landscapes_set_up"):
+    """Tokens put out for the Events and Landmarks (1.8) and Obelisk's pile, drawn from stream
+    `obelisk` n 0 over the sorted eligible piles (or entered by the recorder)."""
+
+    landmark_vp: dict[str, int]
+    pile_vp: dict[str, int]
+    pile_debt: dict[str, int]
+    obelisk: str | None = None
+    stream: str | None = None
+    n: int | None = None
+    outcome: int | None = None
+    faces: int | None = None
 
 
 class FirstPlayerChosen(_Fact, frozen=True, tag="first_player_chosen"):
@@ -84,12 +103,14 @@ class PhaseChanged(_Fact, frozen=True, tag="phase_changed"):
 
 class Played(_Fact, frozen=True, tag="played"):
     """A card put into play from the hand (`again`: played once more without moving, Throne
-    Room's second play). `action`: it used up an Action (played in the Action phase)."""
+    Room's second play). `action`: it used up an Action (played in the Action phase).
+    `enchanted`: an enchantment replaced its instructions with +1 Card +1 Action (5.3)."""
 
     player: str
     card: str
     again: bool = False
     action: bool = False
+    enchanted: bool = False
 
 
 class TreasuresPlayed(_Fact, frozen=True, tag="treasures_played"):
@@ -99,11 +120,16 @@ class TreasuresPlayed(_Fact, frozen=True, tag="treasures_played"):
 
 
 class Plus(_Fact, frozen=True, tag="plus"):
+    """Counter changes of the current turn. `charms` adds (or with a negative number uses up)
+    Charms waiting for the next buy; `doubled` spends the turn's Fortune doubling (5.3)."""
+
     player: str
     source: str
     actions: int = 0
     buys: int = 0
     coins: int = 0
+    charms: int = 0
+    doubled: bool = False
 
 
 class Bought(_Fact, frozen=True, tag="bought"):
@@ -124,7 +150,8 @@ class Gained(_Fact, frozen=True, tag="gained"):
 class Trashed(_Fact, frozen=True, tag="trashed"):
     player: str
     cards: tuple[str, ...]
-    source: str = "hand"  # hand, play or aside
+    source: str = "hand"  # hand, play, aside, deck, discard, or supply (the top of `pile`)
+    pile: str | None = None
 
 
 class Discarded(_Fact, frozen=True, tag="discarded"):
@@ -200,6 +227,106 @@ class GameEnded(_Fact, frozen=True, tag="game_ended"):
     turns: dict[str, int]
     ranks: dict[str, int]
     winners: tuple[str, ...]
+    landmarks: dict[str, dict[str, int]] = {}  # per seat, the VP of each scoring landmark
+
+
+# --- Empires ----------------------------------------------------------------------------------
+
+
+class Tokens(_Fact, frozen=True, tag="tokens"):
+    """VP or debt tokens change hands: every field is a change. A player takes tokens from a
+    pile or a landmark (Temple, Basilica), a card adds tokens (+1 VP), tokens move between a
+    pile and a landmark (Aqueduct) or onto a pile (Tax)."""
+
+    source: str
+    player: str | None = None
+    vp: int = 0
+    debt: int = 0
+    pile: str | None = None
+    pile_vp: int = 0
+    pile_debt: int = 0
+    landmark: str | None = None
+    landmark_vp: int = 0
+
+
+class DebtPaid(_Fact, frozen=True, tag="debt_paid"):
+    player: str
+    amount: int
+
+
+class EventBought(_Fact, frozen=True, tag="event_bought"):
+    player: str
+    event: str
+    coins: int
+    debt: int = 0
+
+
+class Returned(_Fact, frozen=True, tag="returned"):
+    """A set-aside card goes back on top of a Supply pile (Encampment, 3.5 step 1)."""
+
+    player: str
+    card: str
+    pile: str
+
+
+class Became(_Fact, frozen=True, tag="became"):
+    """An Overlord in play becomes the chosen card until it leaves play (5.3)."""
+
+    player: str
+    card: str
+    acting: str
+
+
+class Enchanted(_Fact, frozen=True, tag="enchanted"):
+    player: str
+    targets: tuple[str, ...]
+
+
+class DurationStarted(_Fact, frozen=True, tag="duration_started"):
+    """A Duration card begins a record of what stays in play with it (3.9)."""
+
+    player: str
+    card: str
+    links: tuple[str, ...] = ()
+
+
+class ArchiveFilled(_Fact, frozen=True, tag="archive_filled"):
+    """The top cards of the deck set aside face down as a new set of the newest Archive."""
+
+    player: str
+    cards: tuple[str, ...]
+    count: int
+
+
+class ArchiveTaken(_Fact, frozen=True, tag="archive_taken"):
+    """One card of an Archive set into the hand; `record` and `set` index it."""
+
+    player: str
+    card: str
+    record: int
+    set: int
+
+
+class EnchantressCharged(_Fact, frozen=True, tag="enchantress_charged"):
+    """The newest Enchantress record will draw 2 more cards at the start of the next turn."""
+
+    player: str
+
+
+class DurationsEnded(_Fact, frozen=True, tag="durations_ended"):
+    player: str
+    records: tuple[int, ...]
+
+
+class MountainPassQueued(_Fact, frozen=True, tag="mountain_pass_queued"):
+    """The first Province was gained: bidding follows this turn. None: the bidding is over."""
+
+    player: str | None
+
+
+class Bid(_Fact, frozen=True, tag="bid"):
+    player: str
+    amount: int | None = None
 
 
 Fact = (
@@ -227,4 +354,18 @@ Fact = (
     | CleanedUp
     | StackSaved
     | GameEnded
+    | LandscapesSetUp
+    | Tokens
+    | DebtPaid
+    | EventBought
+    | Returned
+    | Became
+    | Enchanted
+    | DurationStarted
+    | ArchiveFilled
+    | ArchiveTaken
+    | EnchantressCharged
+    | DurationsEnded
+    | MountainPassQueued
+    | Bid
 )

@@ -1,8 +1,10 @@
-"""`evolve` of Dominion (1st-edition base game): applies one fact to the state (design.md 2).
+"""`evolve` of Dominion (1st-edition base game and Empires): applies one fact to the state
+(design.md 2).
 
 Pure and total: it never validates and never draws. Zones are tuples of card names; a
 multiset removal takes the first copy of each name (same-named cards are interchangeable,
-dominion.md 0).
+dominion.md 0), from a discard pile the newest copy. A card leaving play leaves as its
+printed self (an Overlord acting as a Village goes to the discard pile as an Overlord).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
-from domain.games.dominion.state import Player, Result, State, with_player
+from domain.games.dominion.data import DATA
+from domain.games.dominion.state import AS, Lasting, Player, Result, State, acting, physical, with_player
 
 
 def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -26,6 +29,10 @@ def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(rest)
 
 
+def _printed(cards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(physical(c) for c in cards) if any(AS in c for c in cards) else cards
+
+
 def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
     if zone == "deck":
         return replace(player, deck=player.deck[len(cards) :])
@@ -33,10 +40,15 @@ def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
         return replace(player, hand=take(player.hand, cards))
     if zone == "play":
         return replace(player, play=take(player.play, cards))
+    if zone == "discard":
+        rest = tuple(reversed(take(tuple(reversed(player.discard)), cards)))
+        return replace(player, discard=rest)
     return replace(player, aside=take(player.aside, cards))
 
 
 def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
+    if zone not in ("play", "aside", "encampment"):
+        cards = _printed(cards)
     if zone == "deck":
         return replace(player, deck=tuple(reversed(cards)) + player.deck)
     if zone == "hand":
@@ -45,7 +57,7 @@ def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
         return replace(player, discard=player.discard + cards)
     if zone == "play":
         return replace(player, play=player.play + cards)
-    return replace(player, aside=player.aside + cards)
+    return replace(player, aside=player.aside + cards)  # aside and encampment
 
 
 def _update(state: State, seat: str, fn: Callable[[Player], Player], **fields: Any) -> State:
@@ -54,11 +66,18 @@ def _update(state: State, seat: str, fn: Callable[[Player], Player], **fields: A
 
 
 def _kingdom(state: State, f: ev.KingdomChosen) -> State:
-    return replace(state, kingdom=f.piles, method=f.method)
+    return replace(state, kingdom=f.piles, method=f.method, events=f.events, landmarks=f.landmarks)
 
 
 def _supply(state: State, f: ev.SupplyBuilt) -> State:
-    return replace(state, supply={name: (name,) * count for name, count in f.piles.items()})
+    supply = {name: f.cards.get(name) or (name,) * count for name, count in f.piles.items()}
+    return replace(state, supply=supply)
+
+
+def _landscapes(state: State, f: ev.LandscapesSetUp) -> State:
+    return replace(
+        state, landmark_vp=f.landmark_vp, pile_vp=f.pile_vp, pile_debt=f.pile_debt, obelisk=f.obelisk
+    )
 
 
 def _first(state: State, f: ev.FirstPlayerChosen) -> State:
@@ -95,6 +114,9 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
     p = state.seats.index(f.player)
     pl = state.players[p]
     players = with_player(state.players, p, replace(pl, turns=pl.turns + 1))
+    enchantments = state.enchantments
+    if enchantments:  # they last until the start of their source's next turn (3.2 step 4)
+        enchantments = tuple(e for e in enchantments if e[0] != p)
     return replace(
         state,
         players=players,
@@ -107,23 +129,35 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
         coins=0,
         window=False,
         gained=(),
+        bought=False,
+        fortune=False,
+        charms=0,
+        first_action=False,
+        encamped=(),
+        buy_phases=0,
+        enchantments=enchantments,
     )
 
 
 def _phase(state: State, f: ev.PhaseChanged) -> State:
-    return replace(state, phase=f.phase, window=f.phase == "buy")
+    if f.phase != "buy":
+        return replace(state, phase=f.phase, window=False)
+    locked = state.bought and state.variants.treasures_locked_for_whole_turn
+    return replace(state, phase=f.phase, window=not locked, buy_phases=state.buy_phases + 1)
 
 
 def _played(state: State, f: ev.Played) -> State:
     actions = state.actions - 1 if f.action else state.actions
+    first = state.first_action or (f.card in DATA.actions and state.seats.index(f.player) == state.current)
     if f.again:
-        return replace(state, actions=actions)
+        return replace(state, actions=actions, first_action=first)
     card = (f.card,)
     return _update(
         state,
         f.player,
         lambda pl: replace(pl, hand=take(pl.hand, card), play=pl.play + card),
         actions=actions,
+        first_action=first,
     )
 
 
@@ -138,7 +172,12 @@ def _treasures(state: State, f: ev.TreasuresPlayed) -> State:
 
 def _plus(state: State, f: ev.Plus) -> State:
     return replace(
-        state, actions=state.actions + f.actions, buys=state.buys + f.buys, coins=state.coins + f.coins
+        state,
+        actions=state.actions + f.actions,
+        buys=state.buys + f.buys,
+        coins=state.coins + f.coins,
+        charms=state.charms + f.charms,
+        fortune=state.fortune or f.doubled,
     )
 
 
@@ -150,7 +189,125 @@ def _bought(state: State, f: ev.Bought) -> State:
         buys=state.buys - 1,
         coins=state.coins - f.coins,
         window=False,
+        bought=True,
     )
+
+
+def _event_bought(state: State, f: ev.EventBought) -> State:
+    donate = 1 if f.event == "Donate" else 0
+    return _update(
+        state,
+        f.player,
+        lambda pl: replace(pl, debt=pl.debt + f.debt, donates=pl.donates + donate),
+        buys=state.buys - 1,
+        coins=state.coins - f.coins,
+        window=False,
+        bought=True,
+    )
+
+
+def _debt_paid(state: State, f: ev.DebtPaid) -> State:
+    window = state.window and state.variants.pay_debt_keeps_treasure_window
+    return _update(
+        state,
+        f.player,
+        lambda pl: replace(pl, debt=pl.debt - f.amount),
+        coins=state.coins - f.amount,
+        window=window,
+    )
+
+
+def _tokens(state: State, f: ev.Tokens) -> State:
+    extra: dict[str, Any] = {}
+    if f.pile is not None:
+        if f.pile_vp:
+            extra["pile_vp"] = {**state.pile_vp, f.pile: state.pile_vp.get(f.pile, 0) + f.pile_vp}
+        if f.pile_debt:
+            extra["pile_debt"] = {**state.pile_debt, f.pile: state.pile_debt.get(f.pile, 0) + f.pile_debt}
+    if f.landmark is not None and f.landmark_vp:
+        lm = state.landmark_vp
+        extra["landmark_vp"] = {**lm, f.landmark: lm.get(f.landmark, 0) + f.landmark_vp}
+    if f.player is None:
+        return replace(state, **extra)
+    return _update(state, f.player, lambda pl: replace(pl, vp=pl.vp + f.vp, debt=pl.debt + f.debt), **extra)
+
+
+def _returned(state: State, f: ev.Returned) -> State:
+    supply = dict(state.supply)
+    supply[f.pile] = (physical(f.card),) + supply[f.pile]
+    encamped = take(state.encamped, (f.card,)) if f.card in state.encamped else state.encamped
+    return _update(
+        state, f.player, lambda pl: _remove(pl, "aside", (f.card,)), supply=supply, encamped=encamped
+    )
+
+
+def _became(state: State, f: ev.Became) -> State:
+    def apply(pl: Player) -> Player:
+        i = len(pl.play) - 1 - pl.play[::-1].index(f.card)
+        return replace(pl, play=(*pl.play[:i], f"{f.card}{AS}{f.acting}", *pl.play[i + 1 :]))
+
+    return _update(state, f.player, apply)
+
+
+def _enchanted(state: State, f: ev.Enchanted) -> State:
+    entry = (state.seats.index(f.player), tuple(state.seats.index(t) for t in f.targets))
+    return replace(state, enchantments=(*state.enchantments, entry))
+
+
+def _newest(pl: Player, card: str) -> int:
+    return max(i for i, r in enumerate(pl.lasting) if acting(r.card) == card)
+
+
+def _set_record(pl: Player, i: int, record: Lasting) -> Player:
+    return replace(pl, lasting=(*pl.lasting[:i], record, *pl.lasting[i + 1 :]))
+
+
+def _duration(state: State, f: ev.DurationStarted) -> State:
+    record = Lasting(f.card, state.turn, f.links)
+    return _update(state, f.player, lambda pl: replace(pl, lasting=(*pl.lasting, record)))
+
+
+def _archive_filled(state: State, f: ev.ArchiveFilled) -> State:
+    def apply(pl: Player) -> Player:
+        i = _newest(pl, "Archive")
+        record = pl.lasting[i]
+        pl = _set_record(pl, i, replace(record, sets=(*record.sets, f.cards)))
+        return replace(pl, deck=pl.deck[len(f.cards) :])
+
+    return _update(state, f.player, apply)
+
+
+def _archive_taken(state: State, f: ev.ArchiveTaken) -> State:
+    def apply(pl: Player) -> Player:
+        record = pl.lasting[f.record]
+        sets = list(record.sets)
+        sets[f.set] = take(sets[f.set], (f.card,))
+        pl = _set_record(pl, f.record, replace(record, sets=tuple(sets)))
+        return replace(pl, hand=(*pl.hand, f.card))
+
+    return _update(state, f.player, apply)
+
+
+def _charged(state: State, f: ev.EnchantressCharged) -> State:
+    def apply(pl: Player) -> Player:
+        i = _newest(pl, "Enchantress")
+        return _set_record(pl, i, replace(pl.lasting[i], draws=pl.lasting[i].draws + 2))
+
+    return _update(state, f.player, apply)
+
+
+def _durations_ended(state: State, f: ev.DurationsEnded) -> State:
+    return _update(
+        state,
+        f.player,
+        lambda pl: replace(pl, lasting=tuple(r for i, r in enumerate(pl.lasting) if i not in f.records)),
+    )
+
+
+def _mountain_pass(state: State, f: ev.MountainPassQueued) -> State:
+    if f.player is None:
+        return replace(state, mountain_pass=-1)
+    return replace(state, mountain_pass=state.seats.index(f.player), province_gained=True)
 
 
 def _gained(state: State, f: ev.Gained) -> State:
@@ -168,7 +325,13 @@ def _gained(state: State, f: ev.Gained) -> State:
 
 
 def _trashed(state: State, f: ev.Trashed) -> State:
-    return _update(state, f.player, lambda pl: _remove(pl, f.source, f.cards), trash=state.trash + f.cards)
+    trash = state.trash + _printed(f.cards)
+    if f.source == "supply":
+        supply = dict(state.supply)
+        pile = f.pile or f.cards[0]
+        supply[pile] = supply[pile][len(f.cards) :]
+        return replace(state, supply=supply, trash=trash)
+    return _update(state, f.player, lambda pl: _remove(pl, f.source, f.cards), trash=trash)
 
 
 def _discarded(state: State, f: ev.Discarded) -> State:
@@ -182,7 +345,10 @@ def _revealed(state: State, f: ev.Revealed) -> State:
 
 
 def _moved(state: State, f: ev.Moved) -> State:
-    return _update(state, f.player, lambda pl: _add(_remove(pl, f.source, f.cards), f.to, f.cards))
+    extra: dict[str, Any] = {}
+    if f.to == "encampment":  # set aside until the start of Clean-up (5.3 Encampment)
+        extra["encamped"] = state.encamped + f.cards
+    return _update(state, f.player, lambda pl: _add(_remove(pl, f.source, f.cards), f.to, f.cards), **extra)
 
 
 def _deck_discarded(state: State, f: ev.DeckDiscarded) -> State:
@@ -194,13 +360,13 @@ def _deck_discarded(state: State, f: ev.DeckDiscarded) -> State:
 
 
 def _cleaned(state: State, f: ev.CleanedUp) -> State:
-    return _update(
-        state,
-        f.player,
-        lambda pl: replace(pl, discard=pl.discard + pl.play + pl.hand, play=(), hand=()),
-        phase="cleanup",
-        window=False,
-    )
+    """`play` lists the cards leaving play; the rest stay (Durations and what played them)."""
+
+    def apply(pl: Player) -> Player:
+        stay = take(pl.play, f.play) if len(f.play) != len(pl.play) else ()
+        return replace(pl, discard=pl.discard + _printed(f.play) + pl.hand, play=stay, hand=())
+
+    return _update(state, f.player, apply, phase="cleanup", window=False)
 
 
 def _saved(state: State, f: ev.StackSaved) -> State:
@@ -250,6 +416,20 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
     ev.CleanedUp: _cleaned,
     ev.StackSaved: _saved,
     ev.GameEnded: _ended,
+    ev.LandscapesSetUp: _landscapes,
+    ev.Tokens: _tokens,
+    ev.DebtPaid: _debt_paid,
+    ev.EventBought: _event_bought,
+    ev.Returned: _returned,
+    ev.Became: _became,
+    ev.Enchanted: _enchanted,
+    ev.DurationStarted: _duration,
+    ev.ArchiveFilled: _archive_filled,
+    ev.ArchiveTaken: _archive_taken,
+    ev.EnchantressCharged: _charged,
+    ev.DurationsEnded: _durations_ended,
+    ev.MountainPassQueued: _mountain_pass,
+    ev.Bid: _same,
 }
 
 

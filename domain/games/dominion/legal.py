@@ -15,12 +15,15 @@ from typing import Any
 from domain.games.dominion.actions import (
     KIND_TAG,
     Action,
+    Bid,
     BuyCard,
+    BuyEvent,
     Choose,
     ChooseFirstPlayer,
     ChooseKingdom,
     EndPhase,
     ObserveCards,
+    PayDebt,
     PlayCard,
     PlayTreasure,
     PlayTreasures,
@@ -50,7 +53,11 @@ def as_action(d: Decision, value: Any) -> Action:
     if kind == "observe":
         return ObserveCards(value)
     if kind == "kingdom":
-        return ChooseKingdom(value)
+        return ChooseKingdom(*value)
+    if kind == "bid":
+        return Bid(value)
+    if kind == "debt":
+        return PayDebt(value)
     return ChooseFirstPlayer(value)
 
 
@@ -84,6 +91,10 @@ def turn_actions(state: State) -> tuple[Action, ...]:
             out.extend(
                 BuyCard(pile) for pile, cards in state.supply.items() if cards and cost[cards[0]][0] <= coins
             )
+            out.extend(BuyEvent(e) for e in state.events if DATA.events[e][0] <= coins)
+    payable = min(state.coins, pl.debt)
+    if payable and (state.phase == "buy" or state.variants.pay_debt_any_time):
+        out.extend(PayDebt(n) for n in range(1, payable + 1))
     out.append(EndPhase())
     return tuple(out)
 
@@ -109,7 +120,9 @@ def probe_actions(state: State) -> tuple[Action, ...]:
     out: list[Action] = [EndPhase()]
     out.extend(PlayCard(c) for c in names)
     out.extend(PlayTreasure(c) for c in names)
-    out.extend(BuyCard(c) for c in names)
+    out.extend(BuyCard(c) for c in (*names, *DATA.pile_types))
+    out.extend(BuyEvent(e) for e in (*DATA.events, BOGUS))
+    out.extend((PayDebt(0), PayDebt(1), PayDebt(state.coins + 1)))
     if state.players:
         hand = state.players[state.current].hand
         treasures = tuple(sorted(c for c in hand if c in DATA.treasures))
@@ -133,6 +146,8 @@ def probe_actions(state: State) -> tuple[Action, ...]:
             out.extend((React("Moat"), React(None), React("Village")))
         elif d.kind == "observe":
             out.extend(ObserveCards((c,)) for c in names)
+        elif d.kind in ("debt", "bid"):
+            out.extend((PayDebt(d.lo - 1), PayDebt(d.hi + 1), Bid(d.lo - 1), Bid(41), Bid(None)))
         elif d.kind == "kingdom":
             out.append(ChooseKingdom(DATA.kingdom[:9]))
             out.append(ChooseKingdom((*DATA.kingdom[:9], BOGUS)))
@@ -159,6 +174,8 @@ def _bounds(state: State, d: Decision) -> dict[str, Any]:
             out["types"] = list(d.types)
     elif d.kind == "choose":
         out["options"] = list(d.options)
+    elif d.kind in ("debt", "bid"):
+        out.update({"min": d.lo, "max": d.hi})
     elif d.kind == "observe":
         out.update({"player": state.seats[d.target], "max": len(state.players[d.target].unknown)})
     elif d.kind == "kingdom":
@@ -207,8 +224,20 @@ def pending(state: State) -> tuple[Prompt, ...]:
     seat = state.seats[state.current]
     if state.phase == "action":
         kinds: tuple[str, ...] = ("play_card", "end_phase")
+        if state.variants.pay_debt_any_time:
+            kinds = ("play_card", "pay_debt", "end_phase")
     else:
         kinds = ("play_treasure", "play_treasures", "buy_card", "end_phase")
+        if state.events:
+            kinds = (*kinds[:3], "buy_event", *kinds[3:])
+        if state.players[state.current].debt:
+            kinds = (*kinds[:-1], "pay_debt", "end_phase")
     text = f"Turn {state.turn}: {state.phase} phase."
-    bounds = {"phase": state.phase, "actions": state.actions, "buys": state.buys, "coins": state.coins}
+    bounds = {
+        "phase": state.phase,
+        "actions": state.actions,
+        "buys": state.buys,
+        "coins": state.coins,
+        "debt": state.players[state.current].debt,
+    }
     return (Prompt(seat, "turn", text, kinds, bounds),)

@@ -4,7 +4,10 @@
                             Throne Room decision open: its choice)
     play treasure Silver    play_treasure
     play treasures Copper, Copper, Silver    play_treasures ("play all treasures": every one in hand)
-    buy Gold                buy_card
+    buy Gold                buy_card (a split pile by its id or its top card: "buy Patrician")
+    buy Delve               buy_event when Delve is an Event of the game (also "buy event Delve")
+    pay 3                   pay_debt (also "pay off 3", "pay debt 3"; 0 declines Capital's offer)
+    bid 5                   bid in Mountain Pass ("bid pass" or "pass" passes)
     end                     end_phase
     discard Copper Estate   select_cards (also trash, topdeck, reveal, keep; "select play X",
                             "select gain X" for Throne Room and Thief; "nothing" for none)
@@ -12,25 +15,29 @@
     choose yes              choose (also a bare "yes", "no", "keep", "set_aside", "discard")
     react Moat              react ("react nothing" declines; "reveal Moat" while a reaction is asked)
     observe Copper, Gold    observe_cards (the recorder names cards seen; also "draw ...")
-    kingdom Cellar, Market, ...             choose_kingdom
+    kingdom Cellar, Market, ...; Tax, Arena; obelisk Forum     choose_kingdom (landscapes and
+                            Obelisk's pile after semicolons, when the game has them)
     first p2                choose_first_player
 
 Card lists are separated by commas, or by spaces when every name is a known card (multi-word
-names such as "Throne Room" are matched first). Names are matched case-insensitively, and a
-plural "Coppers" reads as "Copper". `format_action` writes the comma form, which reads back to
-the same action.
+names such as "Throne Room" or "Salt the Earth" are matched first). Names are matched
+case-insensitively, and a plural "Coppers" reads as "Copper". `format_action` writes the comma
+form, which reads back to the same action.
 """
 
 from __future__ import annotations
 
 from domain.games.dominion.actions import (
     Action,
+    Bid,
     BuyCard,
+    BuyEvent,
     Choose,
     ChooseFirstPlayer,
     ChooseKingdom,
     EndPhase,
     ObserveCards,
+    PayDebt,
     PlayCard,
     PlayTreasure,
     PlayTreasures,
@@ -44,7 +51,9 @@ from domain.ruleset import Rejection
 
 SELECT_VERBS = ("trash", "discard", "topdeck", "reveal", "keep")
 NOTHING = "nothing"
-_LOWER = {name.lower(): name for name in DATA.cards}
+_KNOWN = (*DATA.cards, *DATA.pile_types, *DATA.landscapes)
+_LOWER = {name.lower(): name for name in _KNOWN}
+_LONGEST = max(len(name.split()) for name in _KNOWN)
 
 
 def _name(text: str) -> str:
@@ -66,17 +75,24 @@ def _cards(text: str) -> tuple[str, ...]:
     out: list[str] = []
     i = 0
     while i < len(words):
-        two = " ".join(words[i : i + 2])
-        if i + 1 < len(words) and _name(two) in DATA.cards:
-            out.append(_name(two))
-            i += 2
-        elif words[i].isdigit() and i + 1 < len(words):
-            out.extend([_name(words[i + 1])] * int(words[i]))
-            i += 2
+        if words[i].isdigit() and i + 1 < len(words):
+            name, used = _longest(words, i + 1)
+            out.extend([name] * int(words[i]))
+            i += 1 + used
         else:
-            out.append(_name(words[i]))
-            i += 1
+            name, used = _longest(words, i)
+            out.append(name)
+            i += used
     return tuple(out)
+
+
+def _longest(words: list[str], i: int) -> tuple[str, int]:
+    """The longest known name starting at words[i], and how many words it takes."""
+    for k in range(min(_LONGEST, len(words) - i), 1, -1):
+        name = _name(" ".join(words[i : i + k]))
+        if name in _LOWER.values():
+            return name, k
+    return _name(words[i]), 1
 
 
 def _list(cards: tuple[str, ...]) -> str:
@@ -92,6 +108,12 @@ def format_action(action: Action) -> str:
         return f"play treasures {_list(action.cards)}"
     if isinstance(action, BuyCard):
         return f"buy {action.pile}"
+    if isinstance(action, BuyEvent):
+        return f"buy event {action.event}"
+    if isinstance(action, PayDebt):
+        return f"pay {action.amount}"
+    if isinstance(action, Bid):
+        return f"bid {'pass' if action.amount is None else action.amount}"
     if isinstance(action, EndPhase):
         return "end"
     if isinstance(action, SelectCards):
@@ -107,7 +129,12 @@ def format_action(action: Action) -> str:
     if isinstance(action, ObserveCards):
         return f"observe {_list(action.cards)}"
     if isinstance(action, ChooseKingdom):
-        return f"kingdom {_list(action.piles)}"
+        text = f"kingdom {_list(action.piles)}"
+        if action.landscapes or action.obelisk:
+            text += f"; {', '.join(action.landscapes)}"
+        if action.obelisk:
+            text += f"; obelisk {action.obelisk}"
+        return text
     return f"first {action.seat}"
 
 
@@ -139,7 +166,17 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
             return PlayCard(cards[0])
         return _bad(text)
     if verb == "buy" and rest:
-        return BuyCard(_name(rest))
+        if low.startswith("event "):
+            return BuyEvent(_name(rest.strip()[len("event ") :]))
+        name = _name(rest)
+        return BuyEvent(name) if name in state.events else BuyCard(name)
+    if verb == "pay" and rest:
+        amount = low.removeprefix("off").removeprefix("debt").strip()
+        return PayDebt(int(amount)) if amount.isdigit() else _bad(text)
+    if verb == "bid" and rest:
+        return Bid(None) if low == "pass" else Bid(int(low)) if low.isdigit() else _bad(text)
+    if verb == "pass" and not rest and _open(state, "mountain_pass"):
+        return Bid(None)
     if verb in ("end", "end_phase") and low in ("", "phase"):
         return EndPhase()
     if verb in ("yes", "no", "keep", "set_aside", "discard") and not rest:
@@ -162,7 +199,12 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
     if verb in ("observe", "draw", "draws") and rest:
         return ObserveCards(_cards(rest))
     if verb == "kingdom" and rest:
-        return ChooseKingdom(_cards(rest))
+        parts = [part.strip() for part in rest.split(";")]
+        landscapes = _cards(parts[1]) if len(parts) > 1 else ()
+        obelisk = None
+        if len(parts) > 2 and parts[2].lower().startswith("obelisk"):
+            obelisk = _name(parts[2][len("obelisk") :])
+        return ChooseKingdom(_cards(parts[0]), landscapes, obelisk)
     if verb == "first" and rest:
         return ChooseFirstPlayer(rest.strip())
     return _bad(text)

@@ -1,9 +1,19 @@
-"""Variant options of Dominion (1st-edition base game): dominion.md sections 1.5, 6.5, 7 and 8.
+"""Variant options of Dominion (1st-edition base game and Empires): dominion.md 1.5, 1.8, 6.3, 6.5,
+7 and 8.
 
-- `kingdom`: `random` (10 of the 25 kingdom piles drawn with the seeded RNG in a digital game,
-  entered by the recorder as the table dealt them in a physical game), a preset of 1.5
-  (`first_game`, `big_money`, `interaction`, `size_distortion`, `village_square`), or
-  `manual` (the recorder names the 10 piles as the first recorded action).
+- `expansions`: `base` (the 25 base kingdom piles) or `base,empires` (49 piles, with Events and
+  Landmarks). A base game draws its kingdom exactly as before Empires existed.
+- `kingdom`: `random` (10 kingdom piles drawn with the seeded RNG in a digital game, entered by
+  the recorder as the table dealt them in a physical game), a preset of 1.5 (the five base sets,
+  and the Empires `basic_intro` and `advanced_intro` with their landscapes), or `manual` (the
+  recorder names the piles, Events and Landmarks as the first recorded action).
+- `landscapes` (`mixed` or `separate`) and `landscape_count` (the cap in mixed mode, the number
+  drawn in separate mode; default 2): how a random Empires setup picks Events and Landmarks (6.3).
+- The Empires variants of 8: `treasures_locked_for_whole_turn` (8.6),
+  `pay_debt_keeps_treasure_window` and `pay_debt_any_time` (8.7),
+  `relative_gain_requires_zero_debt` (8.8), `donate_start_of_next_turn` (8.9),
+  `mountain_pass_skipped_if_game_over` (8.10), `charm_on_gain` (8.11), `overlord_command` (8.12),
+  `defiled_shrine_gain_in_buy_phase` (8.13).
 - `four_piles_at_four_players` (8.1) and `tiebreak_earlier_seat_loses` (8.2): the named variants.
 - `explicit_forced_choices` (8.19): a decision with one legal answer is asked all the same (the
   recorder's own questions and decisions with no legal answer excepted).
@@ -19,7 +29,7 @@ from typing import Any
 
 import msgspec
 
-from domain.games.dominion.data import DATA
+from domain.games.dominion.data import DATA, EXPANSIONS
 from domain.ruleset import VariantOption
 
 KINGDOM_CHOICES = ("random", *sorted(DATA.presets), "manual")
@@ -30,6 +40,12 @@ def _flag(name: str, description: str) -> VariantOption:
 
 
 OPTIONS: tuple[VariantOption, ...] = (
+    VariantOption(
+        "expansions",
+        "base",
+        "Which sets the kingdom is drawn from: base, or base,empires (with Events and Landmarks).",
+        choices=EXPANSIONS,
+    ),
     VariantOption(
         "kingdom",
         "random",
@@ -51,6 +67,39 @@ OPTIONS: tuple[VariantOption, ...] = (
     ),
     _flag("all_discards_public", "Every discarded card is shown to everyone (8.20)."),
     _flag("open_counts", "Everyone sees every player's deck and discard pile sizes (8.20)."),
+    VariantOption(
+        "landscapes",
+        "mixed",
+        "Random Empires setups: Events and Landmarks shuffled into the randomizers (mixed) or drawn apart.",
+        choices=("mixed", "separate"),
+    ),
+    VariantOption(
+        "landscape_count",
+        2,
+        "The most Events and Landmarks a mixed random setup takes, or how many a separate one draws.",
+        choices=(0, 1, 2, 3, 4),
+    ),
+    _flag(
+        "treasures_locked_for_whole_turn",
+        "After buying, no Treasures for the rest of the turn, even after Villa (8.6).",
+    ),
+    _flag("pay_debt_keeps_treasure_window", "Paying off debt does not end playing Treasures (8.7)."),
+    _flag("pay_debt_any_time", "Debt may be paid off whenever you have $ in your turn (8.7)."),
+    _flag(
+        "relative_gain_requires_zero_debt",
+        "Cards gained 'costing up to $N more' than another never have debt in their cost (8.8).",
+    ),
+    _flag("donate_start_of_next_turn", "Donate resolves at the start of your next turn (8.9)."),
+    _flag(
+        "mountain_pass_skipped_if_game_over",
+        "No Mountain Pass bidding when the turn that gained the first Province ended the game (8.10).",
+    ),
+    _flag("charm_on_gain", "Charm's extra card comes on your next gain, not your next buy (8.11)."),
+    _flag("overlord_command", "Overlord plays the Supply card and leaves it there (2019 errata, 8.12)."),
+    _flag(
+        "defiled_shrine_gain_in_buy_phase",
+        "Defiled Shrine pays out for a Curse gained in your Buy phase, not only bought (8.13).",
+    ),
 )
 
 
@@ -62,6 +111,18 @@ class Variants(msgspec.Struct, frozen=True):
     base_second_edition_wording: bool = False
     all_discards_public: bool = False
     open_counts: bool = False
+    expansions: str = "base"
+    landscapes: str = "mixed"
+    landscape_count: int = 2
+    treasures_locked_for_whole_turn: bool = False
+    pay_debt_keeps_treasure_window: bool = False
+    pay_debt_any_time: bool = False
+    relative_gain_requires_zero_debt: bool = False
+    donate_start_of_next_turn: bool = False
+    mountain_pass_skipped_if_game_over: bool = False
+    charm_on_gain: bool = False
+    overlord_command: bool = False
+    defiled_shrine_gain_in_buy_phase: bool = False
 
 
 def variants_from(options: Mapping[str, Any]) -> Variants:

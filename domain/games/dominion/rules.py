@@ -14,12 +14,20 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.games.dominion import effects as _effects  # noqa: F401  (registers the cards)
+from domain.games.dominion import castles as _castles  # noqa: F401  (registers the cards)
+from domain.games.dominion import effects as _effects  # noqa: F401
+from domain.games.dominion import empires_actions as _empires_actions  # noqa: F401
+from domain.games.dominion import empires_treasures as _empires_treasures  # noqa: F401
+from domain.games.dominion import landmarks as _landmarks  # noqa: F401
+from domain.games.dominion import landscape_events as _landscape_events  # noqa: F401
 from domain.games.dominion import turns as _turns  # noqa: F401  (registers setup and clean-up)
 from domain.games.dominion.actions import (
     ANSWER_KIND,
     BuyCard,
+    BuyEvent,
+    ChooseKingdom,
     EndPhase,
+    PayDebt,
     PlayCard,
     PlayTreasure,
     PlayTreasures,
@@ -27,8 +35,18 @@ from domain.games.dominion.actions import (
 )
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import check, reject
-from domain.games.dominion.engine import ANSWERS, ON_BUY, Ctx, finish, gain, play, run
-from domain.games.dominion.events import Bought, Fact, PhaseChanged, TreasuresPlayed
+from domain.games.dominion.engine import (
+    ANSWERS,
+    EFFECTS,
+    EVENTS,
+    Ctx,
+    bought,
+    finish,
+    pile_of,
+    play,
+    run,
+)
+from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
 from domain.games.dominion.options import variants_from
 from domain.games.dominion.state import RECORDER, Decision, Frame, Player, State
 from domain.rng import Rng
@@ -111,7 +129,9 @@ def _what(d: Decision) -> str:
 def _value(action: Any) -> Any:
     if isinstance(action, SelectCards):
         return tuple(action.cards)
-    for field in ("option", "pile", "card", "cards", "piles", "seat"):
+    if isinstance(action, ChooseKingdom):
+        return (tuple(action.piles), tuple(action.landscapes), action.obelisk)
+    for field in ("option", "pile", "card", "cards", "seat", "amount"):
         if hasattr(action, field):
             value = getattr(action, field)
             return tuple(value) if isinstance(value, tuple) else value
@@ -152,24 +172,57 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     if isinstance(action, BuyCard):
         if phase != "buy":
             return reject("wrong_phase", "Cards are bought in the Buy phase.", "3.4")
-        if action.pile not in state.supply:
+        pile_id = pile_of(state, action.pile)
+        if pile_id is None:
+            home = DATA.home.get(action.pile)
+            if home is not None and home in state.supply:
+                return reject("not_on_top", f"{action.pile} is not on top of the {home} pile.", "1.6")
             return reject("unknown_pile", f"There is no Supply pile {action.pile!r} in this game.", "4.1")
-        if state.buys < 1:
-            return reject("no_buys", "You have no Buy left.", "4.2")
-        if state.players[state.current].debt:
-            return reject("in_debt", "You cannot buy while you have debt.", "4.2")
-        pile = state.supply[action.pile]
+        rejection = _can_buy(state)
+        if rejection is not None:
+            return rejection
+        pile = state.supply[pile_id]
         if not pile:
             return reject("pile_empty", f"The {action.pile} pile is empty.", "4.2")
         coins, _ = DATA.cost[pile[0]]
         if state.coins < coins:
             return reject("cannot_afford", f"{pile[0]} costs ${coins}; you have ${state.coins}.", "4.2")
         return None
+    if isinstance(action, BuyEvent):
+        if phase != "buy":
+            return reject("wrong_phase", "Events are bought in the Buy phase.", "4.2")
+        if action.event not in state.events:
+            return reject("unknown_event", f"There is no Event {action.event!r} in this game.", "4.2")
+        rejection = _can_buy(state)
+        if rejection is not None:
+            return rejection
+        coins, _ = DATA.events[action.event]
+        if state.coins < coins:
+            return reject("cannot_afford", f"{action.event} costs ${coins}; you have ${state.coins}.", "4.2")
+        return None
+    if isinstance(action, PayDebt):
+        if phase != "buy" and not (state.variants.pay_debt_any_time and phase == "action"):
+            return reject("wrong_phase", "Debt is paid off in your Buy phase.", "8.7")
+        debt = state.players[state.current].debt
+        if not 1 <= action.amount <= min(state.coins, debt):
+            most = min(state.coins, debt)
+            why = f"you have {debt} debt and ${state.coins}"
+            return reject("cannot_pay", f"You can pay off 1 to {most} debt now ({why}).", "4.2")
+        return None
     if isinstance(action, EndPhase):
         if phase not in ("action", "buy"):
             return reject("wrong_phase", "There is no phase to end now.", "4.2")
         return None
     return reject("not_now", "That answers a decision, and none is open.", "4.3")
+
+
+def _can_buy(state: State) -> Rejection | None:
+    if state.buys < 1:
+        return reject("no_buys", "You have no Buy left.", "4.2")
+    debt = state.players[state.current].debt
+    if debt:
+        return reject("in_debt", f"You cannot buy while you have debt ({debt}); pay it off first.", "4.2")
+    return None
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
@@ -182,6 +235,8 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
         i, d = found
         value = _value(command.action)
         verb = command.action.verb if isinstance(command.action, SelectCards) else None
+        if d.kind == "pile" and isinstance(value, str):
+            value = pile_of(state, value) or value
         rejection = check(state, d, value, verb)
         if rejection is not None:
             return rejection
@@ -209,18 +264,50 @@ def apply_turn(ctx: Ctx, action: Any) -> None:
         play(ctx, p, action.card, action=True)
     elif isinstance(action, PlayTreasure | PlayTreasures):
         cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
-        ctx.emit(TreasuresPlayed(seat, cards, sum(DATA.coins[c] for c in cards)))
+        play_treasures(ctx, p, cards)
     elif isinstance(action, BuyCard):
-        card = state.supply[action.pile][0]
+        pile = pile_of(state, action.pile) or action.pile
+        card = state.supply[pile][0]
         coins, debt = DATA.cost[card]
         ctx.emit(Bought(seat, card, coins, debt))
-        for trigger in ON_BUY:  # when-buy abilities come before the gain (4.5)
-            trigger(ctx, p, card)
-        gain(ctx, p, action.pile)
+        # The gain waits under the when-buy abilities, which resolve first (4.5).
+        ctx.frames.append(Frame("bought", p, cards=(pile,)))
+        bought(ctx, p, card)
+    elif isinstance(action, BuyEvent):
+        coins, debt = DATA.events[action.event]
+        ctx.emit(EventBought(seat, action.event, coins, debt))
+        EVENTS[action.event](ctx, p)
+    elif isinstance(action, PayDebt):
+        ctx.emit(DebtPaid(seat, action.amount))
     elif state.phase == "action":
-        ctx.emit(PhaseChanged(seat, "buy"))
+        ctx.frames.append(Frame("buy_phase", p))
     else:
         ctx.frames.append(Frame("cleanup", p))
+
+
+def plain_treasure(card: str) -> bool:
+    """A Treasure whose play is only its coins: played in a batch, no frame of its own."""
+    return card not in EFFECTS and card not in DATA.plus and card not in DATA.actions
+
+
+def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
+    """Play Treasures in the order given: plain ones in batches, the others one by one. The
+    first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
+    seat = ctx.seat(p)
+    batch: list[str] = []
+    for card in cards:
+        if plain_treasure(card):
+            batch.append(card)
+            continue
+        if batch:
+            ctx.emit(TreasuresPlayed(seat, tuple(batch), sum(DATA.coins[c] for c in batch)))
+            batch = []
+        play(ctx, p, card)
+        run(ctx)
+        if ctx.prompts:
+            return
+    if batch:
+        ctx.emit(TreasuresPlayed(seat, tuple(batch), sum(DATA.coins[c] for c in batch)))
 
 
 def outcome(state: State) -> Outcome | None:

@@ -11,9 +11,13 @@ rest of the deck as a sorted multiset (6.4). `discard` is bottom first, `play` i
 Effects that wait for an answer keep their continuation as data: `frames` is a stack of small
 `Frame`s (top last) and `prompts` the open `Decision`s, several at once when every other
 player answers an Attack. Both are public (they never name a card from a hidden zone).
-Empires pieces have their place already: costs are (coins, debt) pairs, players carry VP and
-debt tokens, `pile_vp`/`pile_debt` sit beside `supply`, and `events`/`landmarks` beside the
-kingdom.
+Empires: costs are (coins, debt) pairs, players carry VP and debt tokens, `pile_vp`/`pile_debt`
+sit beside `supply` (keyed by pile id), `landmark_vp` holds the tokens on landmarks, and
+`events`/`landmarks` sit beside the kingdom. A card that stays in play (Archive, Enchantress and
+the Throne Rooms or Crowns that played it) has a `Lasting` record on its owner (2.2 `in_play`
+fields `stays`, `played_by`, `archive_sets`). An Overlord acting as another card is the token
+`Overlord>Village` in the play zone (its name in play is the card it became, 5.3): `acting` and
+`physical` read the two halves.
 """
 
 from __future__ import annotations
@@ -24,6 +28,29 @@ from domain.games.dominion.options import Variants
 
 SEATS = ("p1", "p2", "p3", "p4")
 RECORDER = -1
+AS = ">"  # Overlord>Village: an Overlord in play acting as a Village
+
+
+def acting(card: str) -> str:
+    """The name a card in play counts as (an Overlord's chosen card)."""
+    return card.split(AS, 1)[1] if AS in card else card
+
+
+def physical(card: str) -> str:
+    """The printed card behind a card in play."""
+    return card.split(AS, 1)[0] if AS in card else card
+
+
+class Lasting(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A Duration staying in play (3.5, 3.9): `card` (its token in play), the Throne Rooms and
+    Crowns that played it (`links`, outermost first, they stay with it), the turn it was played,
+    Archive's face-down `sets` and Enchantress's `draws` for the start of the next turn."""
+
+    card: str
+    turn: int
+    links: tuple[str, ...] = ()
+    sets: tuple[tuple[str, ...], ...] = ()
+    draws: int = 0
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -37,9 +64,15 @@ class Player(msgspec.Struct, frozen=True):
     debt: int = 0
     turns: int = 0
     shuffles: int = 0  # the counter n of this player's `deck:<seat>` stream
+    lasting: tuple[Lasting, ...] = ()
+    donates: int = 0  # Donates bought, waiting for the between-turns step (or the next turn)
 
     def owned(self) -> tuple[str, ...]:
-        return self.deck + self.unknown + self.hand + self.discard + self.play + self.aside
+        """Every card this player has (2.2), Archive's face-down sets included."""
+        play = tuple(physical(c) for c in self.play) if any(AS in c for c in self.play) else self.play
+        aside = tuple(physical(c) for c in self.aside) if any(AS in c for c in self.aside) else self.aside
+        kept = tuple(c for record in self.lasting for s in record.sets for c in s)
+        return self.deck + self.unknown + self.hand + self.discard + play + aside + kept
 
 
 class Frame(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -55,6 +88,8 @@ class Frame(msgspec.Struct, frozen=True, omit_defaults=True):
     cards: tuple[str, ...] = ()
     immune: tuple[int, ...] = ()
     gone: bool = False
+    again: bool = False  # the second play by a Throne Room or Crown
+    card: str = ""  # the token in play when it differs from `op` (an Overlord acting as `op`)
 
 
 class Decision(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -76,6 +111,10 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True):
     cards: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     target: int = -1
+    exact: bool = False  # the pile's top card must cost exactly `cost` (Charm)
+    exclude: tuple[str, ...] = ()  # names the pile's top card must not have
+    not_types: tuple[str, ...] = ()  # types the pile's top card must not have (Banquet)
+    empty_ok: bool = False  # an empty pile may be chosen (Tax)
 
 
 class Result(msgspec.Struct, frozen=True):
@@ -100,6 +139,8 @@ class State(msgspec.Struct, frozen=True):
     pile_debt: dict[str, int] = {}
     events: tuple[str, ...] = ()
     landmarks: tuple[str, ...] = ()
+    landmark_vp: dict[str, int] = {}
+    obelisk: str | None = None
     trash: tuple[str, ...] = ()
     players: tuple[Player, ...] = ()
     first: int = 0
@@ -111,6 +152,19 @@ class State(msgspec.Struct, frozen=True):
     coins: int = 0
     window: bool = False  # the Treasure window of the current Buy phase (3.4)
     gained: tuple[str, ...] = ()  # gained_this_turn
+    # Empires turn fields (2.1): a Buy or Event bought or debt paid this turn (8.6), the
+    # Fortune doubling spent, Charms waiting for the next buy, the first Action played
+    # (Enchantress), the Encampments set aside to return at Clean-up, Buy phases begun.
+    bought: bool = False
+    fortune: bool = False
+    charms: int = 0
+    first_action: bool = False
+    encamped: tuple[str, ...] = ()
+    buy_phases: int = 0
+    # (source player, targets) of each enchantment, until the source's next turn starts.
+    enchantments: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    province_gained: bool = False  # Mountain Pass: has anyone gained a Province yet
+    mountain_pass: int = -1  # the gainer whose bidding waits for the end of this turn
     frames: tuple[Frame, ...] = ()
     prompts: tuple[Decision, ...] = ()
     result: Result | None = None

@@ -1,7 +1,10 @@
-"""Views and redaction of Dominion (1st-edition base game): dominion.md 6.5.
+"""Views and redaction of Dominion (1st-edition base game and Empires): dominion.md 6.5.
 
-Public: the Supply, the trash, every hand's size, VP tokens, debt, the top card of each discard
-pile, cards in play and set aside, the turn counters, open decisions. A seat also sees its own
+Public: the Supply, the trash, Events and Landmarks with their tokens and the tokens on piles,
+Obelisk's pile, who is enchanted, every hand's size, VP tokens, debt, the top card of each
+discard pile, cards in play (an Overlord as what it became) and set aside, how many cards each
+Archive set holds, the turn counters, open decisions. Archive's face-down cards are the
+owner's alone. A seat also sees its own
 hand, its own deck and discard sizes and the whole of its discard pile. Nobody but the
 omniscient viewer (recorder, audit) sees any deck order; a physical game's known top cards are
 shown to the omniscient viewer only as well. `open_counts` shows every deck and discard size
@@ -37,6 +40,11 @@ def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str,
         "vp_tokens": pl.vp,
         "debt": pl.debt,
         "turns": pl.turns,
+        "durations": [
+            {"card": r.card, "links": list(r.links), "turn": r.turn, "set_sizes": [len(s) for s in r.sets]}
+            | ({"sets": [list(s) for s in r.sets]} if own and r.sets else {})
+            for r in pl.lasting
+        ],
     }
     if own:
         out["hand"] = sorted(pl.hand)
@@ -60,6 +68,13 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "supply": {pile: len(cards) for pile, cards in state.supply.items()},
         "supply_top": {pile: cards[0] if cards else None for pile, cards in state.supply.items()},
         "trash": list(state.trash),
+        "events": list(state.events),
+        "landmarks": list(state.landmarks),
+        "landmark_vp": dict(state.landmark_vp),
+        "pile_vp": {k: v for k, v in state.pile_vp.items() if v},
+        "pile_debt": {k: v for k, v in state.pile_debt.items() if v},
+        "obelisk": state.obelisk,
+        "enchanted": sorted({state.seats[t] for _, ts in state.enchantments for t in ts}),
         "first_player": state.seats[state.first] if state.status != "setup" else None,
         "turn": state.turn,
         "current": state.seats[state.current] if state.status == "playing" else None,
@@ -90,8 +105,10 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
         return fact
     if isinstance(fact, ev.Shuffled):
         return replace(fact, order=None) if fact.order is not None else fact
-    if isinstance(fact, ev.Drew | ev.Observed):
+    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled):
         return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
+    if isinstance(fact, ev.ArchiveTaken):
+        return fact if viewer.sees_seat(fact.player) else replace(fact, card="")
     if isinstance(fact, ev.Discarded):
         hidden = not (fact.public or viewer.sees_seat(fact.player))
         return replace(fact, cards=()) if hidden else fact

@@ -16,13 +16,15 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion import RULESET
-from domain.games.dominion.actions import Action
+from domain.games.dominion.actions import Action, ChooseKingdom
+from domain.games.dominion.data import DATA
 from domain.games.dominion.events import Fact
 from domain.games.dominion.state import Player, State
 from domain.rng import NoRng, Rng, SeededRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, resolve_options
 
 NAMES = ("Ann", "Bob", "Cid", "Dee")
+COUNTERS = ("vp", "debt", "turns", "donates", "lasting")
 
 
 def config(players: int = 2, mode: str = "digital", game_id: str = "g-test", **options: Any) -> GameConfig:
@@ -107,41 +109,42 @@ def table(
     actions: int = 1,
     buys: int = 1,
     coins: int = 0,
-    zones: dict[str, dict[str, Sequence[str]]] | None = None,
-    supply: dict[str, int] | None = None,
+    zones: dict[str, dict[str, Any]] | None = None,
+    supply: dict[str, int | Sequence[str]] | None = None,
     turn: int = 1,
     first: str = "p1",
+    landscapes: Sequence[str] = (),
+    obelisk: str | None = None,
     **options: Any,
 ) -> Game:
-    """A game whose setup ran (seeded), then the given zones and counters imposed."""
+    """A game whose setup ran (seeded), then the given zones and counters imposed.
+
+    A named kingdom (and `landscapes`, Events and Landmarks) is set up as a manual kingdom
+    would be, landscape tokens included. `zones` sets a player's zones (card lists) and
+    counters (`vp`, `debt`, `turns`). `supply` sets a pile by count (of the pile's card) or as
+    a list of cards, top first."""
     named = not isinstance(kingdom, str)
-    cfg = config(players, kingdom="first_game" if named else kingdom, **options)
+    empires = named and (
+        any(k in DATA.empires_piles for k in kingdom) or bool(landscapes) or options.get("expansions")
+    )
+    if empires:
+        options.setdefault("expansions", "base,empires")
+    cfg = config(players, kingdom="manual" if named else kingdom, **options)
     game = Game(cfg)
-    state = game.state
     if named:
-        piles = tuple(sorted(kingdom))
-        full = {
-            name: (name,) * len(state.supply.get(name, ()))
-            for name in state.supply
-            if name in ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
-        }
-        full.update(
-            {
-                name: (name,) * (8 if name == "Gardens" and players == 2 else 12 if name == "Gardens" else 10)
-                for name in piles
-            }
-        )
-        state = replace(state, kingdom=piles, supply=full)
+        choice = ChooseKingdom(tuple(kingdom), tuple(landscapes), obelisk)
+        game.do(None, choice, by="recorder")
+    state = game.state
     players_ = list(state.players)
     for seat, fields in (zones or {}).items():
         p = state.index(seat)
-        values = {k: tuple(v) for k, v in fields.items() if k != "vp"}
+        values = {k: (tuple(v) if k not in COUNTERS else v) for k, v in fields.items()}
         players_[p] = replace(players_[p], **values)
     state = replace(state, players=tuple(players_))
     if supply:
         piles_ = dict(state.supply)
-        for name, count in supply.items():
-            piles_[name] = (name,) * count
+        for name, cards in supply.items():
+            piles_[name] = (name,) * cards if isinstance(cards, int) else tuple(cards)
         state = replace(state, supply=piles_)
     state = replace(
         state,
