@@ -52,6 +52,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--option", dest="options", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument(
+        "--expansions",
+        metavar="SETS",
+        help="the sets to play with, e.g. base,empires (the ruleset's `expansions` option)",
+    )
+    parser.add_argument(
         "--max-actions",
         type=int,
         default=ACTION_CAP,
@@ -74,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_named(args.ruleset)
     players = ruleset.meta.min_players if args.players is None else args.players
     options = parse_options(args.options, ruleset.meta)
+    if args.expansions is not None:
+        if ruleset.meta.option("expansions") is None:
+            raise UsageError(f"{ruleset.meta.id} has no expansions")
+        options["expansions"] = args.expansions.replace(" ", "")
     check_new_game(ruleset, players, options)
     if args.games < 1 or args.max_actions < 1:
         raise UsageError("--games and --max-actions take positive numbers")

@@ -43,6 +43,12 @@ AnyRuleset = Ruleset[Any, Any, Any]
 
 DIGITAL_PLAYOUTS: dict[str, int] = {"province": 200, "dynasties": 200, "dominations": 200, "dominion": 300}
 PHYSICAL_PLAYOUTS: dict[str, int] = {"province": 30}
+# Further option sets a ruleset is played with: (name, options, digital playouts, physical ones).
+# Dominion with Empires: random kingdoms from both sets with random Events and Landmarks.
+CONFIGURATIONS: list[tuple[str, str, dict[str, Any], int, int]] = [
+    ("dominion", "empires", {"expansions": "base,empires"}, 300, 20),
+    ("dominion", "empires-separate", {"expansions": "base,empires", "landscapes": "separate"}, 40, 0),
+]
 DEFAULT_DIGITAL = 200
 DEFAULT_PHYSICAL = 20
 MAX_ACTIONS = 50_000
@@ -79,13 +85,15 @@ def seed_of(game_id: str) -> bytes:
     return hashlib.sha256(game_id.encode()).digest()
 
 
-def make_config(ruleset: AnyRuleset, i: int, mode: str) -> GameConfig:
+def make_config(
+    ruleset: AnyRuleset, i: int, mode: str, chosen: dict[str, Any] | None = None, name: str = ""
+) -> GameConfig:
     meta = ruleset.meta
     count = random.Random(f"seats-{i}").randint(meta.min_players, meta.max_players)
-    options = resolve_options(meta, {})
+    options = resolve_options(meta, chosen or {})
     assert not isinstance(options, Rejection), options
     return GameConfig(
-        game_id=f"contract-{i}",
+        game_id=f"contract-{name}{'-' if name else ''}{i}",
         ruleset=meta.id,
         mode="physical" if mode == "physical" else "digital",
         seats=tuple(Seat(seat, f"Player {seat}") for seat in meta.seat_ids[:count]),
@@ -123,8 +131,17 @@ def check_state(
             assert f'"{secret}"' not in text, f"{viewer} sees hidden {secret}"
 
 
-def play(ruleset: AnyRuleset, i: int, mode: str, *, sample: bool = True, disturb: bool = False) -> Playout:
-    config = make_config(ruleset, i, mode)
+def play(
+    ruleset: AnyRuleset,
+    i: int,
+    mode: str,
+    *,
+    sample: bool = True,
+    disturb: bool = False,
+    options: dict[str, Any] | None = None,
+    name: str = "",
+) -> Playout:
+    config = make_config(ruleset, i, mode, options, name)
     rng: Rng = SeededRng(seed_of(config.game_id), config.game_id) if mode == "digital" else NoRng()
     initial = ruleset.initial(config)
     playout = Playout(config, initial, initial)
@@ -195,6 +212,29 @@ def test_seeded_digital_playouts_reach_the_end_and_keep_every_contract(
         if i % REPLAY_EVERY == 0:
             replay = play(ruleset, i, "digital", sample=False, disturb=True)
             assert replay.facts == playout.facts, f"game {i} is not deterministic"
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize(
+    ("ruleset_id", "name", "options", "digital", "physical"),
+    CONFIGURATIONS,
+    ids=[f"{r}-{n}" for r, n, *_ in CONFIGURATIONS],
+)
+def test_seeded_playouts_of_each_further_configuration_keep_every_contract(
+    ruleset_id: str, name: str, options: dict[str, Any], digital: int, physical: int, chunk: int
+) -> None:
+    ruleset = next(r for r in RULESETS if r.meta.id == ruleset_id)
+    for i in range(chunk, digital, CHUNKS):
+        playout = play(ruleset, i, "digital", options=options, name=name)
+        check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
+        assert ruleset.outcome(playout.state) is not None
+        if i % REPLAY_EVERY == 0:
+            replay = play(ruleset, i, "digital", sample=False, disturb=True, options=options, name=name)
+            assert replay.facts == playout.facts, f"game {i} is not deterministic"
+    for i in range(chunk, physical, CHUNKS):
+        playout = play(ruleset, 10_000 + i, "physical", options=options, name=name)
+        check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
+        assert ruleset.outcome(playout.state) is not None
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=_ids)

@@ -354,18 +354,23 @@ def _moneylender(ctx: Ctx, d: Decision, option: Any) -> None:
         ctx.emit(Plus(ctx.seat(d.p), "Moneylender", coins=3))
 
 
+def more_than(ctx: Ctx, card: str, extra: int) -> tuple[int, int]:
+    """"Costing up to $N more than" a card: its debt is the debt bound (8.8), or no debt at all
+    under `relative_gain_requires_zero_debt`."""
+    c, debt = DATA.cost[card]
+    return (c + extra, 0 if ctx.state.variants.relative_gain_requires_zero_debt else debt)
+
+
 def _mine(ctx: Ctx, d: Decision, cards: Any) -> None:
     if not cards:
         return
     trash(ctx, d.p, cards)
-    c, debt = DATA.cost[cards[0]]
-    ask(ctx, _gain_prompt(d.p, "Mine", (c + 3, debt), "gain_hand", ("Treasure",)))
+    ask(ctx, _gain_prompt(d.p, "Mine", more_than(ctx, cards[0], 3), "gain_hand", ("Treasure",)))
 
 
 def _remodel(ctx: Ctx, d: Decision, cards: Any) -> None:
     trash(ctx, d.p, cards)
-    c, debt = DATA.cost[cards[0]]
-    ask(ctx, _gain_prompt(d.p, "Remodel", (c + 2, debt)))
+    ask(ctx, _gain_prompt(d.p, "Remodel", more_than(ctx, cards[0], 2)))
 
 
 def _thief_trash(ctx: Ctx, d: Decision, cards: Any) -> None:
