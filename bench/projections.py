@@ -5,10 +5,12 @@ and decoding the same rows straight from SQLite in the same run.
 streams are then copied under fresh game ids until the store holds `--games` finished games
 (a game's statistics do not depend on its id, and copying is much faster than playing).
 The figure is a full rebuild (`projections.runner.rebuild`: catch-up from position 0, each
-finished game's stream loaded, folded and written with its position). Two baselines read
-every stored event of the same store: through the library (pages of notifications, each
-decoded into its domain event by the mapper), and raw (sqlite3 rows, each state decoded by
-msgspec). The aim is a ratio of at least 0.25.
+finished game's stream read from the store's rows, every fact decoded and folded through
+the ruleset, and the game's statistics written with the players' updated ratings and the
+view's position in one transaction). Two baselines read every stored event of the same
+store: through the library (pages of notifications, each decoded into its domain event by
+the mapper), and raw (sqlite3 rows, each state decoded by msgspec into plain objects). The
+aim is a ratio of at least 0.25 to the raw read.
 
     .venv/bin/python -m bench.projections [--games 2000] [--distinct 40] [--dir DIR]
 """

@@ -14,10 +14,10 @@ Running games are folded on demand; finished games are folded once, by the stati
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any
 from uuid import UUID
 
 import msgspec
@@ -136,14 +136,12 @@ def stats_module(ruleset: Ruleset[Any, Any, Any]) -> ModuleType | None:
         return None
 
 
-class Entry(NamedTuple):
-    """One event of a stream, reduced to what the fold reads. `at` is a datetime or its ISO
-    text; `data` is the event's fields (a fact: the fact itself, decoded or not)."""
-
-    kind: str  # created, action, fact, retracted, finished, other
-    at: datetime | str
-    data: Any
-
+# One event of a stream, reduced to what the fold reads: (kind, at, data). `kind` is created,
+# action, fact, retracted, finished or other; `at` is a datetime or its ISO text; `data` is
+# the creation's fields, an action's (seq, seat), a fact (decoded into the ruleset's fact
+# type: `_entry` leaves the stored dict, which `game_statistics` decodes), a retraction's
+# seqs, or the finishing outcome. Plain tuples: a rebuild makes millions of them.
+Entry = tuple[str, Any, Any]
 
 _KINDS = {
     GameCreated.TOPIC: "created",
@@ -156,31 +154,101 @@ _KINDS = {
 
 def _entry(event: Any) -> Entry:
     if isinstance(event, FactRecorded):
-        return Entry("fact", event.timestamp, event.fact)
+        return ("fact", event.timestamp, event.fact)
     if isinstance(event, ActionRecorded):
-        return Entry("action", event.timestamp, {"seq": event.seq, "seat": event.seat})
+        return ("action", event.timestamp, (event.seq, event.seat))
     if isinstance(event, ActionsRetracted):
-        return Entry("retracted", event.timestamp, {"seqs": event.seqs})
+        return ("retracted", event.timestamp, event.seqs)
     if isinstance(event, GameFinished):
-        return Entry("finished", event.timestamp, {"outcome": event.outcome})
+        return ("finished", event.timestamp, event.outcome)
     if isinstance(event, GameCreated):
         fields = ("ruleset", "mode", "seats", "options", "client_seed", "tags")
         data = {name: getattr(event, name) for name in fields} | {"id": str(event.originator_id)}
-        return Entry("created", event.timestamp, data)
-    return Entry("other", event.timestamp, None)
+        return ("created", event.timestamp, data)
+    return ("other", event.timestamp, None)
 
 
-class _Stamp(msgspec.Struct):
+# -- reading a stream straight from the store -------------------------------------------
+#
+# The library's mapper builds each event object (topic resolution, a dataclass, a datetime)
+# before anything reads it; the statistics need a few fields of each, so the stored JSON is
+# decoded by msgspec into small structs naming only those fields (the others are skipped
+# unparsed), and each fact straight into the ruleset's own fact type, in one pass. These rows
+# never take part in a reference cycle, so the collector need not track them (`gc=False`): a
+# rebuild decodes millions, and tracking them costs as much as the decoding.
+
+
+class _Stamp(msgspec.Struct, gc=False):
     data: str = msgspec.field(name="_data_")
 
 
+class _OtherRow(msgspec.Struct, gc=False):
+    timestamp: _Stamp
+
+
+class _ActionRow(msgspec.Struct, gc=False):
+    timestamp: _Stamp
+    seq: int
+    seat: str | None = None
+
+
+class _RetractedRow(msgspec.Struct, gc=False):
+    timestamp: _Stamp
+    seqs: list[int]
+
+
+class _FinishedRow(msgspec.Struct, gc=False):
+    timestamp: _Stamp
+    outcome: dict[str, Any]
+
+
+class _RawFactRow(msgspec.Struct, gc=False):
+    timestamp: _Stamp
+    fact: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_OTHER_ROW = msgspec.json.Decoder(_OtherRow)
+_ACTION_ROW = msgspec.json.Decoder(_ActionRow)
+_RETRACTED_ROW = msgspec.json.Decoder(_RetractedRow)
+_FINISHED_ROW = msgspec.json.Decoder(_FinishedRow)
+_RAW_FACT_ROW = msgspec.json.Decoder(_RawFactRow)
 _PLAIN = msgspec.json.Decoder()
 
+_FACT_ENTRIES: dict[str, Callable[[bytes], Entry]] = {}
 
-def stored_entries(app: Any, game_id: UUID) -> list[Entry] | None:
-    """A stream read straight from the recorder and decoded with msgspec, which is much
-    faster than the library's mapper; None when the store's events are not plain JSON
-    (compressed or encrypted, or another transcoder), so the caller uses the mapper."""
+
+def _fact_entry_decoder(ruleset: Ruleset[Any, Any, Any]) -> Callable[[bytes], Entry]:
+    """A stored fact event's entry, the fact decoded into the ruleset's fact type in the same
+    pass when msgspec can decode that type (else through `raw_fact_decoder`)."""
+    found = _FACT_ENTRIES.get(ruleset.meta.id)
+    if found is None:
+        try:
+            row_type = msgspec.defstruct(
+                "FactRow", [("timestamp", _Stamp), ("fact", ruleset.codec.fact_type)], gc=False
+            )
+            decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
+        except TypeError:
+            raw_decode, decode_raw = _RAW_FACT_ROW.decode, raw_fact_decoder(ruleset)
+
+            def found(body: bytes) -> Entry:
+                row = raw_decode(body)
+                return ("fact", row.timestamp.data, decode_raw(row.fact))
+
+        else:
+            decode = decoder.decode
+
+            def found(body: bytes) -> Entry:
+                row = decode(body)
+                return ("fact", row.timestamp.data, row.fact)
+
+        _FACT_ENTRIES[ruleset.meta.id] = found
+    return found
+
+
+def stored_rows(app: Any, game_id: UUID) -> list[tuple[str, bytes]] | None:
+    """(topic, state) of each stored event of a stream, in order; None when the store's
+    events are not plain JSON (compressed or encrypted, or another transcoder), so the caller
+    uses the mapper."""
     mapper = app.mapper
     if (
         mapper.cipher is not None
@@ -188,68 +256,109 @@ def stored_entries(app: Any, game_id: UUID) -> list[Entry] | None:
         or type(mapper.transcoder) is not JSONTranscoder
     ):
         return None
-    found: list[Entry] = []
-    for topic, body in _rows(app.recorder, game_id):
-        kind = _KINDS.get(topic, "other")
-        if kind in ("fact", "other"):
-            row = _FACT_ROW.decode(body)
-            found.append(Entry(kind, row.timestamp.data, row.fact if kind == "fact" else None))
-            continue
-        state = _PLAIN.decode(body)
-        if kind == "created":
-            state["id"] = str(game_id)
-        found.append(Entry(kind, state["timestamp"]["_data_"], state))
-    return found
-
-
-def _rows(recorder: Any, game_id: UUID) -> list[tuple[str, bytes]]:
-    """(topic, state) of each stored event of a stream, in order. On SQLite one plain query:
-    the library's `select_events` builds an object and parses an id per row, which costs more
-    than decoding the row itself."""
+    recorder = app.recorder
     if isinstance(recorder, SQLiteAggregateRecorder):
+        # One plain query: the library's `select_events` builds an object and parses an id
+        # per row, which costs more than decoding the row itself. Plain tuples too: the
+        # library's connections make `sqlite3.Row`s, which cost as much as the decoding.
         statement = (
             f"SELECT topic, state FROM {recorder.events_table_name} "
             "WHERE originator_id=? ORDER BY originator_version"
         )
         with recorder.datastore.transaction(commit=False) as cursor:
-            cursor.execute(statement, (game_id.hex,))
-            return [(row[0], row[1]) for row in cursor.fetchall()]
+            plain = cursor.sqlite_cursor
+            plain.row_factory = None
+            plain.execute(statement, (game_id.hex,))
+            return plain.fetchall()
     return [(e.topic, e.state) for e in recorder.select_events(game_id)]
 
 
-class _FactRow(msgspec.Struct):
-    timestamp: _Stamp
-    fact: msgspec.Raw = msgspec.Raw(b"null")
+def fold_rows(rows: Sequence[tuple[str, bytes]], game_id: UUID, position: int = 0) -> GameStatistics:
+    """Fold one game's stored rows (`stored_rows`) into its statistics. Each row is decoded
+    as the fold reaches it and dropped after: a stream's entries never all exist at once."""
+    if not rows or rows[0][0] != GameCreated.TOPIC:
+        raise ValueError("a game's stream starts with its creation")
+    created = _PLAIN.decode(rows[0][1])
+    created["id"] = str(game_id)
+    first: Entry = ("created", created["timestamp"]["_data_"], created)
+    ruleset = _ruleset_of([first])
+    retracted: set[int] = set()
+    retracted_topic = ActionsRetracted.TOPIC
+    for topic, body in rows:
+        if topic == retracted_topic:
+            retracted.update(_RETRACTED_ROW.decode(body).seqs)
+    return _fold(ruleset, first, _row_entries(rows, ruleset), retracted, position)
 
 
-_FACT_ROW = msgspec.json.Decoder(_FactRow)
+def _row_entries(rows: Sequence[tuple[str, bytes]], ruleset: Ruleset[Any, Any, Any]) -> Iterator[Entry]:
+    """The entries of a stream's rows after its creation, its facts decoded into the
+    ruleset's fact type."""
+    fact_entry = _fact_entry_decoder(ruleset)
+    action_row = _ACTION_ROW.decode
+    fact_topic, action_topic = FactRecorded.TOPIC, ActionRecorded.TOPIC
+    for topic, body in rows[1:]:
+        if topic == fact_topic:
+            yield fact_entry(body)
+        elif topic == action_topic:
+            action = action_row(body)
+            yield ("action", action.timestamp.data, (action.seq, action.seat))
+        else:
+            kind = _KINDS.get(topic, "other")
+            if kind == "retracted":
+                retracted = _RETRACTED_ROW.decode(body)
+                yield (kind, retracted.timestamp.data, retracted.seqs)
+            elif kind == "finished":
+                finished = _FINISHED_ROW.decode(body)
+                yield (kind, finished.timestamp.data, finished.outcome)
+            else:
+                yield ("other", _OTHER_ROW.decode(body).timestamp.data, None)
 
 
 def _moment(at: datetime | str) -> datetime:
     return at if isinstance(at, datetime) else datetime.fromisoformat(at)
 
 
+def _ruleset_of(stream: Sequence[Entry]) -> Ruleset[Any, Any, Any]:
+    if not stream or stream[0][0] != "created":
+        raise ValueError("a game's stream starts with its creation")
+    name = stream[0][2]["ruleset"]
+    ruleset = get_ruleset(name)
+    if ruleset is None:
+        raise LookupError(f"no ruleset {name!r} is installed")
+    return ruleset
+
+
 def game_statistics(events: Iterable[Any], position: int = 0) -> GameStatistics:
     """Fold one game's stream (its stored events, in order) into its statistics."""
-    return fold([_entry(e) for e in events], position)
+    stream = [_entry(e) for e in events]
+    decode = fact_decoder(_ruleset_of(stream))
+    return fold([(k, at, decode(data) if k == "fact" else data) for k, at, data in stream], position)
 
 
 def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
-    """Fold one game's stream (as entries, in order) into its statistics."""
-    kind, created_at, created = stream[0]
-    if kind != "created":
-        raise ValueError("a game's stream starts with its creation")
-    ruleset = get_ruleset(created["ruleset"])
-    if ruleset is None:
-        raise LookupError(f"no ruleset {created['ruleset']!r} is installed")
-    config = GameConfig.from_record(created["id"], created)
+    """Fold one game's stream (as entries, in order, its facts decoded into the ruleset's
+    fact type) into its statistics."""
+    ruleset = _ruleset_of(stream)
     retracted: set[int] = set()
     for entry in stream:
-        if entry.kind == "retracted":
-            retracted.update(entry.data["seqs"])
+        if entry[0] == "retracted":
+            retracted.update(entry[2])
+    return _fold(ruleset, stream[0], iter(stream[1:]), retracted, position)
+
+
+def _fold(
+    ruleset: Ruleset[Any, Any, Any],
+    first: Entry,
+    stream: Iterator[Entry],
+    retracted: set[int],
+    position: int,
+) -> GameStatistics:
+    """The fold itself: `first` is the creation, `stream` every later entry, `retracted` the
+    seqs of every retracted action."""
+    created_at, created = first[1], first[2]
+    config = GameConfig.from_record(created["id"], created)
     metrics = getattr(ruleset, "metrics", None)
     dice_of = getattr(ruleset, "dice", None)
-    decode, decode_raw = fact_decoder(ruleset), raw_fact_decoder(ruleset)
     evolve, progress = ruleset.evolve, ruleset.progress
 
     state = ruleset.initial(config)
@@ -259,25 +368,27 @@ def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
     samples: list[TurnSample] = []
     dice: dict[tuple[str, int], list[int]] = {}
     facts: list[Any] = []
+    append_fact = facts.append
     turn, turn_seat = progress(state)
     previous_at: datetime | str = created_at
     seq: int | None = None
     finished: Entry | None = None
-    for entry in stream[1:]:
-        kind = entry.kind
+    moments: dict[datetime | str, datetime] = {}
+    for entry in stream:
+        kind, at, data = entry
         if kind == "fact":
-            if seq in retracted:
-                previous_at = entry.at
+            if retracted and seq in retracted:
+                previous_at = at
                 continue
-            data = entry.data
-            fact = decode_raw(data) if isinstance(data, msgspec.Raw) else decode(data)
-            facts.append(fact)
+            append_fact(data)
             if dice_of is not None:
-                for name, faces, values in dice_of(fact):
-                    counts = dice.setdefault((name, faces), [0] * faces)
+                for name, faces, values in dice_of(data):
+                    counts = dice.get((name, faces))
+                    if counts is None:
+                        counts = dice[name, faces] = [0] * faces
                     for value in values:
                         counts[value - 1] += 1
-            after = evolve(state, fact)
+            after = evolve(state, data)
             new_turn, new_seat = progress(after)
             if new_turn != turn:
                 if metrics is not None:
@@ -287,28 +398,36 @@ def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
                 turn_seat = new_seat
             state = after
         elif kind == "action":
-            seq = entry.data["seq"]
+            seq, seat = data
             if seq not in retracted:
-                seat = entry.data["seat"]
-                seat = seat if seat is not None else progress(state)[1]
+                if seat is None:
+                    seat = progress(state)[1]
                 if seat in actions:
+                    # An action's facts carry its time, so the event before an action mostly
+                    # has the previous action's time: each text is parsed once.
+                    now = moments.get(at)
+                    if now is None:
+                        now = moments[at] = _moment(at)
+                    before = moments.get(previous_at)
+                    if before is None:
+                        before = moments[previous_at] = _moment(previous_at)
                     actions[seat] += 1
-                    seconds[seat] += (_moment(entry.at) - _moment(previous_at)).total_seconds()
+                    seconds[seat] += (now - before).total_seconds()
         elif kind == "finished":
             finished = entry
-        previous_at = entry.at
+        previous_at = at
     if metrics is not None:
         samples.append(TurnSample(turn, turn_seat, metrics(state)))
 
     outcome = ruleset.outcome(state)
     if finished is not None:
-        outcome = msgspec.convert(finished.data["outcome"], Outcome)
+        outcome = msgspec.convert(finished[2], Outcome)
     module = stats_module(ruleset)
     per_game = getattr(module, "per_game", None)
     extra: dict[str, Any] = per_game(config, facts, outcome) if per_game is not None else {}
     names = {s.id: s.name for s in config.seats}
     start = _moment(created_at)
-    last_at = _moment(finished.at if finished is not None else previous_at)
+    last_at = _moment(finished[1] if finished is not None else previous_at)
     return GameStatistics(
         game_id=config.game_id,
         ruleset=config.ruleset,
@@ -325,7 +444,7 @@ def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
         progression=samples,
         dice=[DiceCount(name, faces, counts) for (name, faces), counts in sorted(dice.items())],
         extra=extra,
-        finished_at=_moment(finished.at).isoformat() if finished is not None else None,
+        finished_at=_moment(finished[1]).isoformat() if finished is not None else None,
         duration_seconds=round((last_at - start).total_seconds(), 6),
         scores={k: float(v) for k, v in outcome.scores.items()} if outcome is not None else {},
         ranks=dict(outcome.ranks) if outcome is not None else {},

@@ -10,10 +10,11 @@ beside the view files, or the `chronicle_views` table) says which generation rea
   it has caught up with the store; readers never see a half-built view. Every running host
   follows the catalog to the new generation; the generation before the previous one is dropped.
 
-Each game is counted in the same transaction as the view's position, so stopping a runner at
-any moment and starting it again counts nothing twice. The projection follows finishing
-events only (`GameFinished`): a position P is covered once the view holds every game that
-finished at or before P, which is what `covers` and `wait` check (read-your-writes).
+Each game is counted, and its players' ratings updated, in the same transaction as the view's
+position, so stopping a runner at any moment and starting it again counts nothing twice. The
+projection follows finishing events only (`GameFinished`): a position P is covered once the
+view holds every game that finished at or before P, which is what `covers` and `wait` check
+(read-your-writes).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from eventsourcing.utils import Environment, EnvType
 from psycopg import sql
 
 from domain.events import GameFinished
-from projections.game_stats import fold, game_statistics, stored_entries
+from projections.game_stats import fold_rows, game_statistics, stored_rows
 from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
@@ -83,12 +84,12 @@ class StatsProjection(Projection[StatsView]):
         self._attached.wait()
         assert self._app is not None
         game_id = domain_event.originator_id
-        entries = stored_entries(self._app, game_id)
         try:
-            if entries is None:
+            rows = stored_rows(self._app, game_id)
+            if rows is None:
                 stats = game_statistics(self._app.events.get(game_id), position=tracking.notification_id)
             else:
-                stats = fold(entries, position=tracking.notification_id)
+                stats = fold_rows(rows, game_id, position=tracking.notification_id)
         except Exception:
             # A ruleset this process lacks, or a stream its ruleset cannot fold: skip the game
             # (logged) rather than stop the view on it forever; a rebuild retries it.

@@ -52,11 +52,11 @@ def snapshot(
     `filters`, after waiting up to `wait` seconds for the view to cover `position`."""
     caught_up = reader.wait(position, timeout=wait) if position is not None else True
     view = reader.view()
-    games = view.games(filters) if view is not None else []
+    games, stored = view.games_and_ratings(filters) if view is not None else ([], None)
     if table_id is None:
-        tables = all_tables(games)
+        tables = all_tables(games, stored)
     else:
-        found = table(table_id, games)
+        found = table(table_id, games, stored)
         if found is None:
             return None
         tables = [found]

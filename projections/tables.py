@@ -7,7 +7,8 @@ reworded, ids never are.
 
 The inputs are the finished games' statistics (projections/game_stats.py) in the order they
 finished; ratings (openskill's Plackett-Luce model, every seat its own team) are updated game
-by game in that order. A game package adds its own tables through `stats.tables`.
+by game in that order (projections/ratings.py), and read as the view keeps them when the
+caller has them. A game package adds its own tables through `stats.tables`.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from itertools import combinations
 from typing import Any, Literal
 
 import msgspec
-from openskill.models import PlackettLuce
 
 from domain.ruleset import get_ruleset
 from projections.game_stats import GameStatistics, stats_module, stats_of_games
+from projections.ratings import PlayerRating, ranked, replay
 from projections.statmath import chi_square_uniform, wilson_interval
 
 Kind = Literal["text", "count", "number", "ratio", "seconds"]
@@ -247,35 +248,11 @@ def head_to_head(games: Sequence[GameStatistics]) -> Table:
     return Table("head_to_head", "Head to head", "pair", columns, rows)
 
 
-def ratings(games: Sequence[GameStatistics]) -> Table:
-    """openskill Plackett-Luce ratings, updated game by game in finishing order; `ordinal`
-    (mu - 3 sigma) orders the table."""
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
-    played: Counter[str] = Counter()
-    for g in games:
-        names = list(g.seats.values())
-        if len(set(names)) != len(names) or len(names) < 2:
-            continue  # one player in two seats cannot be rated against themself
-        teams = [[current.get(name) or model.rating(name=name)] for name in names]
-        ranks = [float(g.ranks.get(seat, 1)) for seat in g.seats]
-        rated = model.rate(teams, ranks=ranks)
-        for name, team in zip(names, rated, strict=True):
-            current[name] = team[0]
-            played[name] += 1
-    rows = [
-        {
-            "player": name,
-            "games": played[name],
-            "mu": rating.mu,
-            "sigma": rating.sigma,
-            "ordinal": rating.ordinal(),
-        }
-        for name, rating in current.items()
-    ]
-    rows.sort(key=lambda row: (-row["ordinal"], row["player"].casefold()))
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+def ratings(games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None) -> Table:
+    """openskill Plackett-Luce ratings, updated game by game in finishing order
+    (projections/ratings.py); `ordinal` (mu - 3 sigma) orders the table. `stored`: the
+    ratings after exactly `games`, as the view keeps them, instead of replaying the games."""
+    rows = ranked(replay(games) if stored is None else stored)
     columns = [
         _c("player", "Player", "text"),
         _c("rank", "Rank", "count"),
@@ -386,12 +363,20 @@ BUILDERS: dict[str, Callable[[Sequence[GameStatistics]], Table]] = {
 }
 
 
-def all_tables(games: Sequence[GameStatistics]) -> list[Table]:
-    return [build(games) for build in BUILDERS.values()] + game_tables(games)
+def _build(table_id: str, games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None) -> Table:
+    if table_id == "rating":
+        return ratings(games, stored)
+    return BUILDERS[table_id](games)
 
 
-def table(table_id: str, games: Sequence[GameStatistics]) -> Table | None:
-    build = BUILDERS.get(table_id)
-    if build is not None:
-        return build(games)
+def all_tables(games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None) -> list[Table]:
+    """Every table over `games`; `stored`: the ratings after exactly those games, if known."""
+    return [_build(table_id, games, stored) for table_id in BUILDERS] + game_tables(games)
+
+
+def table(
+    table_id: str, games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None
+) -> Table | None:
+    if table_id in BUILDERS:
+        return _build(table_id, games, stored)
     return next((t for t in game_tables(games) if t.id == table_id), None)

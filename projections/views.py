@@ -6,12 +6,22 @@ Two recorders share the interface: `SQLiteStatsView` (its own SQLite file per ge
 `PostgresStatsView` (tables named after the generation in the store's database). Both are the
 library's tracking recorders (`SQLiteTrackingRecorder`, `PostgresTrackingRecorder`) with one
 table more; the SQL is plain enough for either.
+
+Beside the games, a view keeps the players' ratings over all its games (projections/ratings.py),
+updated as each game is recorded, in the same transaction: a read of the unfiltered tables
+reads them instead of replaying every game. A generation built before the ratings table
+existed fills it once, from its games, when opened.
+
+A view is derived data, so its commits do not wait for the disk (SQLite `synchronous=NORMAL`
+in WAL mode, PostgreSQL `synchronous_commit = off`): a crash or power loss may lose the last
+few commits, never half of one, and the runner then projects those games again from the
+position that did reach the disk. A full sync per game would cost more than folding it.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -21,6 +31,7 @@ from eventsourcing.sqlite import SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
 from projections.game_stats import GameStatistics, TurnSample
+from projections.ratings import PlayerRating, rate, rated_players, replay
 
 _DECODER = msgspec.json.Decoder(GameStatistics)
 _ENCODER = msgspec.json.Encoder()
@@ -91,6 +102,17 @@ class StatsView(TrackingRecorder, ABC):
         progression, which `game` gives)."""
 
     @abstractmethod
+    def games_and_ratings(
+        self, filters: Filters = NO_FILTERS
+    ) -> tuple[list[GameStatistics], list[PlayerRating] | None]:
+        """`games(filters)` and, without filters, the stored ratings after exactly those games
+        (read together, so no game is recorded in between); None with filters."""
+
+    @abstractmethod
+    def ratings(self) -> list[PlayerRating]:
+        """The stored ratings, each player in order of first rating."""
+
+    @abstractmethod
     def game(self, game_id: str) -> GameStatistics | None: ...
 
     @abstractmethod
@@ -103,6 +125,20 @@ class StatsView(TrackingRecorder, ABC):
     def _decode(self, rows: Sequence[Any], filters: Filters) -> list[GameStatistics]:
         found = [_DECODER.decode(_as_bytes(row["doc"])) for row in rows]
         return [g for g in found if filters.keeps(g)]
+
+    @staticmethod
+    def _rated(stats: GameStatistics, read: Callable[[list[str]], Sequence[Any]]) -> list[PlayerRating]:
+        """A recorded game's new ratings; `read(players)` gives the rows of their current
+        ratings."""
+        players = rated_players(stats)
+        if not players:
+            return []
+        current = {row["player"]: _rating(row) for row in read(players)}
+        return rate(current, stats)
+
+
+def _rating(row: Any) -> PlayerRating:
+    return PlayerRating(row["player"], int(row["games"]), float(row["mu"]), float(row["sigma"]))
 
 
 def _as_bytes(doc: Any) -> bytes:
@@ -134,6 +170,7 @@ def _whole(row: Any) -> GameStatistics:
 
 class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
     TABLE = "game_stats"
+    RATINGS = "player_ratings"
 
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -145,17 +182,70 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
             "ruleset TEXT NOT NULL, mode TEXT NOT NULL, finished_at TEXT NOT NULL, doc TEXT NOT NULL, "
             "progression TEXT NOT NULL)",
             f"CREATE INDEX IF NOT EXISTS {self.TABLE}_by_position ON {self.TABLE} (position)",
+            f"CREATE TABLE IF NOT EXISTS {self.RATINGS} (player TEXT PRIMARY KEY, appeared INTEGER NOT NULL, "
+            "games INTEGER NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL)",
         ]
 
-    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+    def create_table(self) -> None:
+        super().create_table()
         with self.datastore.transaction(commit=True) as c:
-            c.execute(
-                f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, :doc, "
-                ":progression) "
-                "ON CONFLICT (game_id) DO NOTHING",
-                _row(stats),
-            )
-            self._insert_tracking(c, tracking)
+            # A write first, so no game is recorded between the check and the filling.
+            c.execute(f"DELETE FROM {self.RATINGS} WHERE 0")
+            c.execute(f"SELECT EXISTS (SELECT 1 FROM {self.RATINGS})")
+            if c.fetchone()[0]:
+                return
+            c.execute(f"SELECT doc FROM {self.TABLE} ORDER BY position")
+            for rating in replay(self._decode(c.fetchall(), NO_FILTERS)):
+                self._store_rating(c, rating)
+
+    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+        with self.datastore.get_connection(commit=True) as connection:
+            # Not synced to disk at each commit (see the module's docstring); the setting
+            # cannot change inside a transaction, and costs nothing when it does not change.
+            connection.cursor().execute("PRAGMA synchronous=NORMAL")
+            with connection.transaction(commit=True) as c:
+                c.execute(
+                    f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, "
+                    ":doc, :progression) ON CONFLICT (game_id) DO NOTHING",
+                    _row(stats),
+                )
+                if c.sqlite_cursor.rowcount == 1:  # a game already recorded is not rated again
+                    for rating in self._rated(stats, lambda players: self._read_ratings(c, players)):
+                        self._store_rating(c, rating)
+                self._insert_tracking(c, tracking)
+
+    def _read_ratings(self, c: Any, players: list[str]) -> list[Any]:
+        marks = ", ".join("?" * len(players))
+        c.execute(f"SELECT player, games, mu, sigma FROM {self.RATINGS} WHERE player IN ({marks})", players)
+        return list(c.fetchall())
+
+    def _store_rating(self, c: Any, rating: PlayerRating) -> None:
+        c.execute(
+            f"INSERT INTO {self.RATINGS} VALUES "
+            f"(?, (SELECT COALESCE(MAX(appeared), 0) + 1 FROM {self.RATINGS}), ?, ?, ?) "
+            "ON CONFLICT (player) DO UPDATE SET games = excluded.games, mu = excluded.mu, "
+            "sigma = excluded.sigma",
+            (rating.player, rating.games, rating.mu, rating.sigma),
+        )
+
+    def ratings(self) -> list[PlayerRating]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT player, games, mu, sigma FROM {self.RATINGS} ORDER BY appeared")
+            return [_rating(row) for row in c.fetchall()]
+
+    def games_and_ratings(
+        self, filters: Filters = NO_FILTERS
+    ) -> tuple[list[GameStatistics], list[PlayerRating] | None]:
+        clauses, params = filters.sql()
+        where = (" WHERE " + " AND ".join(c.format("?") for c in clauses)) if clauses else ""
+        stored = None
+        with self.datastore.transaction(commit=False) as c:  # one snapshot for both
+            c.execute(f"SELECT doc FROM {self.TABLE}{where} ORDER BY position", params)
+            rows = c.fetchall()
+            if filters == NO_FILTERS:
+                c.execute(f"SELECT player, games, mu, sigma FROM {self.RATINGS} ORDER BY appeared")
+                stored = [_rating(row) for row in c.fetchall()]
+        return self._decode(rows, filters), stored
 
     def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
         clauses, params = filters.sql()
@@ -179,6 +269,7 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
     def drop(self) -> None:
         with self.datastore.transaction(commit=True) as c:
             c.execute(f"DROP TABLE IF EXISTS {self.TABLE}")
+            c.execute(f"DROP TABLE IF EXISTS {self.RATINGS}")
             c.execute("DELETE FROM tracking")
 
 
@@ -195,9 +286,38 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
                 "progression text NOT NULL)"
             ).format(self.table)
         )
+        self.ratings_table_name = tracking_table_name.removesuffix("_tracking") + "_ratings"
+        self.check_identifier_length(self.ratings_table_name)
+        self.ratings_table = SQL("{0}.{1}").format(
+            Identifier(datastore.schema), Identifier(self.ratings_table_name)
+        )
+        self.all_ratings = SQL("SELECT player, games, mu, sigma FROM {0} ORDER BY appeared").format(
+            self.ratings_table
+        )
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {0} (player text PRIMARY KEY, appeared bigint NOT NULL, "
+                "games bigint NOT NULL, mu double precision NOT NULL, sigma double precision NOT NULL)"
+            ).format(self.ratings_table)
+        )
+
+    def create_table(self) -> None:
+        super().create_table()
+        with self.datastore.transaction(commit=True) as curs:
+            # No game is recorded between the check and the filling.
+            curs.execute(SQL("LOCK TABLE {0} IN SHARE ROW EXCLUSIVE MODE").format(self.table))
+            curs.execute(SQL("SELECT EXISTS (SELECT 1 FROM {0}) AS rated").format(self.ratings_table))
+            row = curs.fetchone()
+            if row is not None and row["rated"]:
+                return
+            curs.execute(SQL("SELECT doc FROM {0} ORDER BY position").format(self.table))
+            for rating in replay(self._decode(curs.fetchall(), NO_FILTERS)):
+                self._store_rating(curs, rating)
 
     def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
         with self.datastore.transaction(commit=True) as curs:
+            # Not waiting for the disk at each commit (see the module's docstring).
+            curs.execute("SET LOCAL synchronous_commit TO OFF")
             curs.execute(
                 SQL(
                     "INSERT INTO {0} VALUES (%(game_id)s, %(position)s, %(ruleset)s, %(mode)s, "
@@ -205,7 +325,48 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
                 ).format(self.table),
                 _row(stats),
             )
+            if curs.rowcount == 1:  # a game already recorded is not rated again
+                for rating in self._rated(stats, lambda players: self._read_ratings(curs, players)):
+                    self._store_rating(curs, rating)
             self._insert_tracking(curs, tracking)
+
+    def _read_ratings(self, curs: Any, players: list[str]) -> list[Any]:
+        curs.execute(
+            SQL("SELECT player, games, mu, sigma FROM {0} WHERE player = ANY(%s)").format(self.ratings_table),
+            (players,),
+        )
+        return list(curs.fetchall())
+
+    def _store_rating(self, curs: Any, rating: PlayerRating) -> None:
+        curs.execute(
+            SQL(
+                "INSERT INTO {0} VALUES (%s, (SELECT COALESCE(MAX(appeared), 0) + 1 FROM {0}), %s, %s, %s) "
+                "ON CONFLICT (player) DO UPDATE SET games = excluded.games, mu = excluded.mu, "
+                "sigma = excluded.sigma"
+            ).format(self.ratings_table),
+            (rating.player, rating.games, rating.mu, rating.sigma),
+        )
+
+    def ratings(self) -> list[PlayerRating]:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(self.all_ratings)
+            return [_rating(row) for row in curs.fetchall()]
+
+    def games_and_ratings(
+        self, filters: Filters = NO_FILTERS
+    ) -> tuple[list[GameStatistics], list[PlayerRating] | None]:
+        clauses, params = filters.sql()
+        where = SQL(" WHERE " + " AND ".join(c.format("%s") for c in clauses)) if clauses else SQL("")
+        stored = None
+        with self.datastore.transaction(commit=False) as curs:
+            # One snapshot for both reads.
+            curs.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            curs.execute(SQL("SELECT doc FROM {0}{1} ORDER BY position").format(self.table, where), params)
+            rows = curs.fetchall()
+            if filters == NO_FILTERS:
+                curs.execute(self.all_ratings)
+                stored = [_rating(row) for row in curs.fetchall()]
+        return self._decode(rows, filters), stored
 
     def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
         clauses, params = filters.sql()
@@ -235,4 +396,5 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
         )
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.table))
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.ratings_table))
             curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(tracking))

@@ -9,7 +9,7 @@ import pytest
 from domain.games.province.events import FirstPlayerDetermined, GoalRevealed, ShipsTossed
 from domain.games.province.stats import dice
 from domain.ruleset import get_ruleset
-from projections.game_stats import GameStatistics, game_statistics
+from projections.game_stats import GameStatistics, fold_rows, game_statistics, stored_rows
 from store.app import RECORDER, Chronicle
 from tests.projections.support import OPENING, physical_game, simulate
 
@@ -88,3 +88,14 @@ def test_province_dice_read_digital_and_observed_tosses() -> None:
     assert dice(FirstPlayerDetermined("B", face="black", observed=True)) == (("first-player", 2, (2,)),)
     assert dice(FirstPlayerDetermined("A", chosen=True)) == ()
     assert dice(GoalRevealed("workers2")) == ()
+
+
+def test_the_stored_rows_give_the_same_statistics_as_the_library_s_events(app: Chronicle) -> None:
+    [finished] = simulate(app, 1, seed="rows")
+    corrected = physical_game(app, OPENING)
+    app.record(corrected, {"kind": "MoveWorker", "piece": "green", "from": "right"}, RECORDER)
+    app.retract(corrected, RECORDER, count=1, reason="wrong piece")
+    for game_id in (finished, corrected):
+        rows = stored_rows(app, game_id)
+        assert rows is not None
+        assert fold_rows(rows, game_id, position=3) == game_statistics(app.events.get(game_id), position=3)

@@ -1,6 +1,6 @@
 """The statistics view on both stores: catch-up from position 0, live following, a restart
-from the stored position without double counting, and a rebuild that switches only once
-caught up."""
+from the stored position without double counting, a rebuild that switches only once caught
+up, and the ratings the view keeps as games finish."""
 
 from __future__ import annotations
 
@@ -10,18 +10,22 @@ from collections.abc import Iterator
 import msgspec
 import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
+from psycopg.sql import SQL
 
+from projections.ratings import PlayerRating, replay
 from projections.runner import (
     APP_NAME,
     Catalog,
     GenerationRunner,
     ProjectionHost,
     StatsReader,
+    close_view,
     open_view,
     rebuild,
     status,
 )
-from projections.tables import all_tables
+from projections.tables import all_tables, ratings
+from projections.views import Filters, PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from tests.projections.support import OPENING, physical_game, simulate
 
@@ -175,3 +179,57 @@ def test_status_lists_each_generation_with_its_position(app: Chronicle) -> None:
         assert view.game("no-such-game") is None
     finally:
         view.datastore.close()  # type: ignore[attr-defined]
+
+
+def stored_and_replayed(view: StatsView) -> tuple[list[PlayerRating], list[PlayerRating]]:
+    return view.ratings(), replay(view.games())
+
+
+def test_ratings_are_kept_as_games_finish_and_equal_a_replay_of_the_games(app: Chronicle) -> None:
+    simulate(app, 2, seed="r1", names=("Ann", "Ben"))
+    simulate(app, 1, seed="r2", names=("Cy", "Cy"))  # one player in both seats: not rated
+    generation = rebuild(app.url)
+    view = open_view(app.url, "stats", generation)
+    try:
+        stored, replayed = stored_and_replayed(view)
+        assert [r.player for r in stored] == ["Ann", "Ben"]
+        assert stored == replayed
+        host = ProjectionHost(app.url, poll=0.05).start()
+        try:
+            simulate(app, 1, seed="r3", names=("Ben", "Cy"))
+            simulate(app, 1, seed="r4", names=("Dee", "Ann"))
+            until(lambda: view.count() == 5)
+        finally:
+            host.stop()
+        stored, replayed = stored_and_replayed(view)
+        assert [(r.player, r.games) for r in stored] == [("Ann", 3), ("Ben", 3), ("Cy", 1), ("Dee", 1)]
+        assert stored == replayed  # the same floats, not merely close ones
+        games, read = view.games_and_ratings()
+        assert read == stored
+        assert ratings(games, read) == ratings(games)
+        assert view.games_and_ratings(Filters(player="Ann")) == (view.games(Filters(player="Ann")), None)
+    finally:
+        close_view(view)
+
+
+def test_a_generation_without_stored_ratings_fills_them_from_its_games_when_opened(app: Chronicle) -> None:
+    simulate(app, 2, seed="r5", names=("Ann", "Ben"))
+    generation = rebuild(app.url)
+    view = open_view(app.url, "stats", generation)
+    try:
+        expected = view.ratings()
+        assert len(expected) == 2
+        with view.datastore.transaction(commit=True) as cursor:  # type: ignore[attr-defined]
+            if isinstance(view, SQLiteStatsView):
+                cursor.execute(f"DELETE FROM {view.RATINGS}")
+            else:
+                assert isinstance(view, PostgresStatsView)
+                cursor.execute(SQL("DELETE FROM {0}").format(view.ratings_table))
+        assert view.ratings() == []
+    finally:
+        close_view(view)
+    reopened = open_view(app.url, "stats", generation)
+    try:
+        assert reopened.ratings() == expected
+    finally:
+        close_view(reopened)

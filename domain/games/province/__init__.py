@@ -32,7 +32,6 @@ from domain.ruleset import (
     Boundary,
     Codec,
     Command,
-    Die,
     GameConfig,
     Outcome,
     Prompt,
@@ -69,8 +68,9 @@ class ProvinceRuleset:
     def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
         return rules.decide(state, command, rng)
 
-    def evolve(self, state: State, fact: Fact) -> State:
-        return _evolve(state, fact)
+    # `evolve`, `progress`, `metrics` and `dice` are the plain functions, without a method's
+    # extra call: a rebuild of the statistics calls them for every fact or turn of every game.
+    evolve = staticmethod(_evolve)
 
     def pending(self, state: State) -> tuple[Prompt, ...]:
         return legal.pending(state)
@@ -116,14 +116,9 @@ class ProvinceRuleset:
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
 
-    def progress(self, state: State) -> tuple[int, str | None]:
-        return rules.progress(state)
-
-    def metrics(self, state: State) -> dict[str, dict[str, float]]:
-        return stats.metrics(state)
-
-    def dice(self, fact: Fact) -> tuple[Die, ...]:
-        return stats.dice(fact)
+    progress = staticmethod(rules.progress)
+    metrics = staticmethod(stats.metrics)
+    dice = staticmethod(stats.dice)
 
 
 RULESET = ProvinceRuleset()

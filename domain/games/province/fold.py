@@ -21,13 +21,29 @@ from domain.games.province.state import (
     State,
     TurnState,
     seat_index,
-    with_player,
 )
 
 
 def _player(state: State, seat: str, **changes: Any) -> State:
-    player = replace(state.players[seat_index(seat)], **changes)
-    return replace(state, players=with_player(state, seat, player))
+    a, b = state.players
+    if seat == "A":
+        return replace(state, players=(replace(a, **changes), b))
+    return replace(state, players=(a, replace(b, **changes)))
+
+
+def _labor(state: State, seat: str, delta: int) -> State:
+    """The seat's labor changed by `delta` (the commonest facts, so spelled out)."""
+    a, b = state.players
+    if seat == "A":
+        return replace(state, players=(replace(a, labor=a.labor + delta), b))
+    return replace(state, players=(a, replace(b, labor=b.labor + delta)))
+
+
+def _coins(state: State, seat: str, delta: int) -> State:
+    a, b = state.players
+    if seat == "A":
+        return replace(state, players=(replace(a, coins=a.coins + delta), b))
+    return replace(state, players=(a, replace(b, coins=b.coins + delta)))
 
 
 def _first_player(state: State, fact: ev.FirstPlayerDetermined) -> State:
@@ -79,8 +95,7 @@ def _phase(state: State, fact: ev.PhaseChanged) -> State:
 
 
 def _labor_gained(state: State, fact: ev.LaborGained) -> State:
-    player = state.player(fact.player)
-    new = _player(state, fact.player, labor=player.labor + fact.amount)
+    new = _labor(state, fact.player, fact.amount)
     if fact.player != state.active:
         return new
     # D18: Union conversions may be left out of the labor goal's count.
@@ -91,16 +106,16 @@ def _labor_gained(state: State, fact: ev.LaborGained) -> State:
 
 
 def _labor_spent(state: State, fact: ev.LaborSpent) -> State:
-    return _player(state, fact.player, labor=state.player(fact.player).labor - fact.amount)
+    return _labor(state, fact.player, -fact.amount)
 
 
 def _coins_gained(state: State, fact: ev.CoinsGained) -> State:
-    return _player(state, fact.player, coins=state.player(fact.player).coins + fact.amount)
+    return _coins(state, fact.player, fact.amount)
 
 
 def _coins_paid(state: State, fact: ev.CoinsPaid) -> State:
     # One Union conversion is one payment with reason "union" (UnionConvert emits one per unit).
-    new = _player(state, fact.player, coins=state.player(fact.player).coins - fact.amount)
+    new = _coins(state, fact.player, -fact.amount)
     if fact.reason == "union":
         ts = new.turn_state
         return replace(new, turn_state=replace(ts, union_uses=ts.union_uses + 1))
@@ -115,8 +130,10 @@ def _worker_moved(state: State, fact: ev.WorkerMoved) -> State:
     index = state.rules.space_index
     source, target = index[fact.from_], index[fact.to]
     seat = seat_index(fact.player)
-    board = _set_space(state.board, source, state.board[source].add(fact.piece, seat, -1))
-    board = _set_space(board, target, board[target].add(fact.piece, seat, 1))
+    spaces = list(state.board)
+    spaces[source] = spaces[source].add(fact.piece, seat, -1)
+    spaces[target] = spaces[target].add(fact.piece, seat, 1)
+    board = tuple(spaces)
     ts = state.turn_state
     unmoved = ts.unmoved
     if unmoved:
@@ -191,7 +208,7 @@ def _goal_removed(state: State, fact: ev.GoalRemoved) -> State:
 
 
 def _labor_discarded(state: State, fact: ev.LaborDiscarded) -> State:
-    return _player(state, fact.player, labor=state.player(fact.player).labor - fact.amount)
+    return _labor(state, fact.player, -fact.amount)
 
 
 def _final_turn(state: State, fact: ev.FinalTurnSet) -> State:

@@ -15,8 +15,8 @@ def score(state: State, seat: str) -> Score:
     player = state.player(seat)
     by_id = state.rules.by_id
     goal_by_id = state.rules.goal_by_id
-    building_vp = sum(by_id[b].vp for b in player.first)
-    goal_vp = sum(goal_by_id[g].vp for g in player.goals if g in goal_by_id)
+    building_vp = sum([by_id[b].vp for b in player.first])
+    goal_vp = sum([goal_by_id[g].vp for g in player.goals if g in goal_by_id])
     coin_vp = player.coins // data.coins_per_vp
     lender_vp = -data.lender_penalty_vp if state.lender_coin == seat else 0
     return Score(

@@ -17,20 +17,21 @@ from typing import Any
 
 from domain.games.province.events import BuildingBuilt, Fact, FirstPlayerDetermined, ShipsTossed
 from domain.games.province.scoring import score
-from domain.games.province.state import FACES, SEATS, State
+from domain.games.province.state import FACES, State
 from domain.ruleset import Die, GameConfig, Outcome
 
 OPENING_LENGTH = 2
 
 
 def metrics(state: State) -> dict[str, dict[str, float]]:
-    players = {seat: state.player(seat) for seat in SEATS}
+    # Sampled at every turn of every game a rebuild folds: the two seats spelled out.
+    a, b = state.players
     return {
-        "vp": {seat: float(score(state, seat).total) for seat in SEATS},
-        "coins": {seat: float(p.coins) for seat, p in players.items()},
-        "labor": {seat: float(p.labor) for seat, p in players.items()},
-        "buildings": {seat: float(len(p.built)) for seat, p in players.items()},
-        "goals": {seat: float(len(p.goals)) for seat, p in players.items()},
+        "vp": {"A": float(score(state, "A").total), "B": float(score(state, "B").total)},
+        "coins": {"A": float(a.coins), "B": float(b.coins)},
+        "labor": {"A": float(a.labor), "B": float(b.labor)},
+        "buildings": {"A": float(len(a.built)), "B": float(len(b.built))},
+        "goals": {"A": float(len(a.goals)), "B": float(len(b.goals))},
     }
 
 
