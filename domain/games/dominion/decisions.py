@@ -30,15 +30,26 @@ def reject(code: str, message: str, section: str) -> Rejection:
 def candidates(state: State, d: Decision) -> tuple[str, ...]:
     if d.cards or d.purpose == "thief_gain":
         return d.cards
+    if d.purpose == "annex":  # the discard pile, looked through in private (5.5 Annex)
+        return state.players[d.p].discard
     hand = state.players[d.p].hand
     if not d.types:
         return hand
     return tuple(c for c in hand if any(DATA.has_type(c, t) for t in d.types))
 
 
+# Selections whose cards must have pairwise different names (Temple, 5.3).
+DISTINCT_NAMES = frozenset({"temple"})
+
+
+def distinct(d: Decision) -> bool:
+    return d.purpose in DISTINCT_NAMES
+
+
 def bounds(state: State, d: Decision) -> tuple[int, int, tuple[str, ...]]:
     cands = candidates(state, d)
-    return min(d.lo, len(cands)), min(d.hi, len(cands)), cands
+    n = len(set(cands)) if distinct(d) else len(cands)
+    return min(d.lo, n), min(d.hi, n), cands
 
 
 def pile_ok(state: State, d: Decision, pile: str) -> bool:
@@ -66,8 +77,16 @@ def eligible_piles(state: State, d: Decision) -> tuple[str, ...]:
     return tuple(p for p in state.supply if pile_ok(state, d, p))
 
 
-def _multisets(cands: tuple[str, ...], lo: int, hi: int) -> list[tuple[str, ...]]:
-    counts = sorted(Counter(cands).items())
+LISTED = 4096  # beyond this many answers a selection lists representatives only
+
+
+def _multisets(cands: tuple[str, ...], lo: int, hi: int, once: bool = False) -> list[tuple[str, ...]]:
+    counts = sorted((name, 1 if once else k) for name, k in Counter(cands).items())
+    total = 1
+    for _, k in counts:
+        total *= k + 1
+    if total > LISTED:
+        return _representatives(counts, lo, hi)
     out: list[tuple[str, ...]] = []
     for pick in product(*(range(k + 1) for _, k in counts)):
         size = sum(pick)
@@ -76,11 +95,26 @@ def _multisets(cands: tuple[str, ...], lo: int, hi: int) -> list[tuple[str, ...]
     return out
 
 
+def _representatives(counts: list[tuple[str, int]], lo: int, hi: int) -> list[tuple[str, ...]]:
+    """A selection from a zone too large to list every answer (Donate trashing from a whole
+    deck): no card, one of each name, every copy of one name, one of every name, everything,
+    and the first cards in name order up to each size the bounds allow. Any other answer in
+    the bounds is still accepted; only the listing is cut short."""
+    everything = tuple(name for name, k in counts for _ in range(k))
+    picks: set[tuple[str, ...]] = {(), everything, tuple(name for name, _ in counts)}
+    for name, k in counts:
+        picks.add((name,))
+        picks.add((name,) * k)
+    for size in (lo, hi):
+        picks.add(everything[:size])
+    return sorted(p for p in picks if lo <= len(p) <= hi)
+
+
 def answers(state: State, d: Decision) -> list[Any]:
     """Every legal answer value of `d` (the payload its action carries)."""
     if d.kind == "select":
         lo, hi, cands = bounds(state, d)
-        return _multisets(cands, lo, hi)
+        return _multisets(cands, lo, hi, distinct(d))
     if d.kind == "choose":
         return list(d.options)
     if d.kind == "pile":
@@ -114,6 +148,9 @@ def forced(state: State, d: Decision) -> Any:
             return NONE
         if hi == 0:
             return ()
+        if distinct(d):
+            names = tuple(sorted(set(cands)))
+            return names if lo == hi == len(names) else MANY
         if lo == hi and (hi == len(cands) or len(set(cands)) == 1):
             return tuple(sorted(cands))[:hi] if hi == len(cands) else (cands[0],) * hi
         return MANY
@@ -150,6 +187,8 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
         if not lo <= len(cards) <= hi:
             span = str(lo) if lo == hi else f"{lo} to {hi}"
             return reject("wrong_count", f"{d.verb.capitalize()} {span} card(s), not {len(cards)}.", "4.4")
+        if distinct(d) and len(set(cards)) != len(cards):
+            return reject("same_name", "The cards must all have different names.", "5.3")
         if Counter(cards) - Counter(cands):
             where = "among the cards you may pick" if d.cards else "in your hand"
             kinds = f" ({'/'.join(d.types)})" if d.types else ""
@@ -166,7 +205,7 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
             return None
         if value not in state.supply:
             return reject("unknown_pile", f"There is no Supply pile {value!r}.", "4.4")
-        if not state.supply[value]:
+        if not state.supply[value] and not d.empty_ok:
             return reject("pile_empty", f"The {value} pile is empty.", "4.4")
         if not pile_ok(state, d, value):
             return reject("not_eligible", _pile_limit(d, value), "0")

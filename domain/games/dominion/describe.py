@@ -101,6 +101,12 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
             parts.append(f"+{fact.buys} Buy{'s' if fact.buys != 1 else ''}")
         if fact.coins:
             parts.append(f"+${fact.coins}")
+        if fact.charms < 0:
+            return f"{name(fact.player)} uses up {plural('waiting Charm', -fact.charms)}."
+        if fact.charms:
+            parts.append("an extra gain to come")
+        if fact.doubled:
+            parts.append("the turn's doubling")
         return f"{name(fact.player)} gets {', '.join(parts) or 'nothing'} ({fact.source})."
     if isinstance(fact, ev.Bought):
         debt = f" and takes {fact.debt} debt" if fact.debt else ""
@@ -145,6 +151,13 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         if fact.amount is None:
             return f"{name(fact.player)} passes (Mountain Pass)."
         return f"{name(fact.player)} bids {fact.amount} debt (Mountain Pass)."
+    if isinstance(fact, ev.Donated):
+        taken = count_text(fact.count)
+        return f"{name(fact.player)} puts their deck and discard pile ({taken}) into their hand (Donate)."
+    if isinstance(fact, ev.Reshuffled):
+        if fact.source == "hand":
+            return f"{name(fact.player)} shuffles their hand into a deck ({count_text(fact.count)}, Donate)."
+        return f"{name(fact.player)} shuffles a new deck of {count_text(fact.count)} (Annex)."
     if isinstance(fact, ev.Gained):
         where = {"discard": "", "hand": " into their hand", "deck": " onto their deck"}[fact.to]
         source = " from the trash" if fact.source == "trash" else ""
@@ -162,7 +175,7 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         c = cards_text(fact.cards)
         if fact.to == "hand":
             return f"{name(fact.player)} puts {c} into their hand."
-        if fact.to == "aside":
+        if fact.to in ("aside", "encampment"):
             return f"{name(fact.player)} sets aside {c}."
         it = "it" if len(fact.cards) == 1 else "them"
         return f"{name(fact.player)} reveals {c} and puts {it} onto their deck."

@@ -127,7 +127,11 @@ def feast(ctx: Ctx, f: Frame) -> None:
     if not f.gone and "Feast" in ctx.state.players[f.p].play:
         trash(ctx, f.p, ("Feast",), "play")
         # A Throne Room playing this Feast must not find it in play for its second play.
-        if ctx.frames and ctx.frames[-1].op == "Throne Room" and ctx.frames[-1].cards == ("Feast",):
+        if (
+            ctx.frames
+            and ctx.frames[-1].op in ("Throne Room", "Crown")
+            and ctx.frames[-1].cards == ("Feast",)
+        ):
             ctx.set(replace(ctx.frames[-1], gone=True))
     ask(ctx, _gain_prompt(f.p, "Feast", (5, 0)))
 
@@ -355,7 +359,7 @@ def _moneylender(ctx: Ctx, d: Decision, option: Any) -> None:
 
 
 def more_than(ctx: Ctx, card: str, extra: int) -> tuple[int, int]:
-    """"Costing up to $N more than" a card: its debt is the debt bound (8.8), or no debt at all
+    """ "Costing up to $N more than" a card: its debt is the debt bound (8.8), or no debt at all
     under `relative_gain_requires_zero_debt`."""
     c, debt = DATA.cost[card]
     return (c + extra, 0 if ctx.state.variants.relative_gain_requires_zero_debt else debt)

@@ -329,6 +329,30 @@ class Bid(_Fact, frozen=True, tag="bid"):
     amount: int | None = None
 
 
+class Donated(_Fact, frozen=True, tag="donated"):
+    """A Donate resolves (5.5): the deck and the discard pile (`count` cards) go into the hand,
+    unseen by the others; one pending Donate fewer."""
+
+    player: str
+    count: int
+
+
+class Reshuffled(_Fact, frozen=True, tag="reshuffled"):
+    """Annex and Donate shuffle a new deck (randomness points R3, R4), stream `deck:<seat>` like
+    `Shuffled`. `source` "hand" (Donate): the hand and what is on the deck; "discard" (Annex):
+    the deck and the discard pile but the `kept` cards (the owner's secret). `order` (top
+    first) is None in a physical game and in every redacted copy."""
+
+    player: str
+    source: str
+    count: int
+    kept: tuple[str, ...] = ()
+    order: tuple[str, ...] | None = None
+    stream: str | None = None
+    n: int | None = None
+    observed: bool = False
+
+
 Fact = (
     KingdomChosen
     | SupplyBuilt
@@ -368,4 +392,6 @@ Fact = (
     | DurationsEnded
     | MountainPassQueued
     | Bid
+    | Donated
+    | Reshuffled
 )

@@ -43,6 +43,8 @@ def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
     if zone == "discard":
         rest = tuple(reversed(take(tuple(reversed(player.discard)), cards)))
         return replace(player, discard=rest)
+    if zone == "encampment":
+        return replace(player, camp=take(player.camp, cards))
     return replace(player, aside=take(player.aside, cards))
 
 
@@ -57,7 +59,9 @@ def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
         return replace(player, discard=player.discard + cards)
     if zone == "play":
         return replace(player, play=player.play + cards)
-    return replace(player, aside=player.aside + cards)  # aside and encampment
+    if zone == "encampment":
+        return replace(player, camp=player.camp + cards)
+    return replace(player, aside=player.aside + cards)
 
 
 def _update(state: State, seat: str, fn: Callable[[Player], Player], **fields: Any) -> State:
@@ -237,7 +241,7 @@ def _returned(state: State, f: ev.Returned) -> State:
     supply[f.pile] = (physical(f.card),) + supply[f.pile]
     encamped = take(state.encamped, (f.card,)) if f.card in state.encamped else state.encamped
     return _update(
-        state, f.player, lambda pl: _remove(pl, "aside", (f.card,)), supply=supply, encamped=encamped
+        state, f.player, lambda pl: _remove(pl, "encampment", (f.card,)), supply=supply, encamped=encamped
     )
 
 
@@ -387,6 +391,49 @@ def _ended(state: State, f: ev.GameEnded) -> State:
     return replace(state, status="over", phase="over", result=result, frames=(), prompts=())
 
 
+def _donated(state: State, f: ev.Donated) -> State:
+    return _update(
+        state,
+        f.player,
+        lambda pl: replace(
+            pl,
+            hand=pl.hand + pl.deck + pl.unknown + pl.discard,
+            deck=(),
+            unknown=(),
+            discard=(),
+            donates=pl.donates - 1,
+        ),
+    )
+
+
+def _reshuffled(state: State, f: ev.Reshuffled) -> State:
+    """The kept cards of an Annex stay in the discard pile in their order; everything else
+    named by `source` joins the deck, which is shuffled."""
+
+    def apply(pl: Player) -> Player:
+        hand, discard = pl.hand, pl.discard
+        if f.source == "hand":
+            moved, hand = pl.hand, ()
+        else:
+            keep = list(f.kept)
+            stay: list[str] = []
+            go: list[str] = []
+            for card in pl.discard:
+                if card in keep:
+                    keep.remove(card)
+                    stay.append(card)
+                else:
+                    go.append(card)
+            moved, discard = tuple(go), tuple(stay)
+        if f.order is not None:
+            n = pl.shuffles if f.n is None else f.n + 1
+            return replace(pl, hand=hand, discard=discard, deck=f.order, unknown=(), shuffles=n)
+        cards = tuple(sorted(pl.deck + pl.unknown + moved))
+        return replace(pl, hand=hand, discard=discard, deck=(), unknown=cards)
+
+    return _update(state, f.player, apply)
+
+
 def _same(state: State, f: Any) -> State:
     return state
 
@@ -430,6 +477,8 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
     ev.DurationsEnded: _durations_ended,
     ev.MountainPassQueued: _mountain_pass,
     ev.Bid: _same,
+    ev.Donated: _donated,
+    ev.Reshuffled: _reshuffled,
 }
 
 

@@ -34,6 +34,7 @@ from domain.games.dominion.actions import (
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import answers
 from domain.games.dominion.state import RECORDER, Decision, State
+from domain.games.dominion.view import PRIVATE_CHOICES
 from domain.ruleset import Prompt
 
 BOGUS = "Bogus"
@@ -88,9 +89,14 @@ def turn_actions(state: State) -> tuple[Action, ...]:
         if state.buys >= 1 and not pl.debt:
             cost = DATA.cost
             coins = state.coins
-            out.extend(
-                BuyCard(pile) for pile, cards in state.supply.items() if cards and cost[cards[0]][0] <= coins
-            )
+            affordable = [
+                (pile, cards[0])
+                for pile, cards in state.supply.items()
+                if cards and cost[cards[0]][0] <= coins
+            ]
+            out.extend(BuyCard(pile) for pile, _ in affordable)
+            # A pile may also be named by its top card (4.1): that is accepted, so it is listed.
+            out.extend(BuyCard(top) for pile, top in affordable if top != pile)
             out.extend(BuyEvent(e) for e in state.events if DATA.events[e][0] <= coins)
     payable = min(state.coins, pl.debt)
     if payable and (state.phase == "buy" or state.variants.pay_debt_any_time):
@@ -134,7 +140,8 @@ def probe_actions(state: State) -> tuple[Action, ...]:
         out.extend(legal)
         if d.kind == "select":
             out.append(SelectCards("bogus", ()))
-            most = tuple(sorted(d.cards or state.players[d.p].hand))
+            pool = state.players[d.p].discard if d.purpose == "annex" else state.players[d.p].hand
+            most = tuple(sorted(d.cards or pool))
             out.append(SelectCards(d.verb, (*most, "Copper")))
             out.append(SelectCards(d.verb, (BOGUS,)))
         elif d.kind == "choose":
@@ -164,7 +171,7 @@ def _bounds(state: State, d: Decision) -> dict[str, Any]:
         out.update({"verb": d.verb, "min": d.lo, "max": d.hi})
         if d.types:
             out["types"] = list(d.types)
-        if d.cards:
+        if d.cards and d.purpose not in PRIVATE_CHOICES:  # the owner's legal actions name them
             out["cards"] = list(d.cards)
     elif d.kind == "pile":
         out["optional"] = d.lo == 0
@@ -201,10 +208,19 @@ PROMPT_TEXT = {
     "remodel": "Trash a card from your hand (Remodel).",
     "thief_trash": "Choose the revealed Treasure to trash (Thief).",
     "thief_gain": "Gain any of the Treasures your Thief trashed.",
-    "throne": "Choose an Action card to play twice (Throne Room).",
+    "throne": "Choose a card to play twice ({source}).",
     "observe": "Enter the next card(s) of {player}'s deck.",
+    "advance": "You may trash an Action card to gain an Action card costing up to $6 (Advance).",
+    "annex": "Choose up to 5 cards of your discard pile to keep there (Annex).",
+    "ritual": "Trash a card from your hand: +1 VP per $1 it costs (Ritual).",
+    "salt": "Choose a Supply pile with a Victory card on top to trash it (Salt the Earth).",
+    "tax": "Choose a Supply pile to put 2 debt on (Tax).",
+    "donate": "Trash any number of cards from your hand (Donate).",
     "kingdom": "Enter the 10 kingdom piles.",
     "first_player": "Enter who plays first.",
+    "arena": "You may discard an Action card for 2 VP (Arena).",
+    "mountain_pass": "Bid debt for +8 VP, or pass (Mountain Pass).",
+    "aqueduct_or_shrine": "Put the last VP of the pile on Aqueduct or on Defiled Shrine.",
 }
 
 

@@ -26,7 +26,7 @@ import msgspec
 
 from domain.games.dominion.options import Variants
 
-SEATS = ("p1", "p2", "p3", "p4")
+SEATS = ("p1", "p2", "p3", "p4", "p5", "p6")
 RECORDER = -1
 AS = ">"  # Overlord>Village: an Overlord in play acting as a Village
 
@@ -66,13 +66,15 @@ class Player(msgspec.Struct, frozen=True):
     shuffles: int = 0  # the counter n of this player's `deck:<seat>` stream
     lasting: tuple[Lasting, ...] = ()
     donates: int = 0  # Donates bought, waiting for the between-turns step (or the next turn)
+    camp: tuple[str, ...] = ()  # Encampments set aside until Clean-up (apart from `aside`)
 
     def owned(self) -> tuple[str, ...]:
         """Every card this player has (2.2), Archive's face-down sets included."""
         play = tuple(physical(c) for c in self.play) if any(AS in c for c in self.play) else self.play
         aside = tuple(physical(c) for c in self.aside) if any(AS in c for c in self.aside) else self.aside
         kept = tuple(c for record in self.lasting for s in record.sets for c in s)
-        return self.deck + self.unknown + self.hand + self.discard + play + aside + kept
+        camp = tuple(physical(c) for c in self.camp)
+        return self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
 
 
 class Frame(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -127,26 +127,28 @@ def _landscapes(
 def deal_random(ctx: Ctx) -> None:
     """The random kingdom of 6.3, from the seed."""
     v = ctx.state.variants
+    left_out = {name.strip() for name in v.exclude.split(",")}
+    names = tuple(n for n in DATA.randomizers(v.expansions) if n not in left_out)
     if v.expansions == "base":
-        order = ctx.rng.shuffle(KINGDOM_STREAM, 0, DATA.kingdom)
+        order = ctx.rng.shuffle(KINGDOM_STREAM, 0, names)
         choose_kingdom(ctx, tuple(order[:10]), "random", stream=KINGDOM_STREAM, n=0)
         return
     mixed = v.landscapes == "mixed"
-    names = DATA.randomizers(v.expansions)
-    deck = tuple(sorted((*names, *DATA.landscapes))) if mixed else names
+    scapes = tuple(n for n in DATA.landscapes if n not in left_out)
+    deck = tuple(sorted((*names, *scapes))) if mixed else names
     order = ctx.rng.shuffle(KINGDOM_STREAM, 0, deck)
     piles: list[str] = []
     landscapes: list[str] = []
     for name in order:
         if len(piles) == 10:
             break
-        if name in DATA.landscapes:
+        if name in scapes:
             if len(landscapes) < v.landscape_count:
                 landscapes.append(name)
         else:
             piles.append(name)
     if not mixed:
-        apart = ctx.rng.shuffle(LANDSCAPE_STREAM, 0, DATA.landscapes)
+        apart = ctx.rng.shuffle(LANDSCAPE_STREAM, 0, scapes)
         landscapes = list(apart[: v.landscape_count])
     choose_kingdom(ctx, tuple(piles), "random", tuple(landscapes), stream=KINGDOM_STREAM, n=0)
 
@@ -291,10 +293,10 @@ def _start(ctx: Ctx, f: Frame) -> None:
     each Duration's start-of-turn effect in play order."""
     pl = ctx.state.players[f.p]
     if f.step == 0:
-        f = ctx.set(replace(f, step=1))
         if pl.donates and ctx.state.variants.donate_start_of_next_turn:
-            ctx.frames.append(Frame("donate", f.p))
+            ctx.frames.append(Frame("donate", f.p))  # each Donate separately (8.30)
             return
+        f = ctx.set(replace(f, step=1))
     if f.step == 1:
         f = ctx.set(replace(f, step=2, cards=tuple(r.card for r in pl.lasting)))
     while f.n < len(f.cards):
@@ -338,7 +340,8 @@ def game_over(state: State) -> str | None:
     if not state.supply.get("Province"):
         return "province_pile_empty"
     empty = sum(1 for cards in state.supply.values() if not cards)
-    needed = 4 if state.n >= 4 and state.variants.four_piles_at_four_players else 3
+    four = state.n >= 5 or (state.n == 4 and state.variants.four_piles_at_four_players)
+    needed = 4 if four else 3
     return "piles_empty" if empty >= needed else None
 
 

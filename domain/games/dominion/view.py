@@ -23,7 +23,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
-from domain.games.dominion.state import RECORDER, State
+from domain.games.dominion.state import RECORDER, SEATS, Decision, State
 from domain.ruleset import Viewer
 
 
@@ -36,7 +36,7 @@ def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str,
         "hand_count": len(pl.hand),
         "discard_top": pl.discard[-1] if pl.discard else None,
         "in_play": list(pl.play),
-        "set_aside": list(pl.aside),
+        "set_aside": list(pl.aside + pl.camp),
         "vp_tokens": pl.vp,
         "debt": pl.debt,
         "turns": pl.turns,
@@ -85,7 +85,10 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "gained_this_turn": list(state.gained),
         "players": {state.seats[p]: _player(state, p, viewer, everything) for p in range(state.n)},
         "decisions": [
-            {"seat": None if d.p == RECORDER else state.seats[d.p], **msgspec.to_builtins(d)}
+            {
+                "seat": None if d.p == RECORDER else state.seats[d.p],
+                **msgspec.to_builtins(_seen(d, state, viewer)),
+            }
             for d in state.prompts
         ],
     }
@@ -100,11 +103,35 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+# Decisions whose candidate cards come from a zone only their owner sees: Archive's face-down
+# sets, the Gold or Plunder in hand that Encampment may reveal.
+PRIVATE_CHOICES = frozenset({"archive", "archive_take", "encampment"})
+
+
+def _seen(d: Decision, state: State, viewer: Viewer) -> Decision:
+    if d.purpose not in PRIVATE_CHOICES or viewer.kind == "omniscient":
+        return d
+    if d.p >= 0 and viewer.sees_seat(state.seats[d.p]):
+        return d
+    return replace(d, cards=())
+
+
 def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
     if viewer.kind == "omniscient":
         return fact
+    if isinstance(fact, ev.StackSaved) and any(d.purpose in PRIVATE_CHOICES for d in fact.prompts):
+        prompts = tuple(
+            d
+            if d.purpose not in PRIVATE_CHOICES or (d.p >= 0 and viewer.sees_seat(SEATS[d.p]))
+            else replace(d, cards=())
+            for d in fact.prompts
+        )
+        return replace(fact, prompts=prompts)
     if isinstance(fact, ev.Shuffled):
         return replace(fact, order=None) if fact.order is not None else fact
+    if isinstance(fact, ev.Reshuffled):
+        kept = fact.kept if viewer.sees_seat(fact.player) else ()
+        return replace(fact, order=None, kept=kept)
     if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled):
         return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
     if isinstance(fact, ev.ArchiveTaken):
