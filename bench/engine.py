@@ -8,8 +8,9 @@ the ruleset's own bot (`bot_choose`, Big Money mixed with random legal choices),
 same games' setups alone, to show what the rules cost on top of dealing. The audit time is
 `chronicle audit` on one game recorded through the store (a temporary SQLite file): re-decide
 every action from the revealed seed and compare the facts. The aim is 50 games per second.
+`--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks.
 
-    .venv/bin/python -m bench.engine [--games N] [--seed S]
+    .venv/bin/python -m bench.engine [--games N] [--seed S] [--expansions base|base,empires]
 """
 
 from __future__ import annotations
@@ -27,16 +28,16 @@ from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, re
 AIM_GAMES_PER_SECOND = 50.0
 
 
-def _config(ruleset: Any, game_id: str) -> GameConfig:
-    options = resolve_options(ruleset.meta, {})
+def _config(ruleset: Any, game_id: str, expansions: str) -> GameConfig:
+    options = resolve_options(ruleset.meta, {"expansions": expansions})
     assert not isinstance(options, Rejection)
     return GameConfig(game_id, "dominion", "digital", (Seat("p1", "Bot 1"), Seat("p2", "Bot 2")), options)
 
 
-def play(ruleset: Any, seed: str, index: int) -> tuple[int, int]:
+def play(ruleset: Any, seed: str, index: int, expansions: str) -> tuple[int, int]:
     """One bot game; returns (decisions, facts)."""
     key = f"{seed}:{index}"
-    config = _config(ruleset, f"bench-{key}")
+    config = _config(ruleset, f"bench-{key}", expansions)
     rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
     state = ruleset.initial(config)
     setup = ruleset.setup(config, state, rng)
@@ -58,11 +59,11 @@ def play(ruleset: Any, seed: str, index: int) -> tuple[int, int]:
     return decisions, facts
 
 
-def setups_only(ruleset: Any, seed: str, games: int) -> float:
+def setups_only(ruleset: Any, seed: str, games: int, expansions: str) -> float:
     started = time.perf_counter()
     for index in range(games):
         key = f"{seed}:{index}"
-        config = _config(ruleset, f"bench-{key}")
+        config = _config(ruleset, f"bench-{key}", expansions)
         rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
         state = ruleset.initial(config)
         for fact in ruleset.setup(config, state, rng):
@@ -70,7 +71,7 @@ def setups_only(ruleset: Any, seed: str, games: int) -> float:
     return time.perf_counter() - started
 
 
-def audit_seconds(seed: str) -> tuple[float, int]:
+def audit_seconds(seed: str, expansions: str) -> tuple[float, int]:
     from replay_cli.commands.simulate import game_id_for
     from replay_cli.commands.simulate import play as simulate_one
     from store.app import ADMIN, Chronicle
@@ -81,7 +82,7 @@ def audit_seconds(seed: str) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as tmp:
         app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
         try:
-            options = resolve_options(ruleset.meta, {})
+            options = resolve_options(ruleset.meta, {"expansions": expansions})
             assert not isinstance(options, Rejection)
             played = simulate_one(app, ruleset, seed, 0, ["Bot 1", "Bot 2"], options, 20_000)
             game = app.game(game_id_for(ruleset.meta.id, seed, 0))
@@ -99,19 +100,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--expansions", default="base", choices=("base", "base,empires"))
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
     started = time.perf_counter()
     decisions = facts = 0
     for index in range(args.games):
-        d, f = play(ruleset, args.seed, index)
+        d, f = play(ruleset, args.seed, index, args.expansions)
         decisions += d
         facts += f
     seconds = time.perf_counter() - started
-    baseline = setups_only(ruleset, args.seed, args.games)
+    baseline = setups_only(ruleset, args.seed, args.games, args.expansions)
     games_per_second = args.games / seconds
-    print(f"games: {args.games} two-player bot games in {seconds:.2f} s")
+    print(f"games: {args.games} two-player bot games ({args.expansions}) in {seconds:.2f} s")
     print(
         f"games per second: {games_per_second:,.1f}; aim {AIM_GAMES_PER_SECOND:.0f}; "
         f"ratio to aim {games_per_second / AIM_GAMES_PER_SECOND:.2f}"
@@ -121,7 +123,7 @@ def main() -> None:
         f"setups alone: {args.games / baseline:,.1f} per second; a whole game costs "
         f"{seconds / baseline:.1f} times its setup"
     )
-    audit, actions = audit_seconds(args.seed)
+    audit, actions = audit_seconds(args.seed, args.expansions)
     print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
 
 

@@ -1,20 +1,23 @@
-"""Dominion (Donald X. Vaccarino, Rio Grande Games, 1st-edition base game, 2008): the ruleset
-object of `shared/rules/dominion.md`, sections 1-4, the base cards of 5, 6, 7, 8 and the base
-worked examples of 9. The engine is shaped for the Empires expansion of the same spec: costs
-are (coins, debt), players hold VP and debt tokens, piles are card lists (split piles), events
-and landmarks sit beside the kingdom, and gain/trash triggers run on any player's turn.
+"""Dominion (Donald X. Vaccarino, Rio Grande Games, 1st-edition base game, 2008) and its Empires
+expansion (2016): the ruleset object of `shared/rules/dominion.md`. Option `expansions` is
+`base` (the default, the 25 base piles) or `base,empires` (49 piles, Events and Landmarks): costs
+are (coins, debt), players hold VP and debt tokens, piles are card lists (split piles, Castles),
+and buy, gain and trash abilities run on any player's turn in the canonical order of 4.7.
 
 Modules: `data` (card data, `cards-v1.json`), `options` (variants, 8), `state` (2), `actions`
 (4.2-4.4), `events` (1.9, 4.1), `fold` (`evolve`), `engine` (frames, decisions, draws,
-shuffles, gains: 3.1, 4.3, 4.6, 4.8, 6.4), `decisions` (candidates and checks of answers),
-`effects` (the cards, 5.1-5.2), `turns` (setup, Clean-up, end, scoring: 1, 3.5-3.8, 7),
-`rules` (`decide`), `legal` (prompts and legal actions), `view` (6.5), `describe`, `notation`
-and `bot`.
+shuffles, gains, triggers: 3.1, 4.3, 4.6-4.8, 6.4), `decisions` (candidates and checks of
+answers), `effects` (the base cards, 5.1-5.2), `empires_treasures` and `empires_actions` (5.3),
+`castles` (5.4), `landscape_events` (5.5), `landmarks` (5.6), `turns` (setup, the turn's
+phases, Clean-up, between turns, end, scoring: 1, 3, 7), `rules` (`decide`), `legal` (prompts
+and legal actions), `view` (6.5), `describe`, `notation` and `bot`.
 
-Randomness (design.md 4): stream `kingdom` n 0 shuffles the 25 kingdom names (sorted) and takes
-the first 10; stream `first-player` n 0 rolls one die with as many faces as seats; stream
-`deck:<seat>` (one per player, its counter in the player's state) shuffles that player's
-discard pile, listed in sorted card-name order, index 0 becoming the top of the deck.
+Randomness (design.md 4): stream `kingdom` n 0 shuffles the randomizer names (sorted) and deals
+from the first (a base game: the 25 base names, the first 10 taken; with Empires see `turns`);
+`landscapes` n 0 and `obelisk` n 0 draw the landscapes apart and Obelisk's pile; stream
+`first-player` n 0 rolls one die with as many faces as seats; stream `deck:<seat>` (one per
+player, its counter in the player's state) shuffles that player's discard pile (or what Annex
+and Donate shuffle), listed in sorted card-name order, index 0 becoming the top of the deck.
 
 Rulings beyond the spec's own: a forced decision is answered by the engine and logged exactly
 like the same answer given by hand, with no separate `auto_resolved` fact, so a forced decline
@@ -65,10 +68,10 @@ from domain.ruleset import (
 META = RulesetMeta(
     id="dominion",
     version="1",
-    title=f"Dominion (1st-edition base game, card data {DATA.version})",
+    title=f"Dominion (1st-edition base game and Empires, card data {DATA.version})",
     seat_ids=SEATS,
     min_players=2,
-    max_players=4,
+    max_players=6,  # 5-6 only with the variant players_5_6 (check_config)
     options=OPTIONS,
     hidden_information=True,
     chance=True,
@@ -79,6 +82,28 @@ META = RulesetMeta(
 class DominionRuleset:
     meta = META
     codec: Codec[Action, Fact] = Codec(Action, Fact)
+
+    def check_config(self, config: GameConfig) -> Rejection | None:
+        """More than 4 players need a second set of basic cards (1.3, 8.3); a random setup's
+        exclusions must name known piles or landscapes and leave 10 piles to draw (6.3)."""
+        if len(config.seats) > 4 and not config.options.get("players_5_6"):
+            return Rejection(
+                "players_5_6",
+                "Dominion takes 2 to 4 players; 5 or 6 need the variant players_5_6 (a second basic set).",
+                "dominion.md 1.3",
+            )
+        excluded = [n.strip() for n in str(config.options.get("exclude", "")).split(",") if n.strip()]
+        pool = DATA.randomizers(str(config.options.get("expansions", "base")))
+        unknown = [n for n in excluded if n not in pool and n not in DATA.landscapes]
+        if unknown:
+            return Rejection(
+                "bad_exclude", f"{unknown[0]!r} is not a pile or landscape of this game.", "dominion.md 6.3"
+            )
+        if len([n for n in pool if n not in excluded]) < 10:
+            return Rejection(
+                "bad_exclude", "Excluding these leaves fewer than 10 kingdom piles.", "dominion.md 6.3"
+            )
+        return None
 
     def initial(self, config: GameConfig) -> State:
         return rules.initial(config)
@@ -139,12 +164,16 @@ class DominionRuleset:
         return rules.progress(state)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
-        """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat."""
+        """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat, and
+        debt in a game with Empires."""
         seats = state.seats
-        return {
+        out = {
             "vp": {seats[p]: float(card_vp(pl.owned()) + pl.vp) for p, pl in enumerate(state.players)},
             "cards": {seats[p]: float(len(pl.owned())) for p, pl in enumerate(state.players)},
         }
+        if state.variants.expansions != "base":
+            out["debt"] = {seats[p]: float(pl.debt) for p, pl in enumerate(state.players)}
+        return out
 
     def dice(self, fact: Fact) -> tuple[tuple[str, int, tuple[int, ...]], ...]:
         """Dominion rolls one die only: the first player (shuffles do not count)."""

@@ -64,7 +64,9 @@ class CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     expansions: dict[str, tuple[str, ...]]
     preset_landscapes: dict[str, tuple[str, ...]]
     basic_piles: dict[str, tuple[int, int, int]]
+    basic_piles_5_6: dict[str, tuple[int, int]]
     copper_in_box: int
+    copper_in_two_sets: int
     kingdom_pile: int
     starting_deck: dict[str, int]
     presets: dict[str, tuple[str, ...]]
@@ -135,6 +137,10 @@ class CardData:
         return (pile,) * self.pile_size(pile, players)
 
     def pile_size(self, name: str, players: int) -> int:
+        """Cards in a pile at setup; 5-6 players use both sets' basic cards (1.3)."""
+        if players >= 5 and name in self.raw.basic_piles_5_6:
+            size = self.raw.basic_piles_5_6[name][players - 5]
+            return self.raw.copper_in_two_sets - 7 * players if size < 0 else size
         column = min(players, 4) - 2
         if name in self.raw.basic_piles:
             size = self.raw.basic_piles[name][column]
@@ -181,7 +187,9 @@ def _check(raw: CardFile) -> None:
     for preset, scapes in raw.preset_landscapes.items():
         if preset not in raw.presets or not set(scapes) <= set(raw.events) | set(raw.landmarks):
             raise CardDataError(f"preset {preset}: unknown Events or Landmarks")
-    if set(raw.basic_piles) != {c.name for c in raw.basic}:
+    if set(raw.basic_piles) != {c.name for c in raw.basic} or set(raw.basic_piles_5_6) != set(
+        raw.basic_piles
+    ):
         raise CardDataError("every basic card needs its pile sizes")
 
 

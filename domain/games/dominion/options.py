@@ -7,8 +7,12 @@
   the recorder as the table dealt them in a physical game), a preset of 1.5 (the five base sets,
   and the Empires `basic_intro` and `advanced_intro` with their landscapes), or `manual` (the
   recorder names the piles, Events and Landmarks as the first recorded action).
+- `exclude`: names of kingdom piles, Events or Landmarks a random setup leaves out, separated by
+  commas (6.3 step 4: the table's filters, applied to the names before shuffling).
 - `landscapes` (`mixed` or `separate`) and `landscape_count` (the cap in mixed mode, the number
   drawn in separate mode; default 2): how a random Empires setup picks Events and Landmarks (6.3).
+- `players_5_6` (1.3, 8.3): 5 or 6 players with a second set of basic cards; without it a game
+  of more than 4 players is refused at creation.
 - The Empires variants of 8: `treasures_locked_for_whole_turn` (8.6),
   `pay_debt_keeps_treasure_window` and `pay_debt_any_time` (8.7),
   `relative_gain_requires_zero_debt` (8.8), `donate_start_of_next_turn` (8.9),
@@ -65,8 +69,16 @@ OPTIONS: tuple[VariantOption, ...] = (
         "base_second_edition_wording",
         "Throne Room, Mine and Moneylender are optional, as in the 2nd edition (8.14).",
     ),
+    _flag(
+        "players_5_6", "5-6 players with a second set of basic cards; four empty piles end the game (1.3)."
+    ),
     _flag("all_discards_public", "Every discarded card is shown to everyone (8.20)."),
     _flag("open_counts", "Everyone sees every player's deck and discard pile sizes (8.20)."),
+    VariantOption(
+        "exclude",
+        "",
+        "Kingdom piles, Events or Landmarks a random setup leaves out, separated by commas (6.3).",
+    ),
     VariantOption(
         "landscapes",
         "mixed",
@@ -111,7 +123,9 @@ class Variants(msgspec.Struct, frozen=True):
     base_second_edition_wording: bool = False
     all_discards_public: bool = False
     open_counts: bool = False
+    players_5_6: bool = False
     expansions: str = "base"
+    exclude: str = ""
     landscapes: str = "mixed"
     landscape_count: int = 2
     treasures_locked_for_whole_turn: bool = False

@@ -23,7 +23,7 @@ from domain.games.dominion.state import Player, State
 from domain.rng import NoRng, Rng, SeededRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, resolve_options
 
-NAMES = ("Ann", "Bob", "Cid", "Dee")
+NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 COUNTERS = ("vp", "debt", "turns", "donates", "lasting")
 
 

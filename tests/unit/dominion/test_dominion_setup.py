@@ -136,10 +136,10 @@ def test_the_game_refuses_turn_actions_from_a_player_whose_turn_it_is_not() -> N
     assert rejection.code == "not_your_turn" and rejection.rule == "dominion.md 4.2"
 
 
-def test_the_metadata_names_seats_p1_to_p4_for_two_to_four_players() -> None:
+def test_the_metadata_names_seats_p1_to_p6_for_two_to_six_players() -> None:
     meta = RULESET.meta
-    assert meta.seat_ids == ("p1", "p2", "p3", "p4")
-    assert (meta.min_players, meta.max_players) == (2, 4)
+    assert meta.seat_ids == ("p1", "p2", "p3", "p4", "p5", "p6")
+    assert (meta.min_players, meta.max_players) == (2, 6)
     assert {o.name for o in meta.options} >= {
         "four_piles_at_four_players",
         "tiebreak_earlier_seat_loses",

@@ -4,6 +4,7 @@ belong to no one card: paying off debt, the Treasure window, piles named by thei
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from msgspec.structs import replace
 
@@ -29,7 +30,7 @@ EMPIRES_KINGDOM = [
 ]
 
 
-def _random(game_id: str, players: int = 2, **options: object) -> Game:
+def _random(game_id: str, players: int = 2, **options: Any) -> Game:
     return Game(config(players, game_id=game_id, expansions="base,empires", **options))
 
 
@@ -233,3 +234,54 @@ def test_the_view_shows_landscapes_and_their_tokens_to_everyone() -> None:
     assert view["events"] == ["Tax"] and view["landmarks"] == ["Aqueduct", "Basilica"]
     assert view["landmark_vp"] == {"Aqueduct": 0, "Basilica": 12}
     assert view["pile_vp"] == {"Silver": 8, "Gold": 8} and view["pile_debt"]["Province"] == 1
+
+
+def test_five_or_six_players_need_the_variant_players_5_6() -> None:
+    refused = RULESET.check_config(config(5))
+    assert refused is not None and refused.code == "players_5_6" and refused.rule == "dominion.md 1.3"
+    assert RULESET.check_config(config(6, players_5_6=True)) is None
+    assert RULESET.check_config(config(4)) is None
+
+
+def test_six_players_play_with_two_sets_of_basic_cards() -> None:
+    supply = Game(config(6, players_5_6=True)).state.supply
+    sizes = {
+        name: len(supply[name])
+        for name in ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+    }
+    assert sizes == {
+        "Copper": 120 - 42,
+        "Silver": 80,
+        "Gold": 60,
+        "Estate": 12,
+        "Duchy": 12,
+        "Province": 18,
+        "Curse": 50,
+    }
+    assert len(Game(config(5, players_5_6=True)).state.supply["Province"]) == 15
+
+
+def test_five_players_need_four_empty_piles_and_get_30_vp_on_a_token_landmark() -> None:
+    game = table(players=5, kingdom=EMPIRES_KINGDOM, landscapes=["Basilica"], players_5_6=True)
+    assert game.state.landmark_vp == {"Basilica": 30}
+    assert len(game.state.supply["Castles"]) == 12
+    three = {**game.state.supply, "Curse": (), "Village": (), "Engineer": ()}
+    assert game_over(replace(game.state, supply=three)) is None
+    assert game_over(replace(game.state, supply={**three, "Archive": ()})) == "piles_empty"
+
+
+def test_a_random_setup_leaves_out_what_the_table_excludes() -> None:
+    excluded = "Donate,Tax,Castles,Village"
+    for k in range(15):
+        state = _random(f"exclude-{k}", exclude=excluded).state
+        assert not {"Castles", "Village"} & set(state.kingdom)
+        assert not {"Donate", "Tax"} & set(state.events)
+
+
+def test_exclusions_must_be_known_and_leave_ten_piles() -> None:
+    unknown = RULESET.check_config(config(2, exclude="Bogus"))
+    assert unknown is not None and unknown.code == "bad_exclude"
+    base = ",".join(DATA.kingdom[:16])
+    too_many = RULESET.check_config(config(2, exclude=base))
+    assert too_many is not None and too_many.code == "bad_exclude"
+    assert RULESET.check_config(config(2, exclude=",".join(DATA.kingdom[:15]))) is None
