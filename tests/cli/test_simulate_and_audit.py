@@ -52,3 +52,22 @@ def test_one_seed_simulates_every_ruleset_into_one_store(cli: Cli) -> None:
     rows = cli.ok("games", "--tag", "simulation:shared").splitlines()[1:]
     assert sorted(row.split()[1] for row in rows) == ["dominations", "province"]
     assert cli.run("audit", "--all").returncode == 0
+
+
+def test_dominion_with_empires_is_simulated_and_audited_clean(cli: Cli) -> None:
+    summary = cli.ok("simulate", "dominion", "--games", "4", "--seed", "2", "--expansions", "base,empires")
+    assert summary.startswith("simulated 4 dominion games (seed 2): 4 finished, ")
+    audit = cli.run("audit", "--all")
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert all(CLEAN.match(line) for line in audit.stdout.splitlines())
+    rows = cli.ok("games", "--tag", "simulation:2").splitlines()[1:]
+    assert len(rows) == 4 and all("dominion" in row and "finished" in row for row in rows)
+
+
+def test_expansions_are_refused_for_a_ruleset_without_them(cli: Cli) -> None:
+    message = cli.fails(
+        2, "simulate", "province", "--games", "1", "--seed", "x", "--expansions", "base,empires"
+    )
+    assert "province has no expansions" in message and "Traceback" not in message
+    wrong = cli.fails(2, "simulate", "dominion", "--games", "1", "--seed", "x", "--expansions", "empires")
+    assert "expansions" in wrong

@@ -33,7 +33,7 @@ from domain.games.dominion.engine import (
     tokens,
     trash,
 )
-from domain.games.dominion.events import Chose, Discarded, Plus, Revealed
+from domain.games.dominion.events import Chose, Discarded, Plus, Revealed, Topdecked
 from domain.games.dominion.state import Decision, Frame, acting
 
 PILE = "Castles"
@@ -83,7 +83,7 @@ def _haunted(ctx: Ctx, p: int, card: str, to: str) -> None:
     gain(ctx, p, "Gold")
     for t in ctx.state.others(p):
         if len(ctx.state.players[t].hand) >= 5:
-            ask(ctx, Decision(t, "select", "topdeck", "Haunted Castle", "topdeck", 2, 2))
+            ask(ctx, Decision(t, "select", "haunted", "Haunted Castle", "topdeck", 2, 2))
 
 
 def opulent_castle(ctx: Ctx, f: Frame) -> None:
@@ -139,4 +139,16 @@ def _sprawling_answer(ctx: Ctx, d: Decision, chosen: Any) -> None:
             break
 
 
-ANSWERS.update({"small_castle": _small_castle, "opulent": _opulent, "sprawling": _sprawling_answer})
+def _haunted_answer(ctx: Ctx, d: Decision, cards: Any) -> None:
+    """The victim's two cards go onto the deck unrevealed (6.5: others see only the count)."""
+    ctx.emit(Topdecked(ctx.seat(d.p), tuple(cards), len(cards)))
+
+
+ANSWERS.update(
+    {
+        "small_castle": _small_castle,
+        "opulent": _opulent,
+        "sprawling": _sprawling_answer,
+        "haunted": _haunted_answer,
+    }
+)

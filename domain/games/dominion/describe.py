@@ -114,6 +114,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
     if isinstance(fact, ev.EventBought):
         debt = f" and takes {fact.debt} debt" if fact.debt else ""
         return f"{name(fact.player)} buys the Event {fact.event}{debt}."
+    if isinstance(fact, ev.Topdecked):
+        return f"{name(fact.player)} puts {_shown(fact.cards, fact.count)} onto their deck."
     if isinstance(fact, ev.DebtPaid):
         return f"{name(fact.player)} pays off {fact.amount} debt."
     if isinstance(fact, ev.Tokens):

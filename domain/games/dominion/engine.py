@@ -247,10 +247,20 @@ def take_vp(
 # --- moving cards (4.6) -----------------------------------------------------------------------
 
 
+def _empires(state: State, p: int) -> bool:
+    """Can anything but a card's own ability trigger? Only Landmarks, Events (Tax), waiting
+    Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks."""
+    if state.landmarks or state.events or state.charms:
+        return True
+    return any(c.endswith("Groundskeeper") for c in state.players[p].play)
+
+
 def _gained(ctx: Ctx, p: int, card: str, to: str) -> None:
     own = OWN_GAIN.get(card)
     if own is not None:
         own(ctx, p, card, to)
+    if not _empires(ctx.state, p):
+        return
     for name in GAIN_ORDER:
         hook = ON_GAIN.get(name)
         if hook is not None:
@@ -277,6 +287,8 @@ def trashed(ctx: Ctx, p: int, card: str) -> None:
     own = OWN_TRASH.get(physical(card))
     if own is not None:
         own(ctx, p, physical(card))
+    if not _empires(ctx.state, p):
+        return
     for name in TRASH_ORDER:
         hook = ON_TRASH.get(name)
         if hook is not None:
@@ -307,6 +319,8 @@ def bought(ctx: Ctx, p: int, card: str) -> None:
     own = OWN_BUY.get(card)
     if own is not None:
         own(ctx, p, card)
+    if not _empires(ctx.state, p):
+        return
     for name in BUY_ORDER:
         hook = ON_BUY.get(name)
         if hook is not None:

@@ -353,6 +353,15 @@ class Reshuffled(_Fact, frozen=True, tag="reshuffled"):
     observed: bool = False
 
 
+class Topdecked(_Fact, frozen=True, tag="topdecked"):
+    """Cards put from the hand onto the deck unrevealed (Haunted Castle, 6.5): the last one
+    named ends on top; only the owner sees which."""
+
+    player: str
+    cards: tuple[str, ...]
+    count: int
+
+
 Fact = (
     KingdomChosen
     | SupplyBuilt
@@ -394,4 +403,5 @@ Fact = (
     | Bid
     | Donated
     | Reshuffled
+    | Topdecked
 )

@@ -482,5 +482,12 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
 }
 
 
+def _topdecked(state: State, f: ev.Topdecked) -> State:
+    return _update(state, f.player, lambda pl: _add(_remove(pl, "hand", f.cards), "deck", f.cards))
+
+
+FOLDS[ev.Topdecked] = _topdecked
+
+
 def evolve(state: State, fact: ev.Fact) -> State:
     return FOLDS[type(fact)](state, fact)

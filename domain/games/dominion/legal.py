@@ -203,6 +203,7 @@ PROMPT_TEXT = {
     "library": "Keep the Action card you drew, or set it aside? (Library)",
     "spy": "Discard the revealed card, or keep it on the deck? (Spy)",
     "topdeck": "Put a Victory card from your hand onto your deck (Bureaucrat).",
+    "haunted": "Put 2 cards from your hand onto your deck, the last named on top (Haunted Castle).",
     "mine": "Trash a Treasure from your hand (Mine).",
     "moneylender": "Trash a Copper for +$3? (Moneylender)",
     "remodel": "Trash a card from your hand (Remodel).",

@@ -132,7 +132,7 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
     if isinstance(fact, ev.Reshuffled):
         kept = fact.kept if viewer.sees_seat(fact.player) else ()
         return replace(fact, order=None, kept=kept)
-    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled):
+    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled | ev.Topdecked):
         return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
     if isinstance(fact, ev.ArchiveTaken):
         return fact if viewer.sees_seat(fact.player) else replace(fact, card="")

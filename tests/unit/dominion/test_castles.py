@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from domain.games.dominion import RULESET
 from domain.games.dominion.engine import Ctx, gain, run
 from domain.games.dominion.turns import card_vp
+from domain.ruleset import Viewer
 from tests.unit.dominion.scenarios import Game, table
 
 KINGDOM = [
@@ -125,12 +127,15 @@ def test_haunted_castle_gained_on_your_turn_gains_gold_and_others_topdeck_two_in
     )
     game.do("p1", "buy Haunted Castle")
     assert game.player("p1").discard == ("Haunted Castle", "Gold")
-    assert game.prompts() == [("p2", "topdeck")]
+    assert game.prompts() == [("p2", "haunted")]
     assert game.refused("p2", "topdeck Estate").code == "wrong_count"
-    game.do("p2", "topdeck Silver, Estate")
+    facts = game.do("p2", "topdeck Silver, Estate")
     p2 = game.player("p2")
     assert p2.deck == ("Estate", "Silver", "Gold")
     assert sorted(p2.hand) == ["Copper", "Copper", "Copper"]
+    # Unrevealed (6.5): the other players read only how many cards went onto the deck.
+    seen = [RULESET.describe(RULESET.redact(f, Viewer("seat", "p1")), game.config) for f in facts]
+    assert "Bob puts 2 cards onto their deck." in seen and not any("Silver" in line for line in seen)
 
 
 def test_haunted_castle_leaves_a_player_with_four_cards_alone() -> None:

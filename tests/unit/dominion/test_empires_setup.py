@@ -3,15 +3,17 @@ belong to no one card: paying off debt, the Treasure window, piles named by thei
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ChooseKingdom
 from domain.games.dominion.data import DATA
-from domain.games.dominion.events import LandscapesSetUp
+from domain.games.dominion.events import Bought, LandscapesSetUp
 from domain.games.dominion.turns import game_over
 from domain.ruleset import PUBLIC
 from tests.unit.dominion.scenarios import Game, config, table
@@ -285,3 +287,23 @@ def test_exclusions_must_be_known_and_leave_ten_piles() -> None:
     too_many = RULESET.check_config(config(2, exclude=base))
     assert too_many is not None and too_many.code == "bad_exclude"
     assert RULESET.check_config(config(2, exclude=",".join(DATA.kingdom[:15]))) is None
+
+
+@pytest.mark.parametrize("preset", ["basic_intro", "advanced_intro"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_recommended_empires_sets_play_to_the_end(preset: str, players: int) -> None:
+    game = Game(config(players, game_id=f"{preset}-{players}", kingdom=preset))
+    bot = random.Random(f"{preset}-{players}")
+    steps = 0
+    while RULESET.outcome(game.state) is None:
+        seat = bot.choice(RULESET.pending(game.state)).seat
+        legal = RULESET.legal_actions(game.state, seat)
+        game.do(seat, RULESET.bot_choose(game.state, seat, legal, bot.randrange), by="recorder")
+        steps += 1
+        assert steps < 5_000, "the game did not end"
+    outcome = RULESET.outcome(game.state)
+    assert outcome is not None and outcome.winners
+    assert any(
+        isinstance(f, Bought) and f.card in DATA.home and DATA.home[f.card] in DATA.empires_piles
+        for f in game.facts
+    )
