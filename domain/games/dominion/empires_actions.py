@@ -217,8 +217,11 @@ def gladiator(ctx: Ctx, f: Frame) -> None:
     if f.step == 2:
         f = ctx.set(replace(f, step=3))
         left = ctx.state.others(f.p)[0]
-        if f.cards and f.cards[0] in ctx.state.players[left].hand:
-            ask(ctx, Decision(left, "select", "gladiator_copy", "Gladiator", "reveal", 0, 1, cards=f.cards))
+        has = bool(f.cards) and f.cards[0] in ctx.state.players[left].hand
+        if has or ctx.state.variants.explicit_forced_choices:
+            # Without a copy the only answer is to reveal nothing (asked under the variant).
+            most, cards = (1, f.cards) if has else (0, ())
+            ask(ctx, Decision(left, "select", "gladiator_copy", "Gladiator", "reveal", 0, most, cards=cards))
             return
         # Holding no copy, the player to the left declines at once (shown as a decline).
         ctx.emit(Chose(ctx.seat(left), "no_copy", "Gladiator"))

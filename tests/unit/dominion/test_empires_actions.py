@@ -603,3 +603,18 @@ def test_patrician_in_a_physical_game_asks_the_table_for_the_top_card() -> None:
     game.do(None, "observe Gold")
     assert game.player("p1").hand == ("Copper", "Gold")
     assert game.player("p1").unknown == ("Copper",)
+
+
+def test_gladiators_left_neighbour_without_a_copy_is_asked_under_explicit_forced_choices() -> None:
+    game = table(
+        kingdom=KINGDOM,
+        supply={"Gladiator/Fortune": gladiator_pile()},
+        zones={"p1": {"hand": ["Gladiator", "Estate"]}, "p2": {"hand": ["Copper"]}},
+        explicit_forced_choices=True,
+    )
+    game.do("p1", "play Gladiator")
+    game.do("p1", "reveal Estate")
+    assert game.prompts() == [("p2", "gladiator_copy")]
+    assert game.legal("p2") == ["reveal nothing"]
+    game.do("p2", "reveal nothing")
+    assert game.state.coins == 3 and "Bob chooses no copy (Gladiator)." in game.lines()
