@@ -71,7 +71,12 @@ def _tokens(fact: ev.Tokens, who: str) -> str:
 def describe(fact: ev.Fact, config: GameConfig) -> str:
     name = config.seat_name
     if isinstance(fact, ev.KingdomChosen):
-        return f"The kingdom ({fact.method}): {', '.join(fact.piles)}."
+        extra = "".join(
+            f"; {kind}: {', '.join(names)}"
+            for kind, names in (("Events", fact.events), ("Landmarks", fact.landmarks))
+            if names
+        )
+        return f"The kingdom ({fact.method}): {', '.join(fact.piles)}{extra}."
     if isinstance(fact, ev.SupplyBuilt):
         return "The Supply is laid out: " + ", ".join(f"{k} {v}" for k, v in fact.piles.items()) + "."
     if isinstance(fact, ev.FirstPlayerChosen):
@@ -127,7 +132,7 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
             parts.append(f"{len(fact.pile_debt)} piles 1 debt each")
         if fact.obelisk:
             parts.append(f"Obelisk on {fact.obelisk}")
-        return "Landscape tokens: " + (", ".join(parts) or "none") + "."
+        return "Landscape tokens: " + ", ".join(parts) + "." if parts else "No landscape takes tokens."
     if isinstance(fact, ev.Returned):
         return f"{name(fact.player)} returns {article(fact.card.split('>')[0])} to the {fact.pile} pile."
     if isinstance(fact, ev.Became):

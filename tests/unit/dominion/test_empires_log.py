@@ -7,6 +7,7 @@ import pytest
 
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import Bid, BuyCard, BuyEvent, ChooseKingdom, PayDebt
+from domain.games.dominion.events import KingdomChosen
 from tests.unit.dominion.scenarios import table
 
 KINGDOM = [
@@ -76,3 +77,10 @@ def test_a_kingdom_with_landscapes_and_obelisk_round_trips_through_the_notation(
     game = table(kingdom=KINGDOM)
     action = ChooseKingdom(tuple(KINGDOM), ("Salt the Earth", "Obelisk"), "Temple")
     assert RULESET.parse_notation(RULESET.format_action(action), game.state) == action
+
+
+def test_the_kingdom_line_names_the_events_and_landmarks() -> None:
+    game = table(kingdom=KINGDOM, landscapes=["Delve", "Wall"])
+    chosen = KingdomChosen(tuple(sorted(KINGDOM)), "manual", events=("Delve",), landmarks=("Wall",))
+    line = RULESET.describe(chosen, game.config)
+    assert line.endswith("; Events: Delve; Landmarks: Wall.")
