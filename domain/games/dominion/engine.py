@@ -247,6 +247,11 @@ def take_vp(
 # --- moving cards (4.6) -----------------------------------------------------------------------
 
 
+def when_buy(state: State, p: int) -> bool:
+    """Can a buy trigger anything but the card's own ability (Tax, Charm, landmarks)?"""
+    return _empires(state, p)
+
+
 def _empires(state: State, p: int) -> bool:
     """Can anything but a card's own ability trigger? Only Landmarks, Events (Tax), waiting
     Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks."""

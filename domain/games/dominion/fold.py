@@ -30,7 +30,7 @@ def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _printed(cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(physical(c) for c in cards) if any(AS in c for c in cards) else cards
+    return tuple(physical(c) for c in cards) if AS in "".join(cards) else cards
 
 
 def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:

@@ -39,12 +39,15 @@ from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
     EVENTS,
+    OWN_BUY,
     Ctx,
     bought,
     finish,
+    gain,
     pile_of,
     play,
     run,
+    when_buy,
 )
 from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
 from domain.games.dominion.options import variants_from
@@ -270,9 +273,12 @@ def apply_turn(ctx: Ctx, action: Any) -> None:
         card = state.supply[pile][0]
         coins, debt = DATA.cost[card]
         ctx.emit(Bought(seat, card, coins, debt))
-        # The gain waits under the when-buy abilities, which resolve first (4.5).
-        ctx.frames.append(Frame("bought", p, cards=(pile,)))
-        bought(ctx, p, card)
+        if card in OWN_BUY or when_buy(ctx.state, p):
+            # The gain waits under the when-buy abilities, which resolve first (4.5).
+            ctx.frames.append(Frame("bought", p, cards=(pile,)))
+            bought(ctx, p, card)
+        else:
+            gain(ctx, p, pile)
     elif isinstance(action, BuyEvent):
         coins, debt = DATA.events[action.event]
         ctx.emit(EventBought(seat, action.event, coins, debt))

@@ -256,7 +256,11 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         if not draw(ctx, f.p, 5):
             return
     ctx.frames.pop()
-    ctx.frames.append(Frame("between", f.p))
+    state = ctx.state
+    if state.landmarks or state.players[f.p].donates or state.mountain_pass >= 0:
+        ctx.frames.append(Frame("between", f.p))
+    else:  # nothing happens between these turns (3.6-3.7)
+        end_turn(ctx, f.p)
 
 
 def _between(ctx: Ctx, f: Frame) -> None:
