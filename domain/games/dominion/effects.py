@@ -238,9 +238,17 @@ def thief(ctx: Ctx, f: Frame) -> None:
 
 
 def throne_room(ctx: Ctx, f: Frame) -> None:
+    play_twice(
+        ctx, f, Decision(f.p, "select", "throne", "Throne Room", "play", _must(ctx), 1, types=("Action",))
+    )
+
+
+def play_twice(ctx: Ctx, f: Frame, choice: Decision) -> None:
+    """Throne Room and Crown: choose a card (step 1), play it (2), then play it again (3),
+    even if it has left play."""
     if f.step == 1:
         ctx.set(replace(f, step=2))
-        ask(ctx, Decision(f.p, "select", "throne", "Throne Room", "play", _must(ctx), 1, types=("Action",)))
+        ask(ctx, choice)
         return
     if f.step == 2 and f.cards:
         ctx.set(replace(f, step=3))

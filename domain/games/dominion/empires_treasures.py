@@ -35,6 +35,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion.data import DATA
+from domain.games.dominion.effects import play_twice
 from domain.games.dominion.engine import (
     ANSWERS,
     DURATION_START,
@@ -50,7 +51,6 @@ from domain.games.dominion.engine import (
     draw,
     gain,
     observe,
-    play,
     shuffle,
     tokens,
 )
@@ -199,20 +199,8 @@ def _charm_on_gain(ctx: Ctx, gainer: int, card: str, to: str) -> None:
 
 
 def crown(ctx: Ctx, f: Frame) -> None:
-    if f.step == 1:
-        ctx.set(replace(f, step=2))
-        kind = "Treasure" if ctx.state.phase == "buy" else "Action"
-        ask(ctx, Decision(f.p, "select", "throne", "Crown", "play", 0, 1, types=(kind,)))
-        return
-    if f.step == 2 and f.cards:
-        ctx.set(replace(f, step=3))
-        play(ctx, f.p, f.cards[0])
-        return
-    if f.step == 3:
-        ctx.set(replace(f, step=4))
-        play(ctx, f.p, f.cards[0], again=True, gone=f.gone)
-        return
-    ctx.frames.pop()
+    kind = "Treasure" if ctx.state.phase == "buy" else "Action"
+    play_twice(ctx, f, Decision(f.p, "select", "throne", "Crown", "play", 0, 1, types=(kind,)))
 
 
 def fortune(ctx: Ctx, f: Frame) -> None:
