@@ -108,3 +108,29 @@ def test_malformed_json_is_a_400_invalid_json_problem(api: Api) -> None:
 
 def test_a_missing_body_is_a_400_invalid_request_problem(api: Api) -> None:
     assert_problem(api.client.post("/games"), 400, "invalid_request")
+
+
+def test_a_dominion_game_with_empires_is_created_with_its_landscapes_in_the_view(api: Api) -> None:
+    body = {"ruleset": "dominion", "players": ["Ann", "Ben"], "options": {"kingdom": "advanced_intro"}}
+    response = api.client.post("/games", json=body)
+    assert response.status_code == 201, response.text
+    view = api.client.get(f"/games/{response.json()['game_id']}/state").json()
+    state = view.get("state", view)
+    assert state["landmarks"] == ["Arena", "Triumphal Arch"] and state["landmark_vp"] == {"Arena": 12}
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "code"),
+    [
+        ({}, 5, "players_5_6"),
+        ({"expansions": "empires"}, 2, "invalid_option"),
+        ({"exclude": "Bogus"}, 2, "bad_exclude"),
+    ],
+)
+def test_a_dominion_game_the_rules_refuse_is_a_400_problem_and_creates_nothing(
+    api: Api, options: dict[str, object], players: int, code: str
+) -> None:
+    names = ["Ann", "Ben", "Cid", "Dee", "Eve", "Fay"][:players]
+    response = api.client.post("/games", json={"ruleset": "dominion", "players": names, "options": options})
+    assert_problem(response, 400, code)
+    assert game_count(api) == 0
