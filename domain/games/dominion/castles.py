@@ -30,6 +30,8 @@ from domain.games.dominion.engine import (
     Ctx,
     ask,
     gain,
+    left_play,
+    this,
     tokens,
     trash,
 )
@@ -49,7 +51,7 @@ def _crumbling(ctx: Ctx, p: int, card: str, *_: Any) -> None:
 
 
 def small_castle(ctx: Ctx, f: Frame) -> None:
-    token = f.card or f.op
+    token = this(f)
     pl = ctx.state.players[f.p]
     if f.step == 1:
         ctx.set(replace(f, step=2))
@@ -67,8 +69,7 @@ def small_castle(ctx: Ctx, f: Frame) -> None:
     if chosen == "none":
         return
     if chosen == "this":
-        if ctx.frames and ctx.frames[-1].op in ("Throne Room", "Crown"):
-            ctx.frames[-1] = replace(ctx.frames[-1], gone=True)
+        left_play(ctx, f, popped=True)
         trash(ctx, f.p, (token,), "play")
     else:
         card = next(c for c in pl.hand if c in DATA.castles and option(c) == chosen)

@@ -38,36 +38,20 @@ from domain.games.dominion.engine import (
     ask,
     draw,
     gain,
+    in_play,
+    left_play,
     peek,
     take_vp,
     targets,
+    this,
     tokens,
     trash,
     trash_from_supply,
 )
 from domain.games.dominion.events import Chose, Discarded, Moved, Plus, Revealed
-from domain.games.dominion.state import Decision, Frame, acting, physical
+from domain.games.dominion.state import Decision, Frame, acting
 
 GATHERING_PILE = {name: DATA.home[name] for name in ("Farmers' Market", "Temple", "Wild Hunt")}
-
-
-def this(f: Frame) -> str:
-    """The token in play of the card this frame resolves."""
-    return f.card or f.op
-
-
-def in_play(ctx: Ctx, f: Frame) -> bool:
-    return not f.gone and this(f) in ctx.state.players[f.p].play
-
-
-def left_play(ctx: Ctx, f: Frame) -> None:
-    """This card (the top frame's) leaves play: a Throne Room or Crown playing it finds it
-    gone for its next play."""
-    if len(ctx.frames) < 2:
-        return
-    below = ctx.frames[-2]
-    if below.op in ("Throne Room", "Crown") and below.cards[:1] in ((physical(this(f)),), (f.op,)):
-        ctx.frames[-2] = replace(below, gone=True)
 
 
 def _store(ctx: Ctx, cards: tuple[str, ...], n: int | None = None) -> None:

@@ -46,12 +46,15 @@ from domain.games.dominion.engine import (
     ON_GAIN,
     OWN_GAIN,
     OWN_TRASH,
+    PLAYS_TWICE,
     Ctx,
     ask,
     draw,
     gain,
     observe,
+    reaction_window,
     shuffle,
+    this,
     tokens,
 )
 from domain.games.dominion.events import (
@@ -66,17 +69,10 @@ from domain.games.dominion.events import (
     Moved,
     PhaseChanged,
     Plus,
-    Reacted,
 )
 from domain.games.dominion.state import AS, Decision, Frame, acting, physical
 
-PLAYERS_TWICE = ("Throne Room", "Crown")
 ARCHIVE_SIZE = 3
-
-
-def this(f: Frame) -> str:
-    """The token in play of the card this frame resolves."""
-    return f.card or f.op
 
 
 def _command(ctx: Ctx, f: Frame) -> bool:
@@ -95,7 +91,7 @@ def links(ctx: Ctx, f: Frame) -> tuple[str, ...]:
     i = len(ctx.frames) - 2
     while i >= 0:
         below = ctx.frames[i]
-        if below.op not in PLAYERS_TWICE or below.cards[:1] != (current,):
+        if below.op not in PLAYS_TWICE or below.cards[:1] != (current,):
             break
         token = this(below)
         out.insert(0, token)
@@ -109,22 +105,6 @@ def _start_record(ctx: Ctx, f: Frame) -> None:
     Throne Room or Crown adds to that record."""
     if not f.again or _command(ctx, f):
         ctx.emit(DurationStarted(ctx.seat(f.p), this(f), links(ctx, f)))
-
-
-def _newest(ctx: Ctx, p: int, card: str) -> int:
-    lasting = ctx.state.players[p].lasting
-    return max(i for i, r in enumerate(lasting) if acting(r.card) == card)
-
-
-def _open_reactions(ctx: Ctx, p: int, card: str) -> None:
-    """An Overlord that became an Attack opens the reaction window as that Attack (4.6)."""
-    if card not in DATA.attacks:
-        return
-    for t in ctx.state.others(p):
-        if "Moat" in ctx.state.players[t].hand:
-            ask(ctx, Decision(t, "react", "react", source=card))
-        else:
-            ctx.emit(Reacted(ctx.seat(t), None, card))
 
 
 # --- Treasures ---------------------------------------------------------------------------------
@@ -266,7 +246,7 @@ def archive(ctx: Ctx, f: Frame) -> None:
 
 
 def _archive_taken(ctx: Ctx, d: Decision, cards: Any) -> None:
-    i = _newest(ctx, d.p, "Archive")
+    i = ctx.state.players[d.p].newest("Archive")
     sets = ctx.state.players[d.p].lasting[i].sets
     ctx.emit(ArchiveTaken(ctx.seat(d.p), cards[0], i, len(sets) - 1))
 
@@ -315,11 +295,11 @@ def overlord(ctx: Ctx, f: Frame) -> None:
     command = ctx.state.variants.overlord_command
     if f.again and not command and len(ctx.frames) >= 2:
         below = ctx.frames[-2]
-        if below.op in PLAYERS_TWICE and below.cards[:1] == ("Overlord",) and len(below.cards) > 1:
+        if below.op in PLAYS_TWICE and below.cards[:1] == ("Overlord",) and len(below.cards) > 1:
             token = below.cards[1]
             chosen = acting(token)
             ctx.set(Frame(chosen, f.p, card=token, again=True, gone=f.gone))
-            _open_reactions(ctx, f.p, chosen)
+            reaction_window(ctx, f.p, chosen)
             return
     if f.step == 1:
         ctx.set(replace(f, step=2))
@@ -354,9 +334,9 @@ def _overlord_chosen(ctx: Ctx, d: Decision, pile: Any) -> None:
         ctx.set(Frame(chosen, f.p, card=token, gone=f.gone))
         if len(ctx.frames) >= 2:
             below = ctx.frames[-2]
-            if below.op in PLAYERS_TWICE and below.cards[:1] == ("Overlord",):
+            if below.op in PLAYS_TWICE and below.cards[:1] == ("Overlord",):
                 ctx.frames[-2] = replace(below, cards=("Overlord", token))
-    _open_reactions(ctx, f.p, chosen)
+    reaction_window(ctx, f.p, chosen)
 
 
 # --- Villa ------------------------------------------------------------------------------------

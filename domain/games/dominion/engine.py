@@ -247,12 +247,7 @@ def take_vp(
 # --- moving cards (4.6) -----------------------------------------------------------------------
 
 
-def when_buy(state: State, p: int) -> bool:
-    """Can a buy trigger anything but the card's own ability (Tax, Charm, landmarks)?"""
-    return _empires(state, p)
-
-
-def _empires(state: State, p: int) -> bool:
+def hooks_live(state: State, p: int) -> bool:
     """Can anything but a card's own ability trigger? Only Landmarks, Events (Tax), waiting
     Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks."""
     if state.landmarks or state.events or state.charms:
@@ -264,7 +259,7 @@ def _gained(ctx: Ctx, p: int, card: str, to: str) -> None:
     own = OWN_GAIN.get(card)
     if own is not None:
         own(ctx, p, card, to)
-    if not _empires(ctx.state, p):
+    if not hooks_live(ctx.state, p):
         return
     for name in GAIN_ORDER:
         hook = ON_GAIN.get(name)
@@ -292,7 +287,7 @@ def trashed(ctx: Ctx, p: int, card: str) -> None:
     own = OWN_TRASH.get(physical(card))
     if own is not None:
         own(ctx, p, physical(card))
-    if not _empires(ctx.state, p):
+    if not hooks_live(ctx.state, p):
         return
     for name in TRASH_ORDER:
         hook = ON_TRASH.get(name)
@@ -324,12 +319,48 @@ def bought(ctx: Ctx, p: int, card: str) -> None:
     own = OWN_BUY.get(card)
     if own is not None:
         own(ctx, p, card)
-    if not _empires(ctx.state, p):
+    if not hooks_live(ctx.state, p):
         return
     for name in BUY_ORDER:
         hook = ON_BUY.get(name)
         if hook is not None:
             hook(ctx, p, card)
+
+
+PLAYS_TWICE = ("Throne Room", "Crown")
+
+
+def this(f: Frame) -> str:
+    """The card a frame resolves, as it is in play (an Overlord's token when it acts as it)."""
+    return f.card or f.op
+
+
+def in_play(ctx: Ctx, f: Frame) -> bool:
+    """Is this card still in play for this play of it? ("this" works only then, 3.1)"""
+    return not f.gone and this(f) in ctx.state.players[f.p].play
+
+
+def left_play(ctx: Ctx, f: Frame, *, popped: bool = False) -> None:
+    """This card left play: a Throne Room or Crown about to play it again finds it gone. `f`
+    is the card's frame, still on top of the stack or, with `popped`, already taken off."""
+    i = len(ctx.frames) - (1 if popped else 2)
+    if i < 0:
+        return
+    below = ctx.frames[i]
+    if below.op in PLAYS_TWICE and below.cards[:1] in ((physical(this(f)),), (f.op,)):
+        ctx.frames[i] = replace(below, gone=True)
+
+
+def reaction_window(ctx: Ctx, p: int, card: str) -> None:
+    """An Attack played: every other player holding a Moat may reveal it, all at once (4.6)."""
+    if card not in DATA.attacks:
+        return
+    for t in ctx.state.others(p):
+        if "Moat" in ctx.state.players[t].hand:
+            ask(ctx, Decision(t, "react", "react", source=card))
+        else:
+            # Shown exactly like a voluntary decline (4.3 rule 4).
+            ctx.emit(Reacted(ctx.seat(t), None, card))
 
 
 def enchanted(state: State, p: int, card: str) -> bool:
@@ -353,13 +384,7 @@ def play(
         return
     ctx.emit(Played(ctx.seat(p), card, again, action))
     ctx.frames.append(Frame(card, p, gone=gone, again=again))
-    if card in DATA.attacks:
-        for t in ctx.state.others(p):
-            if "Moat" in ctx.state.players[t].hand:
-                ask(ctx, Decision(t, "react", "react", source=card))
-            else:
-                # Shown exactly like a voluntary decline (4.3 rule 4).
-                ctx.emit(Reacted(ctx.seat(t), None, card))
+    reaction_window(ctx, p, card)
 
 
 def targets(ctx: Ctx, f: Frame) -> tuple[int, ...]:

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import AS, Lasting, Player, Result, State, acting, physical, with_player
+from domain.games.dominion.state import AS, Lasting, Player, Result, State, physical, with_player
 
 
 def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -49,8 +49,6 @@ def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
 
 
 def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
-    if zone not in ("play", "aside", "encampment"):
-        cards = _printed(cards)
     if zone == "deck":
         return replace(player, deck=tuple(reversed(cards)) + player.deck)
     if zone == "hand":
@@ -137,7 +135,6 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
         fortune=False,
         charms=0,
         first_action=False,
-        encamped=(),
         buy_phases=0,
         enchantments=enchantments,
     )
@@ -239,10 +236,7 @@ def _tokens(state: State, f: ev.Tokens) -> State:
 def _returned(state: State, f: ev.Returned) -> State:
     supply = dict(state.supply)
     supply[f.pile] = (physical(f.card),) + supply[f.pile]
-    encamped = take(state.encamped, (f.card,)) if f.card in state.encamped else state.encamped
-    return _update(
-        state, f.player, lambda pl: _remove(pl, "encampment", (f.card,)), supply=supply, encamped=encamped
-    )
+    return _update(state, f.player, lambda pl: _remove(pl, "encampment", (f.card,)), supply=supply)
 
 
 def _became(state: State, f: ev.Became) -> State:
@@ -258,10 +252,6 @@ def _enchanted(state: State, f: ev.Enchanted) -> State:
     return replace(state, enchantments=(*state.enchantments, entry))
 
 
-def _newest(pl: Player, card: str) -> int:
-    return max(i for i, r in enumerate(pl.lasting) if acting(r.card) == card)
-
-
 def _set_record(pl: Player, i: int, record: Lasting) -> Player:
     return replace(pl, lasting=(*pl.lasting[:i], record, *pl.lasting[i + 1 :]))
 
@@ -273,7 +263,7 @@ def _duration(state: State, f: ev.DurationStarted) -> State:
 
 def _archive_filled(state: State, f: ev.ArchiveFilled) -> State:
     def apply(pl: Player) -> Player:
-        i = _newest(pl, "Archive")
+        i = pl.newest("Archive")
         record = pl.lasting[i]
         pl = _set_record(pl, i, replace(record, sets=(*record.sets, f.cards)))
         return replace(pl, deck=pl.deck[len(f.cards) :])
@@ -294,7 +284,7 @@ def _archive_taken(state: State, f: ev.ArchiveTaken) -> State:
 
 def _charged(state: State, f: ev.EnchantressCharged) -> State:
     def apply(pl: Player) -> Player:
-        i = _newest(pl, "Enchantress")
+        i = pl.newest("Enchantress")
         return _set_record(pl, i, replace(pl.lasting[i], draws=pl.lasting[i].draws + 2))
 
     return _update(state, f.player, apply)
@@ -349,10 +339,10 @@ def _revealed(state: State, f: ev.Revealed) -> State:
 
 
 def _moved(state: State, f: ev.Moved) -> State:
-    extra: dict[str, Any] = {}
-    if f.to == "encampment":  # set aside until the start of Clean-up (5.3 Encampment)
-        extra["encamped"] = state.encamped + f.cards
-    return _update(state, f.player, lambda pl: _add(_remove(pl, f.source, f.cards), f.to, f.cards), **extra)
+    # A card leaving play (or Encampment's camp) for another zone leaves as its printed self.
+    leaving = f.source in ("play", "encampment") and f.to not in ("play", "encampment")
+    to = _printed(f.cards) if leaving else f.cards
+    return _update(state, f.player, lambda pl: _add(_remove(pl, f.source, f.cards), f.to, to))
 
 
 def _deck_discarded(state: State, f: ev.DeckDiscarded) -> State:

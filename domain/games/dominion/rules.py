@@ -44,10 +44,10 @@ from domain.games.dominion.engine import (
     bought,
     finish,
     gain,
+    hooks_live,
     pile_of,
     play,
     run,
-    when_buy,
 )
 from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
 from domain.games.dominion.options import variants_from
@@ -273,7 +273,7 @@ def apply_turn(ctx: Ctx, action: Any) -> None:
         card = state.supply[pile][0]
         coins, debt = DATA.cost[card]
         ctx.emit(Bought(seat, card, coins, debt))
-        if card in OWN_BUY or when_buy(ctx.state, p):
+        if card in OWN_BUY or hooks_live(ctx.state, p):
             # The gain waits under the when-buy abilities, which resolve first (4.5).
             ctx.frames.append(Frame("bought", p, cards=(pile,)))
             bought(ctx, p, card)

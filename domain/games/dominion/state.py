@@ -68,6 +68,10 @@ class Player(msgspec.Struct, frozen=True):
     donates: int = 0  # Donates bought, waiting for the between-turns step (or the next turn)
     camp: tuple[str, ...] = ()  # Encampments set aside until Clean-up (apart from `aside`)
 
+    def newest(self, card: str) -> int:
+        """The index of the newest Duration record of a card (by the name it acts as)."""
+        return max(i for i, r in enumerate(self.lasting) if acting(r.card) == card)
+
     def owned(self) -> tuple[str, ...]:
         """Every card this player has (2.2), Archive's face-down sets included."""
         play = tuple(physical(c) for c in self.play) if any(AS in c for c in self.play) else self.play
@@ -156,12 +160,11 @@ class State(msgspec.Struct, frozen=True):
     gained: tuple[str, ...] = ()  # gained_this_turn
     # Empires turn fields (2.1): a Buy or Event bought or debt paid this turn (8.6), the
     # Fortune doubling spent, Charms waiting for the next buy, the first Action played
-    # (Enchantress), the Encampments set aside to return at Clean-up, Buy phases begun.
+    # (Enchantress), Buy phases begun. The Encampments set aside are the current player's `camp`.
     bought: bool = False
     fortune: bool = False
     charms: int = 0
     first_action: bool = False
-    encamped: tuple[str, ...] = ()
     buy_phases: int = 0
     # (source player, targets) of each enchantment, until the source's next turn starts.
     enchantments: tuple[tuple[int, tuple[int, ...]], ...] = ()
@@ -170,6 +173,11 @@ class State(msgspec.Struct, frozen=True):
     frames: tuple[Frame, ...] = ()
     prompts: tuple[Decision, ...] = ()
     result: Result | None = None
+
+    @property
+    def encamped(self) -> tuple[str, ...]:
+        """The Encampments the current player set aside, to return at the start of Clean-up."""
+        return self.players[self.current].camp if self.players else ()
 
     @property
     def n(self) -> int:
