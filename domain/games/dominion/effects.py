@@ -39,9 +39,12 @@ from domain.games.dominion.engine import (
     draw,
     gain,
     gain_from_trash,
+    in_play,
+    left_play,
     peek,
     play,
     targets,
+    this,
     trash,
 )
 from domain.games.dominion.events import (
@@ -124,15 +127,10 @@ def council_room(ctx: Ctx, f: Frame) -> None:
 
 def feast(ctx: Ctx, f: Frame) -> None:
     ctx.frames.pop()
-    if not f.gone and "Feast" in ctx.state.players[f.p].play:
-        trash(ctx, f.p, ("Feast",), "play")
-        # A Throne Room playing this Feast must not find it in play for its second play.
-        if (
-            ctx.frames
-            and ctx.frames[-1].op in ("Throne Room", "Crown")
-            and ctx.frames[-1].cards == ("Feast",)
-        ):
-            ctx.set(replace(ctx.frames[-1], gone=True))
+    if in_play(ctx, f):
+        # A Throne Room or Crown playing this Feast must not find it in play for its second play.
+        left_play(ctx, f, popped=True)
+        trash(ctx, f.p, (this(f),), "play")
     ask(ctx, _gain_prompt(f.p, "Feast", (5, 0)))
 
 

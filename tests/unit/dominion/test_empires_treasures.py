@@ -586,3 +586,13 @@ def test_archives_face_down_cards_are_seen_by_their_owner_alone() -> None:
     mine = RULESET.view(game.state, Viewer("seat", "p1"))
     assert list(mine["decisions"][0]["cards"]) == ["Gold", "Province", "Smithy"]
     assert all("cards" not in p.bounds for p in RULESET.pending(game.state))
+
+
+def test_an_overlord_acting_as_feast_trashes_the_overlord_and_gains() -> None:
+    game = table(kingdom=DURATIONS, zones={"p1": {"hand": ["Overlord", "Feast"], "discard": []}})
+    game.do("p1", "play Overlord")
+    game.do("p1", "gain Feast")
+    assert game.state.trash == ("Overlord",)
+    assert game.player("p1").play == () and game.player("p1").hand == ("Feast",)
+    game.do("p1", "gain Archive")
+    assert game.player("p1").discard == ("Archive",)
