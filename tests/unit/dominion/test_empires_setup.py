@@ -151,21 +151,11 @@ def test_a_manual_kingdom_refuses_unknown_landscapes_and_landscapes_without_empi
         "unknown_landscape"
     )
     base = Game(config(2, kingdom="manual"))
-    base_kingdom = (
-        "Cellar",
-        "Market",
-        "Militia",
-        "Mine",
-        "Moat",
-        "Remodel",
-        "Smithy",
-        "Village",
-        "Woodcutter",
+    first_game = tuple(DATA.presets["first_game"])
+    assert base.refused(None, ChooseKingdom(first_game, ("Tax",)), by="recorder").code == ("no_landscapes")
+    assert (
+        base.refused(None, ChooseKingdom((*first_game[:9], "Archive")), by="recorder").code == "unknown_pile"
     )
-    assert base.refused(None, ChooseKingdom((*base_kingdom, "Workshop"), ("Tax",)), by="recorder").code == (
-        "no_landscapes"
-    )
-    assert base.refused(None, ChooseKingdom((*base_kingdom, "Archive")), by="recorder").code == "unknown_pile"
 
 
 def test_a_split_pile_is_bought_by_its_top_card_and_not_by_the_card_under_it() -> None:
