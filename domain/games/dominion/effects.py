@@ -117,10 +117,15 @@ def chapel(ctx: Ctx, f: Frame) -> None:
 
 
 def council_room(ctx: Ctx, f: Frame) -> None:
-    others = ctx.state.others(f.p)
-    while f.n < len(others):
+    each_draws_one(ctx, f, ctx.state.others(f.p))
+
+
+def each_draws_one(ctx: Ctx, f: Frame, players: tuple[int, ...]) -> None:
+    """Each of these players draws a card in turn order, then the frame ends; `n` counts the
+    players done, so a physical game's observation resumes with the next one."""
+    while f.n < len(players):
         f = ctx.set(replace(f, n=f.n + 1))
-        if not draw(ctx, others[f.n - 1], 1):
+        if not draw(ctx, players[f.n - 1], 1):
             return
     ctx.frames.pop()
 

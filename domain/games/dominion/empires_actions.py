@@ -26,6 +26,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion.data import DATA
+from domain.games.dominion.effects import each_draws_one
 from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
@@ -241,11 +242,7 @@ def legionary(ctx: Ctx, f: Frame) -> None:
         discard_down(ctx, victims, 2, "Legionary")
         if ctx.prompts:
             return
-    while f.n < len(victims):
-        f = ctx.set(replace(f, n=f.n + 1))
-        if not draw(ctx, victims[f.n - 1], 1):
-            return
-    ctx.frames.pop()
+    each_draws_one(ctx, f, victims)
 
 
 def patrician(ctx: Ctx, f: Frame) -> None:
