@@ -175,15 +175,25 @@ F = TypeVar("F")
 
 
 class Codec(Generic[A, F]):
-    """msgspec codecs for a ruleset's tagged unions of actions and facts."""
+    """msgspec codecs for a ruleset's tagged unions of actions and facts.
+
+    Decoding goes through a one-field Struct around each union: msgspec caches what it learns
+    about a Struct type, not about a bare union, so converting into the union directly costs
+    about fifty times as much (100-200 us a fact against 2-4 us)."""
 
     def __init__(self, action_type: Any, fact_type: Any) -> None:
         self.action_type = action_type
         self.fact_type = fact_type
+        self._action_box = msgspec.defstruct("ActionBox", [("value", action_type)])
+        self._fact_box = msgspec.defstruct("FactBox", [("value", fact_type)])
 
     def decode_action(self, data: object) -> A:
         """Raises msgspec.ValidationError on a malformed or unknown action."""
-        return msgspec.convert(data, self.action_type)  # type: ignore[no-any-return]
+        try:
+            return msgspec.convert({"value": data}, self._action_box).value  # type: ignore[attr-defined,no-any-return]
+        except msgspec.ValidationError as error:
+            where = str(error).replace(" - at `$.value`", "").replace("`$.value", "`$")
+            raise msgspec.ValidationError(where) from None
 
     def encode(self, value: msgspec.Struct) -> dict[str, Any]:
         out = msgspec.to_builtins(value)
@@ -191,7 +201,7 @@ class Codec(Generic[A, F]):
         return out
 
     def decode_fact(self, data: Mapping[str, Any]) -> F:
-        return msgspec.convert(data, self.fact_type)  # type: ignore[no-any-return]
+        return msgspec.convert({"value": data}, self._fact_box).value  # type: ignore[attr-defined,no-any-return]
 
     def action_kinds(self) -> dict[str, type[msgspec.Struct]]:
         members = getattr(self.action_type, "__args__", (self.action_type,))
