@@ -1,7 +1,7 @@
 """The wire shapes of the HTTP API (msgspec Structs; they are the OpenAPI schemas too).
 
 The service's own Structs are reused where they already are the wire shape: `NewGame`,
-`CreatedGame`, `Recorded`, `Retraction`, `StoredEvent` (store.app), `GameSummary`
+`CreatedGame`, `Recorded`, `Retraction` (store.app), `StoredEvent` (domain.reading), `GameSummary`
 (projections.games_index) and `AuditReport` (store.audit). `StoredEvent` is encoded with its
 defaults, so every event carries `retracted` (false unless a later retraction undid it).
 """
@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.reading import StoredEvent
 from domain.ruleset import Ruleset, VariantOption
 from projections.games_index import GameSummary
-from store.app import StoredEvent
 
 ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 Version = Annotated[int, msgspec.Meta(ge=1)]

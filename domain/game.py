@@ -5,9 +5,10 @@ The aggregate holds the ruleset's immutable state and the bookkeeping every game
 corrections, whether the game is finished). It never draws randomness itself: the caller
 passes the game's `Rng`, and every outcome the ruleset draws is written into a fact.
 
-A retraction restores the state from before its first retracted action. States are immutable
-and share everything that did not change, so keeping the state before each live action costs
-about a kilobyte per action even in a long game.
+A retraction restores the state from before its first retracted action. The state before every
+action stays kept, retracted ones included, because each action is shown to a reader against
+the state it answered (domain/reading.py). States are immutable and share everything that did
+not change, so this costs about a kilobyte per action even in a long game.
 """
 
 from __future__ import annotations
@@ -323,7 +324,6 @@ class Game(Aggregate):
         self.state = self.checkpoints[min(event.seqs)]
         for seq in event.seqs:
             self.live.remove(seq)
-            del self.checkpoints[seq]
             self.actions[seq - 1] = msgspec.structs.replace(
                 self.actions[seq - 1], retracted_at=event.originator_version
             )

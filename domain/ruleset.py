@@ -231,7 +231,24 @@ class Ruleset(Protocol[S, A, F]):
 
     def view(self, state: S, viewer: Viewer) -> dict[str, Any]: ...
 
-    def redact(self, fact: F, viewer: Viewer) -> F: ...
+    def redact(self, fact: F, viewer: Viewer) -> F:
+        """`fact` as `viewer` may see it (design.md 5): what is hidden from the viewer is
+        emptied or replaced by the ruleset's placeholder, what is public stays."""
+        ...
+
+    def redact_action(self, action: A, seat: str | None, state: S, viewer: Viewer) -> A:
+        """`action`, recorded for `seat` against `state`, as `viewer` may see it: a choice among
+        hidden cards names no card to another seat (the count stays), an entry of what the
+        table saw hides what the viewer did not see. It must tell the viewer no more than the
+        redacted facts of the action do."""
+        ...
+
+    def redact_prompt(self, prompt: Prompt, state: S, viewer: Viewer) -> Prompt:
+        """`prompt` as `viewer` may see it: another seat's prompt is shown as the step it is,
+        without the candidates drawn from a zone the viewer cannot see. Which prompts are open
+        must itself depend on nothing hidden from the viewer (a "may reveal" is asked whether or
+        not the card is held), or no redaction can hide it."""
+        ...
 
     def outcome(self, state: S) -> Outcome | None: ...
 

@@ -25,7 +25,7 @@ from eventsourcing.persistence import JSONTranscoder
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
-from domain.ruleset import GameConfig, Outcome, Ruleset, get_ruleset
+from domain.ruleset import OMNISCIENT, GameConfig, Outcome, Ruleset, Viewer, get_ruleset
 
 
 class TurnSample(msgspec.Struct):
@@ -328,14 +328,15 @@ def _ruleset_of(stream: Sequence[Entry]) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
-def game_statistics(events: Iterable[Any], position: int = 0) -> GameStatistics:
-    """Fold one game's stream (its stored events, in order) into its statistics."""
+def game_statistics(events: Iterable[Any], position: int = 0, viewer: Viewer = OMNISCIENT) -> GameStatistics:
+    """Fold one game's stream (its stored events, in order) into its statistics, as `viewer`
+    may see them (a running game's figures for a seat or the public)."""
     stream = [_entry(e) for e in events]
     decode = fact_decoder(_ruleset_of(stream))
-    return fold([(k, at, decode(data) if k == "fact" else data) for k, at, data in stream], position)
+    return fold([(k, at, decode(data) if k == "fact" else data) for k, at, data in stream], position, viewer)
 
 
-def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
+def fold(stream: Sequence[Entry], position: int = 0, viewer: Viewer = OMNISCIENT) -> GameStatistics:
     """Fold one game's stream (as entries, in order, its facts decoded into the ruleset's
     fact type) into its statistics."""
     ruleset = _ruleset_of(stream)
@@ -343,7 +344,7 @@ def fold(stream: Sequence[Entry], position: int = 0) -> GameStatistics:
     for entry in stream:
         if entry[0] == "retracted":
             retracted.update(entry[2])
-    return _fold(ruleset, stream[0], iter(stream[1:]), retracted, position)
+    return _fold(ruleset, stream[0], iter(stream[1:]), retracted, position, viewer)
 
 
 def _fold(
@@ -352,14 +353,18 @@ def _fold(
     stream: Iterator[Entry],
     retracted: set[int],
     position: int,
+    viewer: Viewer = OMNISCIENT,
 ) -> GameStatistics:
     """The fold itself: `first` is the creation, `stream` every later entry, `retracted` the
-    seqs of every retracted action."""
+    seqs of every retracted action. The state folds every fact; the game's own figures and the
+    dice read the facts as `viewer` sees them (domain/reading.py), and the metrics a ruleset
+    follows turn by turn are public figures by contract (StatisticsHooks)."""
     created_at, created = first[1], first[2]
     config = GameConfig.from_record(created["id"], created)
     metrics = getattr(ruleset, "metrics", None)
     dice_of = getattr(ruleset, "dice", None)
-    evolve, progress = ruleset.evolve, ruleset.progress
+    evolve, progress, redact = ruleset.evolve, ruleset.progress, ruleset.redact
+    everything = viewer.kind == "omniscient"
 
     state = ruleset.initial(config)
     seats = config.seat_ids()
@@ -380,9 +385,10 @@ def _fold(
             if retracted and seq in retracted:
                 previous_at = at
                 continue
-            append_fact(data)
+            seen = data if everything else redact(data, viewer)
+            append_fact(seen)
             if dice_of is not None:
-                for name, faces, values in dice_of(data):
+                for name, faces, values in dice_of(seen):
                     counts = dice.get((name, faces))
                     if counts is None:
                         counts = dice[name, faces] = [0] * faces

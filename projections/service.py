@@ -16,7 +16,7 @@ from projections.game_stats import GameStatistics, game_statistics
 from projections.runner import StatsReader
 from projections.tables import Column, Table, all_tables, table
 from projections.views import Filters
-from store.app import Chronicle
+from store.app import ADMIN, Access, Chronicle
 
 
 class Snapshot(msgspec.Struct):
@@ -63,9 +63,10 @@ def snapshot(
     return Snapshot(reader.generation(), reader.position(), caught_up, len(games), tables)
 
 
-def game_stats(app: Chronicle, game_id: UUID) -> GameStatistics:
-    app.game(game_id)  # GameNotFound for an unknown game
-    return game_statistics(app.events.get(game_id))
+def game_stats(app: Chronicle, game_id: UUID, access: Access = ADMIN) -> GameStatistics:
+    """One game's statistics as `access` may see them (a finished game's are public)."""
+    game = app.game(game_id)  # GameNotFound for an unknown game
+    return game_statistics(app.events.get(game_id), viewer=app.viewer(game, access))
 
 
 def progression_table(stats: GameStatistics) -> Table:

@@ -11,12 +11,14 @@ from uuid import UUID
 
 import msgspec
 
+from domain import reading
 from domain.game import Game
-from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Ruleset, Viewer
+from domain.reading import StoredEvent
+from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Viewer
 from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
-from store.app import ADMIN, Chronicle, StoredEvent
+from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_events
 from store.config import StoreConfigError
 
@@ -85,25 +87,15 @@ def game_info(game: Game) -> GameInfo:
 
 
 def snapshot_of(game: Game, info: GameInfo, viewer: Viewer) -> Snapshot:
-    return _snapshot(game.ruleset, info, game.version, game.state, game.outcome, viewer)
-
-
-def _snapshot(
-    ruleset: Ruleset[Any, Any, Any],
-    info: GameInfo,
-    version: int,
-    state: Any,
-    outcome: Outcome | None,
-    viewer: Viewer,
-) -> Snapshot:
+    """`game` at its version as `viewer` sees it, through the one redaction."""
     return Snapshot(
         info=info,
-        version=version,
+        version=game.version,
         viewer=str(viewer),
-        status="finished" if outcome is not None else "running",
-        state=ruleset.view(state, viewer),
-        prompts=[_builtins(p) for p in ruleset.pending(state)],
-        outcome=_builtins(outcome) if outcome is not None else None,
+        status=game.status,
+        state=reading.state(game, viewer),
+        prompts=reading.prompts(game, viewer),
+        outcome=reading.outcome(game),
     )
 
 
@@ -134,12 +126,8 @@ class LocalReader:
 
     def events(self, game_id: str) -> list[EventLine]:
         game = self._game(game_id)
-        viewer = self._viewer(game)
-        undone = game.retracted_versions()
-        return [
-            line_of(self.app.present(game, e, viewer, e.originator_version in undone))
-            for e in self.app.stored_events(game.id)
-        ]
+        shown = reading.present_all(game, self.app.stored_events(game.id), self._viewer(game))
+        return [line_of(e) for e in shown]
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
         latest = self._game(game_id)
@@ -202,7 +190,7 @@ class FoldedTimeline:
             aggregate = event.mutate(aggregate)
             assert aggregate is not None
             version = event.originator_version
-            self._lines.append(line_of(app.present(latest, event, viewer, version in undone)))
+            self._lines.append(line_of(reading.present(latest, event, viewer, version in undone)))
             self._states.append((aggregate.state, aggregate.outcome))
             self._turns.append(self._ruleset.progress(aggregate.state))
         self._first_of_turn = first_of_turns(self._turns, self._lines)
@@ -218,7 +206,15 @@ class FoldedTimeline:
         found = self._shown.get(version)
         if found is None:
             state, outcome = self._states[version - 1]
-            found = _snapshot(self._ruleset, self.info, version, state, outcome, self._viewer)
+            found = Snapshot(
+                info=self.info,
+                version=version,
+                viewer=str(self._viewer),
+                status="finished" if outcome is not None else "running",
+                state=self._ruleset.view(state, self._viewer),
+                prompts=reading.prompts_of(self._ruleset, state, self._viewer),
+                outcome=reading.builtins(outcome) if outcome is not None else None,
+            )
             self._shown[version] = found
         return found
 

@@ -18,16 +18,12 @@ import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
+from domain import reading
 from domain.events import (
-    ActionRecorded,
-    ActionsRetracted,
     FactRecorded,
-    GameCreated,
-    GameFinished,
-    RetractionAnswered,
-    RetractionRequested,
 )
 from domain.game import ActionResult, Game
+from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import (
     OMNISCIENT,
@@ -109,19 +105,6 @@ class Retraction(msgspec.Struct):
     waiting_for: list[str] = []
 
 
-class StoredEvent(msgspec.Struct):
-    """One event of a game's stream as a reader may see it."""
-
-    version: int
-    type: Literal[
-        "created", "action", "fact", "retraction", "retraction_request", "retraction_answer", "finished"
-    ]
-    at: str
-    data: dict[str, Any]
-    text: str
-    retracted: bool = False  # an action (or one of its facts) undone by a later retraction
-
-
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -197,7 +180,7 @@ class Chronicle(Application[UUID]):
         problem = check_config(config) if check_config is not None else None
         if isinstance(problem, Rejection):
             raise RejectedError(problem, status=400)
-        rng: Rng = SeededRng(seed, config.game_id, new.client_seed) if new.mode == "digital" else NoRng()
+        rng = self.rng_for(config, seed) if new.mode == "digital" else NoRng()
         published = commitment(seed) if new.mode == "digital" else ""
         game = Game.start(config, published, rng, _now(), tuple(new.tags))
         tokens = {f"seat:{s.id}": new_token() for s in seats} | {"recorder": new_token()}
@@ -389,7 +372,11 @@ class Chronicle(Application[UUID]):
         if game.config.mode != "digital":
             return NoRng()
         seed = bytes.fromhex(self.secrets(UUID(game.config.game_id)).server_seed)
-        return SeededRng(seed, game.config.game_id, game.config.client_seed)
+        return self.rng_for(game.config, seed)
+
+    def rng_for(self, config: GameConfig, seed: bytes) -> Rng:
+        """The generator of a digital game: `hmac-sha256-v1` over its seed (design.md 4)."""
+        return SeededRng(seed, config.game_id, config.client_seed)
 
     def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:
         if game.outcome is None and game.ruleset.outcome(game.state) is not None:
@@ -405,12 +392,11 @@ class Chronicle(Application[UUID]):
         facts: list[Any] | None = None,
     ) -> Recorded:
         """The answer to an action, its facts redacted for whoever recorded it."""
-        codec = game.ruleset.codec
         if facts is None:
+            codec = game.ruleset.codec
             stored = self.events.get(game.id, gt=result.action_version, lte=result.last_version)
             facts = [codec.decode_fact(e.fact) for e in stored if isinstance(e, FactRecorded)]
-        viewer = access.viewer(game.outcome is not None)
-        shown = [codec.encode(game.ruleset.redact(f, viewer)) for f in facts]
+        shown = reading.facts(game, facts, self.viewer(game, access))
         return Recorded(
             str(game.id), result.seq, result.last_version, shown, game.outcome is not None, replayed
         )
@@ -434,79 +420,31 @@ class Chronicle(Application[UUID]):
     def read_events(
         self, game_id: UUID, access: Access, gt: int | None = None, lte: int | None = None
     ) -> list[StoredEvent]:
-        """The stream as `access` may see it: hidden facts redacted, one human line each."""
+        """The stream as `access` may see it (domain/reading.py): redacted, one human line each."""
         game = self.game(game_id)
-        viewer = access.viewer(game.outcome is not None)
-        undone = game.retracted_versions()
-        return [
-            self.present(game, e, viewer, e.originator_version in undone)
-            for e in self.events.get(game_id, gt=gt, lte=lte)
-        ]
+        return reading.present_all(game, self.events.get(game_id, gt=gt, lte=lte), self.viewer(game, access))
 
-    def present(self, game: Game, event: Any, viewer: Viewer, retracted: bool = False) -> StoredEvent:
-        ruleset, config = game.ruleset, game.config
-        at = event.timestamp.isoformat()
-        version = event.originator_version
-        if isinstance(event, FactRecorded):
-            fact = ruleset.redact(ruleset.codec.decode_fact(event.fact), viewer)
-            return StoredEvent(
-                version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config), retracted
-            )
-        if isinstance(event, ActionRecorded):
-            action = ruleset.codec.decode_action(event.action)
-            who = config.seat_name(event.seat) if event.seat else "the table"
-            data = {
-                "seq": event.seq,
-                "action": event.action,
-                "seat": event.seat,
-                "by": event.by,
-                "action_id": event.action_id,
-            }
-            return StoredEvent(
-                version, "action", at, data, f"#{event.seq} {who}: {ruleset.format_action(action)}", retracted
-            )
-        if isinstance(event, ActionsRetracted | RetractionRequested | RetractionAnswered):
-            return _present_correction(event, config, at)
-        if isinstance(event, GameCreated):
-            names = ", ".join(s["name"] for s in event.seats)
-            data = {
-                "ruleset": event.ruleset,
-                "ruleset_version": event.ruleset_version,
-                "mode": event.mode,
-                "seats": event.seats,
-                "options": event.options,
-                "client_seed": event.client_seed,
-                "commitment": event.commitment,
-                "rng_algorithm": event.rng_algorithm,
-                "tags": event.tags,
-            }
-            return StoredEvent(
-                version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}."
-            )
-        assert isinstance(event, GameFinished)
-        outcome = event.outcome
-        winners = " and ".join(config.seat_name(s) for s in outcome.get("winners", ())) or "nobody (a draw)"
-        data = {"outcome": outcome, "server_seed": event.server_seed}
-        return StoredEvent(version, "finished", at, data, f"The game is over: {winners} won.")
+    def viewer(self, game: Game, access: Access) -> Viewer:
+        return access.viewer(game.outcome is not None)
 
     def view(self, game_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
         latest = self.game(game_id)
         if at is not None and not 1 <= at <= latest.version:
             raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
         game = latest if at is None or at == latest.version else self.game(game_id, version=at)
-        viewer = access.viewer(latest.outcome is not None)
+        viewer = self.viewer(latest, access)
         return {
             "game_id": str(game_id),
             "version": game.version,
             "status": game.status,
             "view": str(viewer),
-            "state": game.ruleset.view(game.state, viewer),
-            "outcome": msgspec.to_builtins(game.outcome) if game.outcome else None,
+            "state": reading.state(game, viewer),
+            "outcome": reading.outcome(game),
         }
 
-    def prompts(self, game_id: UUID) -> list[dict[str, Any]]:
+    def prompts(self, game_id: UUID, access: Access) -> list[dict[str, Any]]:
         game = self.game(game_id)
-        return [msgspec.to_builtins(p) for p in game.ruleset.pending(game.state)]
+        return reading.prompts(game, self.viewer(game, access))
 
     def legal_actions(self, game_id: UUID, access: Access, seat: str | None = None) -> dict[str, Any]:
         game = self.game(game_id)
@@ -516,14 +454,7 @@ class Chronicle(Application[UUID]):
             seat = access.seat
         elif access.role == "public":
             raise Unauthorized("Legal actions are shown to a seat or the recorder.")
-        actions = game.ruleset.legal_actions(game.state, seat)
-        codec = game.ruleset.codec
-        return {
-            "version": game.version,
-            "seat": seat,
-            "actions": [codec.encode(a) for a in actions],
-            "notation": [game.ruleset.format_action(a) for a in actions],
-        }
+        return reading.legal_actions(game, seat)
 
     def seed_for_audit(self, game: Game, access: Access) -> bytes | None:
         """The seed an audit may use: revealed when the game ended, else an administrator's
@@ -535,33 +466,3 @@ class Chronicle(Application[UUID]):
         if access.role == "admin":
             return bytes.fromhex(self.secrets(game.id).server_seed)
         return None
-
-
-def _present_correction(event: Any, config: GameConfig, at: str) -> StoredEvent:
-    who = config.seat_name(event.seat) if event.seat else "The table"
-    version = event.originator_version
-    if isinstance(event, RetractionAnswered):
-        verb = "approves" if event.approved else "declines"
-        data = {"request_id": event.request_id, "seat": event.seat, "approved": event.approved}
-        return StoredEvent(version, "retraction_answer", at, data, f"{who} {verb} the retraction.")
-    numbers = ", ".join(f"#{s}" for s in event.seqs)
-    because = f" ({event.reason})" if event.reason else ""
-    if isinstance(event, RetractionRequested):
-        needs = ", ".join(config.seat_name(s) for s in event.needs)
-        data = {
-            "request_id": event.request_id,
-            "seqs": event.seqs,
-            "seat": event.seat,
-            "reason": event.reason,
-            "needs": event.needs,
-        }
-        text = f"{who} asks to retract {numbers}{because}; waiting for {needs}."
-        return StoredEvent(version, "retraction_request", at, data, text)
-    data = {
-        "seqs": event.seqs,
-        "by": event.by,
-        "seat": event.seat,
-        "reason": event.reason,
-        "approvals": event.approvals,
-    }
-    return StoredEvent(version, "retraction", at, data, f"{who} retracts {numbers}{because}.")

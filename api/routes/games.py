@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-import msgspec
 from litestar import Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
@@ -18,6 +17,7 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
 from api.schemas import ActionRequest, GameDetail, GameList
+from domain import reading
 from projections.games_index import GameIndex
 from store.app import Chronicle, CreatedGame, NewGame, Recorded
 from store.errors import InvalidRequest, Unauthorized
@@ -70,8 +70,9 @@ def game_detail(
 ) -> Response[GameDetail]:
     """A game's configuration, version, status, open prompts and (once over) outcome."""
     gid = parse_game_id(game_id)
-    game_access(chronicle, gid, token)
+    access = game_access(chronicle, gid, token)
     game = chronicle.game(gid)
+    viewer = chronicle.viewer(game, access)
     detail = GameDetail(
         game_id=str(gid),
         ruleset=game.config.ruleset,
@@ -82,8 +83,8 @@ def game_detail(
         commitment=game.commitment,
         version=game.version,
         status="finished" if game.outcome is not None else "running",
-        prompts=[msgspec.to_builtins(p) for p in game.ruleset.pending(game.state)],
-        outcome=msgspec.to_builtins(game.outcome) if game.outcome is not None else None,
+        prompts=reading.prompts(game, viewer),
+        outcome=reading.outcome(game),
     )
     return Response(detail, headers=etag(game.version))
 

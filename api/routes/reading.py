@@ -20,7 +20,8 @@ from litestar.response import Stream
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
 from api.schemas import EventList, LegalActions, PromptList, StateView
-from store.app import Access, Chronicle, StoredEvent
+from domain.reading import StoredEvent
+from store.app import Access, Chronicle
 from store.audit import AuditReport, audit_events
 from store.errors import Forbidden, InvalidRequest, SeedSealed
 
@@ -128,10 +129,11 @@ def game_state(
 def game_prompts(
     chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
 ) -> PromptList:
-    """Who must answer what now; empty once the game is over."""
+    """Who must answer what now, as the caller may see it (another seat's prompt is shown as
+    the step it is); empty once the game is over."""
     gid = parse_game_id(game_id)
-    game_access(chronicle, gid, token)
-    return PromptList(chronicle.prompts(gid))
+    access = game_access(chronicle, gid, token)
+    return PromptList(chronicle.prompts(gid, access))
 
 
 @get(

@@ -296,7 +296,7 @@ def game_statistics(
     gid = parse_game_id(game_id)
     access = game_access(chronicle, gid, token)
     try:
-        found = game_stats(chronicle, gid)
+        found = game_stats(chronicle, gid, access)
     except LookupError:
         raise GameNotFound(f"Game {gid} uses a ruleset this server does not have.") from None
     if found.status != "finished" and access.role == "public":

@@ -241,7 +241,7 @@ class Session:
             print(outcome_line(info, msgspec.to_builtins(game.outcome)))
             return False
         print(f"version {game.version}")
-        prompts = self.recorder.app.prompts(self.recorder.game_id)
+        prompts = self.recorder.app.prompts(self.recorder.game_id, RECORDER)
         for line in prompt_lines(info, prompts):
             print(line)
         legal = self.recorder.legal_notation()

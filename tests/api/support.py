@@ -137,7 +137,7 @@ def play_to_end(chronicle: Chronicle, game_id: UUID, limit: int = 2000) -> None:
         game = chronicle.game(game_id)
         if game.outcome is not None:
             return
-        prompts = chronicle.prompts(game_id)
+        prompts = chronicle.prompts(game_id, RECORDER)
         seat = next(p["seat"] for p in prompts)
         legal = chronicle.legal_actions(game_id, RECORDER, seat)["actions"]
         assert legal, f"no legal action at version {game.version}: {prompts}"

@@ -85,6 +85,12 @@ class DominationsRuleset:
     def redact(self, fact: Any, viewer: Viewer) -> Any:
         return view.redact(fact, viewer)
 
+    def redact_action(self, action: Any, seat: str | None, state: State, viewer: Viewer) -> Any:
+        return view.redact_action(action, seat, state, viewer)
+
+    def redact_prompt(self, prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+        return view.redact_prompt(prompt, state, viewer)
+
     def bot_choose(
         self, state: State, seat: str | None, legal: tuple[Any, ...], draw: Callable[[int], int]
     ) -> Any:

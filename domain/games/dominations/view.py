@@ -3,6 +3,11 @@
 Hidden: draw-pile orders (all decks; omniscient only), land tiles in hand (owner only),
 conquest cards in hand and the conquest value C during an attack (owner only; counts public),
 the Spy peek (the attacker only). Everything else is public.
+
+Ruling: a shuffle's `order_digest` (5.2 step 7) is shown only once the game is over. The spec
+calls it public, but a digest of a short pile gives its order away to anyone who hashes the
+few orders it could have (a five-card reshuffle has 120), and the seed's commitment
+(design.md 4) already lets everyone check every shuffle after the game.
 """
 
 from __future__ import annotations
@@ -11,10 +16,11 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.games.dominations import actions as ac
 from domain.games.dominations import events as ev
 from domain.games.dominations.data import DOMAINS
 from domain.games.dominations.state import State, conquest_value
-from domain.ruleset import Viewer
+from domain.ruleset import Prompt, Viewer
 
 
 def _deck(deck: Any, omniscient: bool) -> dict[str, Any]:
@@ -125,14 +131,14 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 
 def _hide_reshuffles(items: tuple[ev.Reshuffled, ...]) -> tuple[ev.Reshuffled, ...]:
-    return tuple(replace(r, order=(), redacted=True) for r in items)
+    return tuple(replace(r, order=(), order_digest="", redacted=True) for r in items)
 
 
 def redact(fact: Any, viewer: Viewer) -> Any:
     if viewer.kind == "omniscient":
         return fact
-    if isinstance(fact, ev.DeckShuffled) and fact.order:
-        return replace(fact, order=(), redacted=True)
+    if isinstance(fact, ev.DeckShuffled) and (fact.order or fact.order_digest):
+        return replace(fact, order=(), order_digest="", redacted=True)
     if isinstance(fact, ev.SpyPeeked) and not viewer.sees_seat(fact.seat):
         return replace(fact, cards=(), redacted=True)
     # Land draws stay private in the log even when hands are shown (land_hand_visibility).
@@ -156,8 +162,40 @@ def redact(fact: Any, viewer: Viewer) -> Any:
                 reshuffles=_hide_reshuffles(fact.reshuffles),
                 redacted=True,
             )
-    if isinstance(fact, ev.CardRecorded):
-        kind, _, seat = fact.target.partition(":")
-        if kind in ("land", "hand", "must") and not viewer.sees_seat(seat):
-            return replace(fact, card="", redacted=True)
+    if isinstance(fact, ev.CardRecorded) and _private(fact.target, viewer):
+        return replace(fact, card="", redacted=True)
     return fact
+
+
+UNSEEN = "?"  # a card the viewer did not see, in an action's notation
+TURN_KINDS = tuple(sorted(str(kind.__struct_config__.tag) for kind in ac.TURN_ACTIONS))
+
+
+def _private(target: str, viewer: Viewer) -> bool:
+    """Does a drawn card going to `target` stay out of `viewer`'s sight (5.5)?"""
+    kind, _, seat = target.partition(":")
+    return kind in ("land", "hand", "must") and not viewer.sees_seat(seat)
+
+
+def redact_action(action: Any, seat: str | None, state: State, viewer: Viewer) -> Any:
+    """The recorder's entry of a card drawn into a hand names it to its owner only, and the
+    cards a Spy peeked at are the attacker's (as their facts are)."""
+    if viewer.kind == "omniscient":
+        return action
+    if isinstance(action, ac.RecordDraw) and state.awaiting and _private(state.awaiting[0].target, viewer):
+        return replace(action, card=UNSEEN)
+    if isinstance(action, ac.AttemptConquest) and action.spy_peek and not (seat and viewer.sees_seat(seat)):
+        return replace(action, spy_peek=(UNSEEN,) * len(action.spy_peek))
+    return action
+
+
+def redact_prompt(prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+    """Another seat's turn is shown as the step it is: which kinds of action it may take
+    depends on its hidden hands (a conquest it can resolve, a tile it can place)."""
+    if (
+        prompt.kind != "turn"
+        or viewer.kind == "omniscient"
+        or (prompt.seat and viewer.sees_seat(prompt.seat))
+    ):
+        return prompt
+    return replace(prompt, kinds=TURN_KINDS)

@@ -15,9 +15,10 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from domain.games.dynasties.actions import Action, DealBattle, DiscardAndDraw
 from domain.games.dynasties.events import HIDDEN, BattleDealt, CardsReplaced, DeckShuffled, Fact, Reshuffle
 from domain.games.dynasties.state import Side, State
-from domain.ruleset import Viewer
+from domain.ruleset import Prompt, Viewer
 
 
 def _sees(viewer: Viewer, player: str | None) -> bool:
@@ -137,3 +138,29 @@ def redact(fact: Fact, viewer: Viewer) -> Fact:
             reshuffle=_reshuffle(fact.reshuffle),
         )
     return fact
+
+
+def redact_action(action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
+    """Cards entered for a battle are shown as the facts show them: a side's hidden cards to
+    the player of that side only (the face-up card to everyone)."""
+    battle = state.battle
+    if viewer.kind == "omniscient" or battle is None:
+        return action
+    if isinstance(action, DealBattle):
+        a, d = action.attacker_cards, action.defender_cards
+        return replace(
+            action,
+            attacker_cards=tuple(_hand(a, a[0] if a else None, _sees(viewer, battle.attacker.player))),
+            defender_cards=tuple(_hand(d, d[0] if d else None, _sees(viewer, battle.defender.player))),
+        )
+    if isinstance(action, DiscardAndDraw) and action.side in ("attacker", "defender"):
+        side = battle.attacker if action.side == "attacker" else battle.defender
+        if _sees(viewer, side.player):
+            return action
+        drawn = None if action.draw is None else (HIDDEN,) * len(action.draw)
+        return replace(action, discard=(HIDDEN,) * len(action.discard), draw=drawn)
+    return action
+
+
+def redact_prompt(prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+    return prompt  # every prompt is public: whose turn, which step, which provinces to roll

@@ -87,6 +87,12 @@ class ProvinceRuleset:
     def redact(self, fact: Fact, viewer: Viewer) -> Fact:
         return view.redact(fact, viewer)
 
+    def redact_action(self, action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
+        return view.redact_action(action, seat, state, viewer)
+
+    def redact_prompt(self, prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+        return view.redact_prompt(prompt, state, viewer)
+
     def bot_choose(
         self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]
     ) -> Action:

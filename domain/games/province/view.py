@@ -11,9 +11,10 @@ from typing import Any
 
 import msgspec
 
+from domain.games.province.actions import Action
 from domain.games.province.events import Fact, GoalOrderDrawn
 from domain.games.province.state import SEATS, Space, State, seat_index
-from domain.ruleset import Viewer
+from domain.ruleset import Prompt, Viewer
 
 
 def _plain(value: object) -> Any:
@@ -80,3 +81,11 @@ def redact(fact: Fact, viewer: Viewer) -> Fact:
     if isinstance(fact, GoalOrderDrawn) and viewer.kind != "omniscient" and not fact.redacted:
         return msgspec.structs.replace(fact, order=(), redacted=True)
     return fact
+
+
+def redact_action(action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
+    return action
+
+
+def redact_prompt(prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+    return prompt

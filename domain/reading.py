@@ -1,0 +1,177 @@
+"""The one redaction: every answer about a game as one viewer may see it (design.md 5).
+
+Whatever reads a game takes its answer from here: the stored events with their text lines
+(JSON, NDJSON, `chronicle log`, the replay), the state at a version, the open prompts, a
+game's summary, the legal actions, the facts answering a write, and the facts per-game
+statistics are folded from. What a viewer may see of each part is the ruleset's to say, in its
+`view` module (`view`, `redact`, `redact_action`, `redact_prompt`); this module applies it the
+same way for every path, so no path can show more than another.
+
+An action is redacted against the state it answered (the aggregate keeps the state before
+every action it ever recorded), because what a choice reveals depends on the question: cards
+discarded from a hand stay hidden, cards trashed from it do not. A client's `action_id` is
+shown to the seat that acted and to the omniscient viewer only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from domain.events import (
+    ActionRecorded,
+    ActionsRetracted,
+    FactRecorded,
+    GameCreated,
+    GameFinished,
+    RetractionAnswered,
+    RetractionRequested,
+)
+from domain.game import Game
+from domain.ruleset import GameConfig, Prompt, Ruleset, Viewer
+
+
+class StoredEvent(msgspec.Struct):
+    """One event of a game's stream as a reader may see it."""
+
+    version: int
+    type: Literal[
+        "created", "action", "fact", "retraction", "retraction_request", "retraction_answer", "finished"
+    ]
+    at: str
+    data: dict[str, Any]
+    text: str
+    retracted: bool = False  # an action (or one of its facts) undone by a later retraction
+
+
+def present(game: Game, event: Any, viewer: Viewer, retracted: bool = False) -> StoredEvent:
+    """`event` of `game`'s stream as `viewer` sees it. `game` is the aggregate at that event or
+    any later version (it holds the state each action answered)."""
+    ruleset, config = game.ruleset, game.config
+    at = event.timestamp.isoformat()
+    version = event.originator_version
+    if isinstance(event, FactRecorded):
+        fact = ruleset.redact(ruleset.codec.decode_fact(event.fact), viewer)
+        return StoredEvent(
+            version, "fact", at, ruleset.codec.encode(fact), ruleset.describe(fact, config), retracted
+        )
+    if isinstance(event, ActionRecorded):
+        seat = game.actions[event.seq - 1].seat
+        action = ruleset.redact_action(
+            ruleset.codec.decode_action(event.action), seat, game.checkpoints[event.seq], viewer
+        )
+        who = config.seat_name(event.seat) if event.seat else "the table"
+        own = viewer.kind == "omniscient" or (seat is not None and viewer.sees_seat(seat))
+        data = {
+            "seq": event.seq,
+            "action": ruleset.codec.encode(action),
+            "seat": event.seat,
+            "by": event.by,
+            "action_id": event.action_id if own else None,
+        }
+        text = f"#{event.seq} {who}: {ruleset.format_action(action)}"
+        return StoredEvent(version, "action", at, data, text, retracted)
+    if isinstance(event, ActionsRetracted | RetractionRequested | RetractionAnswered):
+        return _present_correction(event, config, at)
+    if isinstance(event, GameCreated):
+        names = ", ".join(s["name"] for s in event.seats)
+        data = {
+            "ruleset": event.ruleset,
+            "ruleset_version": event.ruleset_version,
+            "mode": event.mode,
+            "seats": event.seats,
+            "options": event.options,
+            "client_seed": event.client_seed,
+            "commitment": event.commitment,
+            "rng_algorithm": event.rng_algorithm,
+            "tags": event.tags,
+        }
+        return StoredEvent(version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}.")
+    assert isinstance(event, GameFinished)
+    outcome = event.outcome
+    winners = " and ".join(config.seat_name(s) for s in outcome.get("winners", ())) or "nobody (a draw)"
+    data = {"outcome": outcome, "server_seed": event.server_seed}
+    return StoredEvent(version, "finished", at, data, f"The game is over: {winners} won.")
+
+
+def present_all(game: Game, events: Iterable[Any], viewer: Viewer) -> list[StoredEvent]:
+    """`events` of `game`'s stream as `viewer` sees them, each marked when a retraction (up to
+    `game`'s version) undid it."""
+    undone = game.retracted_versions()
+    return [present(game, e, viewer, e.originator_version in undone) for e in events]
+
+
+def facts(game: Game, stored: Sequence[Any], viewer: Viewer) -> list[dict[str, Any]]:
+    """Facts (ruleset Structs) as `viewer` sees them, encoded for the wire."""
+    ruleset = game.ruleset
+    return [ruleset.codec.encode(ruleset.redact(f, viewer)) for f in stored]
+
+
+def prompts(game: Game, viewer: Viewer) -> list[dict[str, Any]]:
+    """Who must answer what now, as `viewer` sees it."""
+    return prompts_of(game.ruleset, game.state, viewer)
+
+
+def prompts_of(ruleset: Ruleset[Any, Any, Any], state: Any, viewer: Viewer) -> list[dict[str, Any]]:
+    shown: list[Prompt] = [ruleset.redact_prompt(p, state, viewer) for p in ruleset.pending(state)]
+    return [builtins(p) for p in shown]
+
+
+def state(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The state at `game`'s version as `viewer` sees it."""
+    return game.ruleset.view(game.state, viewer)
+
+
+def legal_actions(game: Game, seat: str | None) -> dict[str, Any]:
+    """The legal answers of `seat` (None: the table), for that seat or the recorder only: they
+    are its own choices, so nothing in them is hidden from whoever may ask."""
+    ruleset = game.ruleset
+    actions = ruleset.legal_actions(game.state, seat)
+    return {
+        "version": game.version,
+        "seat": seat,
+        "actions": [ruleset.codec.encode(a) for a in actions],
+        "notation": [ruleset.format_action(a) for a in actions],
+    }
+
+
+def outcome(game: Game) -> dict[str, Any] | None:
+    return builtins(game.outcome) if game.outcome is not None else None
+
+
+def builtins(value: Any) -> dict[str, Any]:
+    out = msgspec.to_builtins(value)
+    assert isinstance(out, dict)
+    return out
+
+
+def _present_correction(event: Any, config: GameConfig, at: str) -> StoredEvent:
+    who = config.seat_name(event.seat) if event.seat else "The table"
+    version = event.originator_version
+    if isinstance(event, RetractionAnswered):
+        verb = "approves" if event.approved else "declines"
+        data = {"request_id": event.request_id, "seat": event.seat, "approved": event.approved}
+        return StoredEvent(version, "retraction_answer", at, data, f"{who} {verb} the retraction.")
+    numbers = ", ".join(f"#{s}" for s in event.seqs)
+    because = f" ({event.reason})" if event.reason else ""
+    if isinstance(event, RetractionRequested):
+        needs = ", ".join(config.seat_name(s) for s in event.needs)
+        data = {
+            "request_id": event.request_id,
+            "seqs": event.seqs,
+            "seat": event.seat,
+            "reason": event.reason,
+            "needs": event.needs,
+        }
+        text = f"{who} asks to retract {numbers}{because}; waiting for {needs}."
+        return StoredEvent(version, "retraction_request", at, data, text)
+    data = {
+        "seqs": event.seqs,
+        "by": event.by,
+        "seat": event.seat,
+        "reason": event.reason,
+        "approvals": event.approvals,
+    }
+    return StoredEvent(version, "retraction", at, data, f"{who} retracts {numbers}{because}.")
