@@ -20,12 +20,19 @@ player, its counter in the player's state) shuffles that player's discard pile (
 and Donate shuffle), listed in sorted card-name order, index 0 becoming the top of the deck.
 
 Rulings beyond the spec's own: a forced decision is answered by the engine and logged exactly
-like the same answer given by hand, with no separate `auto_resolved` fact, so a forced decline
-cannot be told from a voluntary one (4.3 rules 3-4); every other player's non-reaction to an
-Attack is logged, whether or not they held a Moat. In a physical game the recorder enters each
-card taken from the unseen part of a deck (`observe`), and a deck whose unseen cards all have
-one name is observed automatically; `?` placeholders (6.4) are not supported: the recorder is
-taken to see every card.
+like the same answer given by hand, with no separate `auto_resolved` fact (4.3 rule 3). A
+decision among cards only its player sees (the hand, the own discard pile, Archive's face-down
+sets, a Moat against an Attack) is forced only when the other players can tell it is: when
+every hand they cannot rule out leaves one answer (`decisions.forced_for_others`). Otherwise it
+is asked, even with a single legal answer, so that whether a prompt opens shows nobody what the
+player holds, and a forced decline cannot be told from a voluntary one (4.3 rule 4): a Gladiator's
+neighbour who owns a copy of the revealed card is asked whether to reveal one; a player who owns
+no Moat is not asked against an Attack. Worked examples that say "auto-declined" where the player
+owns the card elsewhere therefore take an explicit decline (version 2 of the ruleset).
+
+In a physical game the recorder enters each card taken from the unseen part of a deck
+(`observe`), and a deck whose unseen cards all have one name is observed automatically; `?`
+placeholders (6.4) are not supported: the recorder is taken to see every card.
 """
 
 from __future__ import annotations
@@ -67,7 +74,7 @@ from domain.ruleset import (
 
 META = RulesetMeta(
     id="dominion",
-    version="1",
+    version="2",
     title=f"Dominion (1st-edition base game and Empires, card data {DATA.version})",
     seat_ids=SEATS,
     min_players=2,
@@ -131,6 +138,12 @@ class DominionRuleset:
 
     def redact(self, fact: Fact, viewer: Viewer) -> Fact:
         return view.redact(fact, viewer)
+
+    def redact_action(self, action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
+        return view.redact_action(action, seat, state, viewer)
+
+    def redact_prompt(self, prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+        return view.redact_prompt(prompt, state, viewer)
 
     def bot_choose(
         self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]

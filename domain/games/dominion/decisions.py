@@ -15,7 +15,7 @@ from itertools import product
 from typing import Any
 
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import Decision, State
+from domain.games.dominion.state import RECORDER, Decision, State
 from domain.ruleset import Rejection
 
 SPEC = "dominion.md"
@@ -30,12 +30,18 @@ def reject(code: str, message: str, section: str) -> Rejection:
 def candidates(state: State, d: Decision) -> tuple[str, ...]:
     if d.cards or d.purpose == "thief_gain":
         return d.cards
-    if d.purpose == "annex":  # the discard pile, looked through in private (5.5 Annex)
-        return state.players[d.p].discard
-    hand = state.players[d.p].hand
-    if not d.types:
-        return hand
-    return tuple(c for c in hand if any(DATA.has_type(c, t) for t in d.types))
+    pl = state.players[d.p]
+    zone = pl.discard if d.zone == "discard" else pl.hand
+    if not d.types and not d.names:
+        return zone
+    return tuple(c for c in zone if fits(d, c))
+
+
+def fits(d: Decision, card: str) -> bool:
+    """Does `card` meet the decision's type and name filters?"""
+    if d.types and not any(DATA.has_type(card, t) for t in d.types):
+        return False
+    return not d.names or card in d.names
 
 
 # Selections whose cards must have pairwise different names (Temple, 5.3).
@@ -175,6 +181,68 @@ def forced(state: State, d: Decision) -> Any:
     return MANY
 
 
+# Selections among cards everyone has seen revealed (Thief): their candidates are public.
+AMONG_REVEALED = frozenset({"thief_trash", "thief_gain"})
+
+
+def private(d: Decision) -> bool:
+    """Is `d` answered from cards only its player sees where they are (the hand, the own
+    discard pile, Archive's face-down sets)? Whether such a decision is asked must not depend on
+    which of those cards the player holds (4.3 rule 4): see `forced_for_others`."""
+    if d.p == RECORDER:
+        return False
+    return d.kind == "react" or (d.kind == "select" and d.purpose not in AMONG_REVEALED)
+
+
+def unseen(state: State, p: int) -> tuple[str, ...]:
+    """Every card of p whose place other players do not know: the hand, the deck, the discard
+    pile and Archive's face-down sets. Which cards these are is public (every gain and trash is);
+    which of them is where is not."""
+    pl = state.players[p]
+    kept = tuple(c for record in pl.lasting for s in record.sets for c in s)
+    return pl.hand + pl.deck + pl.unknown + pl.discard + kept
+
+
+FORCED = object()  # every hand the other players cannot rule out leaves one answer
+
+
+def forced_for_others(state: State, d: Decision) -> Any:
+    """Whether a private decision is forced as the other players can work it out. They know
+    which cards the player might hold there (`unseen`) and how many the zone holds (the hand's
+    size, an Archive set's size, whether the discard pile is empty), not which.
+
+    FORCED: every zone they cannot rule out leaves exactly one answer (take the whole set of 1,
+    reveal nothing when no copy exists anywhere): the engine gives the real answer at once, and
+    its facts show what they show. NONE: no zone leaves any answer: the instruction does
+    nothing. MANY: the decision is asked, even where the real zone leaves one answer, so that
+    whether a prompt opens tells nobody what the player holds (4.3 rule 4)."""
+    pl = state.players[d.p]
+    possible = unseen(state, d.p)
+    if d.kind == "react":
+        return MANY if pl.hand and "Moat" in possible else FORCED
+    matching = tuple(c for c in possible if fits(d, c))
+    others = len(possible) - len(matching)
+    if d.cards:
+        size: int | None = len(d.cards)
+    elif d.zone == "discard":
+        size = None if pl.discard else 0  # how many cards it holds is the owner's to know
+    else:
+        size = len(pl.hand)
+    if size is None:
+        most, least = len(matching), 1 if matching and not others else 0
+    else:
+        most, least = min(size, len(matching)), max(0, size - others)
+    if most == 0:
+        return NONE if d.lo > 0 else FORCED
+    if least == 0 and d.lo > 0:
+        return MANY  # some zones would skip it, others answer it: it is asked of all
+    if most <= d.lo:
+        return FORCED  # every zone gives up all its candidates
+    if len(set(matching)) == 1 and (d.lo == d.hi or distinct(d)):
+        return FORCED  # copies of one name: only how many is chosen, and that is fixed
+    return MANY
+
+
 def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rejection | None:
     """Why `value` does not answer `d`, or None."""
     if d.kind == "select":
@@ -190,7 +258,7 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
         if distinct(d) and len(set(cards)) != len(cards):
             return reject("same_name", "The cards must all have different names.", "5.3")
         if Counter(cards) - Counter(cands):
-            where = "among the cards you may pick" if d.cards else "in your hand"
+            where = "among the cards you may pick" if d.cards else f"in your {d.zone or 'hand'}"
             kinds = f" ({'/'.join(d.types)})" if d.types else ""
             return reject("not_a_candidate", f"Those cards{kinds} are not all {where}.", "4.4")
         return None

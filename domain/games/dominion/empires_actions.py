@@ -137,10 +137,11 @@ def chariot_race(ctx: Ctx, f: Frame) -> None:
 def encampment(ctx: Ctx, f: Frame) -> None:
     if f.step == 1:
         f = ctx.set(replace(f, step=2))
-        shown = tuple(c for c in ctx.state.players[f.p].hand if c in ("Gold", "Plunder"))
-        if shown:
-            ask(ctx, Decision(f.p, "select", "encampment", "Encampment", "reveal", 0, 1, cards=shown))
-            return
+        ask(
+            ctx,
+            Decision(f.p, "select", "encampment", "Encampment", "reveal", 0, 1, names=("Gold", "Plunder")),
+        )
+        return
     if f.n == 0 and in_play(ctx, f):
         left_play(ctx, f)
         ctx.emit(Moved(ctx.seat(f.p), (this(f),), "play", "encampment"))
@@ -202,13 +203,14 @@ def gladiator(ctx: Ctx, f: Frame) -> None:
     if f.step == 2:
         f = ctx.set(replace(f, step=3))
         left = ctx.state.others(f.p)[0]
-        has = bool(f.cards) and f.cards[0] in ctx.state.players[left].hand
-        if has or ctx.state.variants.explicit_forced_choices:
-            # Without a copy the only answer is to reveal nothing (asked under the variant).
-            most, cards = (1, f.cards) if has else (0, ())
-            ask(ctx, Decision(left, "select", "gladiator_copy", "Gladiator", "reveal", 0, most, cards=cards))
+        if f.cards:
+            # Asked whenever the player to the left might hold a copy; one who cannot declines
+            # at once, logged like a voluntary decline.
+            ask(
+                ctx,
+                Decision(left, "select", "gladiator_copy", "Gladiator", "reveal", 0, 1, names=f.cards[:1]),
+            )
             return
-        # Holding no copy, the player to the left declines at once (shown as a decline).
         ctx.emit(Chose(ctx.seat(left), "no_copy", "Gladiator"))
     ctx.frames.pop()
     if f.n:
@@ -230,9 +232,8 @@ def _groundskeeper(ctx: Ctx, gainer: int, card: str, to: str) -> None:
 def legionary(ctx: Ctx, f: Frame) -> None:
     if f.step == 1:
         f = ctx.set(replace(f, step=2))
-        if "Gold" in ctx.state.players[f.p].hand:
-            ask(ctx, Decision(f.p, "select", "legionary", "Legionary", "reveal", 0, 1, cards=("Gold",)))
-            return
+        ask(ctx, Decision(f.p, "select", "legionary", "Legionary", "reveal", 0, 1, names=("Gold",)))
+        return
     victims = targets(ctx, f)
     if f.step == 2:
         if not f.n:
@@ -296,8 +297,7 @@ def sacrifice(ctx: Ctx, f: Frame) -> None:
 def _take_from_discard(card: str, source: str) -> Handler:
     def effect(ctx: Ctx, f: Frame) -> None:
         ctx.frames.pop()
-        if card in ctx.state.players[f.p].discard:
-            ask(ctx, Decision(f.p, "select", "take_discard", source, "take", 0, 1, cards=(card,)))
+        ask(ctx, Decision(f.p, "select", "take_discard", source, "take", 0, 1, names=(card,), zone="discard"))
 
     return effect
 

@@ -36,7 +36,6 @@ from domain.games.dominion.events import (
     Gained,
     Played,
     Plus,
-    Reacted,
     Shuffled,
     StackSaved,
     Tokens,
@@ -130,8 +129,18 @@ def finish(ctx: Ctx) -> list[Fact]:
 
 def ask(ctx: Ctx, d: Decision) -> bool:
     """Open `d`, or answer it at once when the answer is forced (4.3 rule 3). True when it
-    was answered (or skipped for want of any legal answer)."""
+    was answered (or skipped for want of any legal answer).
+
+    A decision among cards only its player sees is forced only when the other players can
+    tell it is (`decisions.forced_for_others`): otherwise it is asked, even with one legal
+    answer, so that whether a prompt opens never shows what the player holds (4.3 rule 4)."""
     value = decisions.forced(ctx.state, d)
+    if decisions.private(d):
+        seen = decisions.forced_for_others(ctx.state, d)
+        if seen is decisions.NONE:
+            return True
+        if seen is decisions.MANY:
+            value = decisions.MANY
     if value is decisions.NONE:
         return True
     explicit = ctx.state.variants.explicit_forced_choices and d.p != RECORDER
@@ -352,15 +361,12 @@ def left_play(ctx: Ctx, f: Frame, *, popped: bool = False) -> None:
 
 
 def reaction_window(ctx: Ctx, p: int, card: str) -> None:
-    """An Attack played: every other player holding a Moat may reveal it, all at once (4.6)."""
+    """An Attack played: every other player who might hold a Moat may reveal it, all at once
+    (4.6); a player who cannot hold one declines at once, logged like a voluntary decline."""
     if card not in DATA.attacks:
         return
     for t in ctx.state.others(p):
-        if "Moat" in ctx.state.players[t].hand:
-            ask(ctx, Decision(t, "react", "react", source=card))
-        else:
-            # Shown exactly like a voluntary decline (4.3 rule 4).
-            ctx.emit(Reacted(ctx.seat(t), None, card))
+        ask(ctx, Decision(t, "react", "react", source=card))
 
 
 def enchanted(state: State, p: int, card: str) -> bool:

@@ -93,8 +93,7 @@ def _crown_choice(ctx: Ctx, d: Decision, option: Any) -> None:
 def _arena(ctx: Ctx, p: int) -> None:
     if ctx.state.landmark_vp.get("Arena", 0) <= 0:
         return
-    if any(c in DATA.actions for c in ctx.state.players[p].hand):
-        ask(ctx, Decision(p, "select", "arena", "Arena", "discard", 0, 1, types=("Action",)))
+    ask(ctx, Decision(p, "select", "arena", "Arena", "discard", 0, 1, types=("Action",)))
 
 
 def _arena_discard(ctx: Ctx, d: Decision, cards: Any) -> None:

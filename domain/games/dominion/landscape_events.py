@@ -82,7 +82,7 @@ def _advance_gain(ctx: Ctx, f: Frame) -> None:
 
 
 def _annex_keep(ctx: Ctx, f: Frame) -> None:
-    ask(ctx, Decision(f.p, "select", "annex", "Annex", "keep", 0, 5))
+    ask(ctx, Decision(f.p, "select", "annex", "Annex", "keep", 0, 5, zone="discard"))
 
 
 def _banquet_gain(ctx: Ctx, f: Frame) -> None:

@@ -140,7 +140,7 @@ def probe_actions(state: State) -> tuple[Action, ...]:
         out.extend(legal)
         if d.kind == "select":
             out.append(SelectCards("bogus", ()))
-            pool = state.players[d.p].discard if d.purpose == "annex" else state.players[d.p].hand
+            pool = state.players[d.p].discard if d.zone == "discard" else state.players[d.p].hand
             most = tuple(sorted(d.cards or pool))
             out.append(SelectCards(d.verb, (*most, "Copper")))
             out.append(SelectCards(d.verb, (BOGUS,)))

@@ -100,7 +100,8 @@ class Frame(msgspec.Struct, frozen=True, omit_defaults=True):
 
 class Decision(msgspec.Struct, frozen=True, omit_defaults=True):
     """An open choice (4.3). `p` answers it (-1: the recorder of a physical game). `kind` is
-    `select` (cards from the hand, or from `cards` when given), `choose` (one of `options`),
+    `select` (cards from the hand, or from the discard pile with `zone` "discard", or from
+    `cards` when given; only cards named in `names` when given), `choose` (one of `options`),
     `pile` (a Supply pile whose top card has one of `types` and costs at most `cost`), `react`,
     `observe` (the next cards of `target`'s deck), `kingdom` or `first_player`. `purpose` names
     the answer handler; `source` the card asking."""
@@ -121,6 +122,8 @@ class Decision(msgspec.Struct, frozen=True, omit_defaults=True):
     exclude: tuple[str, ...] = ()  # names the pile's top card must not have
     not_types: tuple[str, ...] = ()  # types the pile's top card must not have (Banquet)
     empty_ok: bool = False  # an empty pile may be chosen (Tax)
+    names: tuple[str, ...] = ()  # only cards of these names may be selected (a Gold, a copy)
+    zone: str = ""  # where selected cards come from: "" the hand, "discard" the discard pile
 
 
 class Result(msgspec.Struct, frozen=True):

@@ -23,8 +23,9 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
+from domain.games.dominion.actions import Action, ObserveCards, SelectCards
 from domain.games.dominion.state import RECORDER, SEATS, Decision, State
-from domain.ruleset import Viewer
+from domain.ruleset import Prompt, Viewer
 
 
 def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str, Any]:
@@ -103,9 +104,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-# Decisions whose candidate cards come from a zone only their owner sees: Archive's face-down
-# sets, the Gold or Plunder in hand that Encampment may reveal.
-PRIVATE_CHOICES = frozenset({"archive", "archive_take", "encampment"})
+# Decisions whose candidate cards are listed from a zone only their owner sees: Archive's
+# face-down sets. (Other private decisions name no card: they filter the hand by type or name.)
+PRIVATE_CHOICES = frozenset({"archive", "archive_take"})
 
 
 def _seen(d: Decision, state: State, viewer: Viewer) -> Decision:
@@ -142,3 +143,47 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
     if isinstance(fact, ev.CleanedUp):
         return fact if fact.public or viewer.sees_seat(fact.player) else replace(fact, hand=())
     return fact
+
+
+UNSEEN = "?"  # a card the viewer did not see, in an action's notation
+# Selections whose cards stay out of other players' sight (6.5): discards from the hand keep
+# their last card, which is the discard pile's new top card; the others hide every card.
+HIDDEN_SELECTIONS = {
+    "cellar": "top",
+    "discard": "top",
+    "haunted": "all",
+    "annex": "all",
+    "archive": "all",
+    "archive_take": "all",
+}
+
+
+def redact_action(action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
+    """An answer names to another seat only the cards its facts show: a hidden discard shows
+    how many and the new top card, Haunted Castle's and Annex's cards and Archive's take show
+    nothing, and the recorder's entry of an unseen draw shows how many cards were seen."""
+    if viewer.kind == "omniscient" or not state.prompts:
+        return action
+    if isinstance(action, ObserveCards):
+        d = next((d for d in state.prompts if d.kind == "observe"), None)
+        if d is None or viewer.sees_seat(state.seats[d.target]):
+            return action
+        return ObserveCards((UNSEEN,) * len(action.cards))
+    if not isinstance(action, SelectCards) or seat is None or viewer.sees_seat(seat):
+        return action
+    p = state.index(seat) if seat in state.seats else None
+    d = next((d for d in state.prompts if d.p == p and d.kind == "select"), None)
+    hidden = HIDDEN_SELECTIONS.get(d.purpose) if d is not None else None
+    cards = action.cards
+    if hidden is None or not cards or (hidden == "top" and state.variants.all_discards_public):
+        return action
+    shown = (UNSEEN,) * (len(cards) - 1) + (cards[-1],) if hidden == "top" else (UNSEEN,) * len(cards)
+    return replace(action, cards=shown)
+
+
+def redact_prompt(prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
+    """Prompts name no hidden card (their candidates are public, or omitted as in the state's
+    view); how many cards a deck still hides is the recorder's to know."""
+    if viewer.kind == "omniscient" or prompt.kind != "observe":
+        return prompt
+    return replace(prompt, bounds={k: v for k, v in prompt.bounds.items() if k != "max"})

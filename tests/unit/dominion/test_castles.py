@@ -209,6 +209,7 @@ def test_small_castle_played_twice_by_throne_room_trashes_itself_only_once() -> 
         zones={"p1": {"hand": ["Throne Room", "Small Castle", "Humble Castle"], "discard": []}},
     )
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Small Castle")  # the only Action in hand, asked all the same (4.3 rule 4)
     game.do("p1", "choose this")
     assert game.player("p1").play == ("Throne Room",)
     assert game.state.trash == ("Small Castle", "Humble Castle")

@@ -203,6 +203,7 @@ def test_feast_trashes_itself_and_gains_a_card_costing_up_to_five() -> None:
 def test_throne_room_on_feast_trashes_it_once_and_gains_two_cards() -> None:
     game = table(kingdom=REST, zones={"p1": {"hand": ["Throne Room", "Feast"]}})
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Feast")
     assert game.state.trash == ("Feast",)
     game.do("p1", "gain Duchy")
     assert game.state.trash == ("Feast",)
@@ -215,6 +216,7 @@ def test_throne_room_on_feast_trashes_it_once_and_gains_two_cards() -> None:
 def test_throne_room_on_feast_with_another_feast_in_play_does_not_trash_that_other_feast() -> None:
     game = table(kingdom=REST, actions=2, zones={"p1": {"hand": ["Throne Room", "Feast"], "play": ["Feast"]}})
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Feast")
     game.do("p1", "gain Silver")
     game.do("p1", "gain Silver")
     assert game.state.trash == ("Feast",)
@@ -324,14 +326,20 @@ def test_mine_trashes_a_treasure_and_gains_one_costing_up_to_three_more_into_the
     assert sorted(game.player("p1").hand) == ["Estate", "Silver", "Silver"]
 
 
-def test_mine_is_mandatory_and_skips_without_a_treasure() -> None:
-    game = table(kingdom=MORE, zones={"p1": {"hand": ["Mine", "Copper"]}})
+def test_mine_is_mandatory_and_without_a_treasure_trashes_nothing() -> None:
+    # Every card p1 might hold is a Copper: the trash is forced, for all to see.
+    game = table(kingdom=MORE, zones={"p1": {"hand": ["Mine", "Copper"], "deck": ["Copper"] * 5}})
     game.do("p1", "play Mine")
     # One Treasure name and one eligible gain above Copper? Silver and Copper: a real choice.
     assert game.state.trash == ("Copper",)
     assert game.prompts() == [("p1", "gain_hand")]
+    # The other player cannot tell whether the one card in hand is a Treasure: Mine asks (4.3
+    # rule 4), and holding none, the only answer is to trash nothing.
     game2 = table(kingdom=MORE, zones={"p1": {"hand": ["Mine", "Estate"]}})
     game2.do("p1", "play Mine")
+    assert game2.prompts() == [("p1", "mine")]
+    assert game2.legal("p1") == ["trash nothing"]
+    game2.do("p1", "trash nothing")
     assert game2.state.trash == () and game2.prompts() == [("p1", "turn")]
 
 
@@ -458,7 +466,10 @@ def test_throne_room_on_throne_room_plays_two_more_actions_twice_each() -> None:
     )
     game.do("p1", "play Throne Room")
     game.do("p1", "select play Throne Room")
-    game.do("p1", "select play Woodcutter")  # the inner Throne Room's second choice is forced: Village
+    game.do("p1", "select play Woodcutter")
+    # Only Village is left, but the other player cannot tell: the choice is asked (4.3 rule 4).
+    assert game.legal("p1") == ["select play Village"]
+    game.do("p1", "select play Village")
     assert game.prompts() == [("p1", "turn")]
     assert game.state.coins == 4 and game.state.buys == 3
     assert game.state.actions == 4
@@ -516,6 +527,7 @@ def test_replaying_the_facts_of_a_card_gives_the_same_state() -> None:
     game = table(kingdom=REST, zones={"p1": {"hand": ["Throne Room", "Feast"]}})
     start = game.state
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Feast")
     game.do("p1", "gain Duchy")
     game.do("p1", "gain Market")
     state = start

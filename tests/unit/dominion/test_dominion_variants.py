@@ -24,8 +24,19 @@ KINGDOM = [
 
 
 def test_a_forced_choice_is_answered_by_the_engine_by_default() -> None:
+    # Every card p1 might hold besides Throne Room is a Village: everyone can tell it is forced.
+    game = table(kingdom=KINGDOM, zones={"p1": {"hand": ["Throne Room", "Village"], "deck": ["Village"] * 3}})
+    game.do("p1", "play Throne Room")
+    assert game.state.actions == 4 and game.prompts() == [("p1", "turn")]
+
+
+def test_a_choice_only_its_player_knows_is_forced_is_asked_all_the_same() -> None:
+    # p1 may hold other Actions as far as p2 knows: the single legal answer is asked (4.3 rule 4).
     game = table(kingdom=KINGDOM, zones={"p1": {"hand": ["Throne Room", "Village"], "deck": ["Copper"] * 3}})
     game.do("p1", "play Throne Room")
+    assert game.prompts() == [("p1", "throne")]
+    assert game.legal("p1") == ["select play Village"]
+    game.do("p1", "select play Village")
     assert game.state.actions == 4 and game.prompts() == [("p1", "turn")]
 
 

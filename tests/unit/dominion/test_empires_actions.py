@@ -3,6 +3,8 @@ S14 and S16 of section 9."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 
 from domain.games.dominion.engine import ON_TRASH
@@ -60,20 +62,21 @@ def gladiator_pile() -> list[str]:
 # --- S5 Gladiator -------------------------------------------------------------------------------
 
 
-def gladiator_table(pile: list[str], p2_hand: list[str]) -> Game:
+def gladiator_table(pile: list[str], p2_hand: list[str], p2_deck: list[str] | None = None) -> Game:
+    p2: dict[str, Any] = {"hand": p2_hand} | ({"deck": p2_deck} if p2_deck is not None else {})
     return table(
         kingdom=KINGDOM,
         landscapes=["Tomb"],
         supply={"Gladiator/Fortune": pile},
-        zones={
-            "p1": {"hand": ["Gladiator", "Estate", "Copper", "Copper", "Silver"], "vp": 0},
-            "p2": {"hand": p2_hand},
-        },
+        zones={"p1": {"hand": ["Gladiator", "Estate", "Copper", "Copper", "Silver"], "vp": 0}, "p2": p2},
     )
 
 
 def test_s5a_an_unmatched_gladiator_gives_three_coins_and_trashes_the_top_gladiator_for_tomb() -> None:
-    game = gladiator_table(gladiator_pile(), ["Copper", "Copper", "Copper", "Silver", "Smithy"])
+    # P2 owns no Estate at all, so everyone can tell P2 has no copy: the decline is automatic.
+    game = gladiator_table(
+        gladiator_pile(), ["Copper", "Copper", "Copper", "Silver", "Smithy"], ["Copper"] * 5
+    )
     game.do("p1", "play Gladiator")
     assert (game.state.actions, game.state.coins) == (0, 2)
     assert game.prompts() == [("p1", "gladiator")]
@@ -187,6 +190,10 @@ def test_s9_encampment_returns_on_top_of_its_pile_and_covers_plunder() -> None:
     )
     game.do("p1", "play Encampment")
     assert game.state.actions == 2
+    # P1 holds no Gold, but owns one (in the deck): the others cannot tell, so P1 is asked and
+    # declines, rather than being declined for (4.3 rule 4).
+    assert game.legal("p1") == ["reveal nothing"]
+    game.do("p1", "reveal nothing")
     assert game.player("p1").play == ()
     assert game.state.encamped == ("Encampment",)
     game.do("p1", "end")
@@ -219,6 +226,7 @@ def test_encampment_played_twice_by_throne_room_is_set_aside_only_once() -> None
         zones={"p1": {"hand": ["Throne Room", "Encampment"], "deck": ["Copper"] * 4}},
     )
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Encampment")
     assert game.state.encamped == ("Encampment",)
     assert game.player("p1").play == ("Throne Room",)
     assert game.state.actions == 4
@@ -256,8 +264,8 @@ def test_temple_lists_only_selections_of_different_names() -> None:
 
 
 def test_temple_with_copies_of_one_name_trashes_one_at_once() -> None:
-    game = table(kingdom=MORE, zones={"p1": {"hand": ["Temple", "Copper", "Copper"]}})
-    game.do("p1", "play Temple")
+    game = table(kingdom=MORE, zones={"p1": {"hand": ["Temple", "Copper", "Copper"], "deck": ["Copper"] * 5}})
+    game.do("p1", "play Temple")  # every card p1 might hold is a Copper: one answer, for all to see
     assert game.player("p1").hand == ("Copper",)
     assert game.state.pile_vp.get("Temple") == 1
 
@@ -277,6 +285,7 @@ def test_s11_farmers_market_played_twice_fills_the_pile_then_takes_it_and_trashe
     game = table(kingdom=kingdom, zones={"p1": {"hand": ["Throne Room", "Farmers' Market"], "vp": 0}})
     game.state = replace(game.state, pile_vp={**game.state.pile_vp, "Farmers' Market": 3})
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Farmers' Market")  # asked though it is the only Action (4.3 rule 4)
     assert game.state.coins == 4
     assert game.state.buys == 3
     assert game.player("p1").vp == 4

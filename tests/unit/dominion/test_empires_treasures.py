@@ -274,6 +274,9 @@ def test_a_crown_that_played_an_archive_stays_in_play_with_it() -> None:
     )
     game.do("p1", "play Crown")
     game.do("p1", "play Archive")
+    # Each set of three Coppers is asked for: nobody else knows the set holds one name.
+    game.do("p1", _take("Copper"))
+    game.do("p1", _take("Copper"))
     (record,) = game.player("p1").lasting
     assert record.links == ("Crown",)
     assert len(record.sets) == 2
@@ -473,6 +476,7 @@ def test_a_throne_roomed_overlord_keeps_its_identity_for_the_second_play() -> No
         kingdom=DURATIONS, zones={"p1": {"hand": ["Throne Room", "Overlord"], "deck": ["Copper"] * 6}}
     )
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Overlord")  # the only Action in hand, asked all the same
     game.do("p1", "gain Market")
     assert game.state.prompts == ()
     assert game.player("p1").play == ("Throne Room", "Overlord>Market")
@@ -510,6 +514,7 @@ def test_under_overlord_command_the_supply_card_is_played_and_overlord_keeps_its
     )
     villages, markets = game.pile("Village"), game.pile("Market")
     game.do("p1", "play Throne Room")
+    game.do("p1", "select play Overlord")
     game.do("p1", "gain Village")
     game.do("p1", "gain Market")  # each play chooses anew
     assert game.player("p1").play == ("Throne Room", "Overlord")
