@@ -1,0 +1,72 @@
+"""Hidden information stays hidden: proof by indistinguishability, for every ruleset.
+
+For each game, in each mode where it hides something, and for the public and for a seat, pairs
+of seeded games that differ only in what that viewer cannot see (tests/contract/twins.py) must
+give the viewer byte-identical answers at every version until the difference shows in the
+facts the viewer is allowed to see: every event with its text line, the state, the prompts, the
+summary, the viewer's legal actions and the statistics' figures. A failure names the version,
+the answer and both values.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from domain.ruleset import PUBLIC, Viewer, all_rulesets
+from tests.contract.twins import AnyRuleset, Pair, config_for, first_difference, play_pair
+
+# Pairs per game and viewer kind: 50, shared between the modes where both hide something.
+PAIRS = {"digital": 30, "physical": 20}
+# B differs from a step drawn below about the length of a bot game, so that pairs reach the
+# middle and the end of games too.
+DIVERGE_WITHIN = {"dominion": 550, "dynasties": 300, "dominations": 160}
+RULESETS = [r for r in all_rulesets() if r.meta.hidden_information]
+# Where a mode hides nothing from a viewer kind, no pair can differ: Province's physical table
+# turns every goal face up itself.
+NOTHING_HIDDEN = {("province", "physical")}
+# Games that hide only what their setup deals: Province's face-down goal order.
+SETUP_ONLY = {"province"}
+
+
+def make_pair(ruleset: AnyRuleset, i: int, mode: str, viewer_kind: str) -> Pair:
+    """Pair i: B differs from its setup in every other pair, else from a random step."""
+    config = config_for(ruleset, i, mode)
+    pick = random.Random(f"twin-{ruleset.meta.id}-{mode}-{viewer_kind}-{i}")
+    seat = pick.choice(config.seats).id
+    viewer = PUBLIC if viewer_kind == "public" else Viewer("seat", seat)
+    setup = i % 2 == 0 or ruleset.meta.id in SETUP_ONLY
+    diverge_from = -1 if setup else pick.randrange(DIVERGE_WITHIN.get(ruleset.meta.id, 200))
+    return play_pair(ruleset, config, viewer, i, diverge_from=diverge_from)
+
+
+def _describe(pair: Pair, found: tuple[int, str, Any, Any]) -> str:
+    version, key, x, y = found
+    return (
+        f"{pair.config.ruleset} {pair.config.mode} game {pair.config.game_id} (B differs from step "
+        f"{pair.diverge_from}) shows {pair.viewer} a difference at version {version} in its {key}:\n"
+        f"A: {x}\nB: {y}"
+    )
+
+
+@pytest.mark.parametrize("viewer_kind", ["public", "seat"])
+@pytest.mark.parametrize("mode", ["digital", "physical"])
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.meta.id)
+def test_games_that_differ_only_in_what_a_viewer_cannot_see_look_the_same_to_it(
+    ruleset: AnyRuleset, mode: str, viewer_kind: str
+) -> None:
+    if (ruleset.meta.id, mode) in NOTHING_HIDDEN:
+        pytest.skip(f"{ruleset.meta.id} hides nothing in {mode} mode")
+    pairs = PAIRS[mode] if (ruleset.meta.id, "physical") not in NOTHING_HIDDEN else sum(PAIRS.values())
+    differing, versions = 0, 0
+    for i in range(pairs):
+        pair = make_pair(ruleset, i, mode, viewer_kind)
+        found = first_difference(pair)
+        assert found is None, _describe(pair, found)
+        if pair.differs:
+            differing += 1
+            versions += pair.common
+    # The proof is only as good as its pairs: most must really differ out of the viewer's sight.
+    assert differing >= pairs // 2, f"only {differing} of {pairs} pairs differed in hidden information"

@@ -1,0 +1,289 @@
+"""Every read path shows a viewer the same of two games that differ only where it cannot see.
+
+The pairs of tests/contract/twins.py (proven indistinguishable on the functions every path
+calls) are recorded into a real store, action by action, through the service with the tokens a
+table holds; their randomness is injected (the same generators the pair was played with). After
+every action, each path answers the viewer about game A and game B, and the answers must be the
+same byte for byte (game B's id read as A's): the answer to the write when the viewer made it,
+the summary, the listing, the events as JSON and NDJSON, the state at the new versions, the
+prompts, the viewer's legal actions and the game's statistics, over the HTTP API. At the end of
+each pair the command line answers too: `log` and `show` on the local store and against a real
+server process, and every screen of the replay.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import httpx
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from api.app import create_app
+from domain.game import Game
+from domain.rng import Rng
+from domain.ruleset import GameConfig, Viewer, get_ruleset
+from replay_cli.local import LocalReader
+from replay_cli.main import main
+from replay_cli.render import event_line, snapshot_lines
+from store import app as service
+from store.app import RECORDER, Access, Chronicle, NewGame
+from tests.contract.test_hidden_information import make_pair
+from tests.contract.twins import AT, Pair
+
+ROOT = Path(__file__).resolve().parents[2]
+ADMIN = "paths-administrator-token"
+STEPS = 24  # actions recorded per pair after B first differs from A
+# One digital and one physical pair per game (where the mode hides something), the viewer the
+# public in one and a seat in the other.
+CASES = [
+    ("province", "digital", "public", 0),
+    ("province", "digital", "seat", 3),
+    ("dominion", "digital", "public", 4),
+    ("dominion", "physical", "seat", 2),
+    ("dynasties", "digital", "seat", 2),
+    ("dynasties", "physical", "public", 0),
+    ("dominations", "digital", "seat", 2),
+    ("dominations", "physical", "public", 0),
+]
+
+
+class TwinChronicle(Chronicle):
+    """The service with each game's generator chosen by the test: the pair's own."""
+
+    name = "Chronicle"  # the library names an application's tables after its class otherwise
+    generators: dict[str, Rng] = {}
+
+    def rng_for(self, config: GameConfig, seed: bytes) -> Rng:
+        return self.generators[config.game_id]
+
+
+@dataclass
+class Table:
+    """One game of the pair as it is stored: its id and the viewer's token."""
+
+    game_id: UUID
+    token: str | None
+    seat_tokens: dict[str, str]
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+
+@pytest.fixture(autouse=True)
+def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both games are recorded at the same instant, so their timestamps cannot differ."""
+    monkeypatch.setattr(service, "_now", lambda: AT)
+
+
+def open_table(app: TwinChronicle, pair: Pair, side: Any, game_id: UUID) -> Table:
+    config = pair.config
+    app.generators[str(game_id)] = _replayable(side.rng)
+    new = NewGame(
+        ruleset=config.ruleset,
+        players=[s.name for s in config.seats],
+        mode=config.mode,
+        options=dict(config.options),
+        server_seed=bytes(32).hex() if config.mode == "digital" else None,
+    )
+    created = app.create_game(new, admin=True, game_id=game_id)
+    viewer = pair.viewer
+    token = created.seat_tokens[viewer.seat] if viewer.kind == "seat" and viewer.seat else None
+    return Table(game_id, token, created.seat_tokens)
+
+
+def _replayable(rng: Rng) -> Rng:
+    """The generator a side was played with, ready to draw the same again from the start."""
+    copy = getattr(rng, "fork", None)
+    return copy() if copy is not None else rng
+
+
+def steps_of(side: Any) -> list[Game.ActionRecorded]:
+    return [e for e in side.events if isinstance(e, Game.ActionRecorded)]
+
+
+def answers(http: TestClient[Litestar], table: Table, versions: range, seat: str | None) -> dict[str, Any]:
+    """Every HTTP answer the viewer can get about one game now."""
+    gid, headers = table.game_id, table.headers
+    out: dict[str, Any] = {
+        "detail": http.get(f"/games/{gid}", headers=headers),
+        "events": http.get(f"/games/{gid}/events", headers=headers),
+        "ndjson": http.get(f"/games/{gid}/events", headers=headers | {"Accept": "application/x-ndjson"}),
+        "prompts": http.get(f"/games/{gid}/prompts", headers=headers),
+        "state": http.get(f"/games/{gid}/state", headers=headers),
+        "stats": http.get(f"/games/{gid}/stats", headers=headers),
+        "listed": http.get("/games", params={"limit": 500}),
+    }
+    for version in versions:
+        out[f"state@{version}"] = http.get(f"/games/{gid}/state", params={"at": version}, headers=headers)
+    if seat is not None:
+        out["legal"] = http.get(f"/games/{gid}/legal-actions", headers=headers)
+    shown: dict[str, Any] = {}
+    for key, response in out.items():
+        body = response.text
+        if key == "listed":  # this game's own line, without its place in the store's sequence
+            line = next(g for g in response.json()["games"] if g["game_id"] == str(gid))
+            body = msgspec.json.encode({k: v for k, v in line.items() if k != "position"}).decode()
+        shown[key] = (response.status_code, body.replace(str(gid), "GAME"))
+    return shown
+
+
+def record_pair(app: TwinChronicle, http: TestClient[Litestar], pair: Pair) -> tuple[Table, Table]:
+    """Record both games step by step, comparing every answer after each step."""
+    a = open_table(app, pair, pair.a, UUID(pair.config.game_id))
+    b = open_table(app, pair, pair.b, uuid4())
+    viewer = pair.viewer
+    seat = viewer.seat if viewer.kind == "seat" else None
+    if app.game(a.game_id).version <= pair.common:
+        assert answers(http, a, range(0), seat) == answers(http, b, range(0), seat), "the setups differ"
+    recorded = 0
+    for step_a, step_b in zip(steps_of(pair.a), steps_of(pair.b), strict=False):
+        if step_a.originator_version > pair.common:
+            break
+        start = app.game(a.game_id).version + 1
+        shown = []
+        for table, step in ((a, step_a), (b, step_b)):
+            own = seat is not None and step.seat == seat
+            access = Access("seat", step.seat) if step.seat is not None else RECORDER
+            result = app.record(table.game_id, step.action, access)
+            shown.append(
+                msgspec.json.encode(result).decode().replace(str(table.game_id), "GAME") if own else ""
+            )
+        assert shown[0] == shown[1], f"the answer to {viewer}'s own action #{step_a.seq} differs"
+        end = app.game(a.game_id).version
+        if end > pair.common:
+            break
+        if end >= pair.first:
+            x, y = (
+                answers(http, a, range(start, end + 1), seat),
+                answers(http, b, range(start, end + 1), seat),
+            )
+            for key in x:
+                assert x[key] == y[key], f"{viewer} tells the games apart by {key} at version {end}"
+            recorded += 1
+            if recorded >= STEPS:
+                break
+    return a, b
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class Served:
+    url: str
+    process: subprocess.Popen[bytes]
+
+
+def serve(store_url: str, log: Path) -> Served:
+    port = free_port()
+    env = os.environ | {"CHRONICLE_STORE": store_url, "CHRONICLE_ADMIN_TOKEN": ADMIN}
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "uvicorn", "api.asgi:app", "--host", "127.0.0.1", "--port", str(port)],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"the server exited: {log.read_text()}")
+        try:
+            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                return Served(url, process)
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    process.kill()
+    pytest.fail(f"the server did not come up: {log.read_text()}")
+
+
+def cli(*args: str) -> str:
+    """`chronicle ARGS` run in this process, its output."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    assert status == 0, f"chronicle {' '.join(args)} exited with {status}: {err.getvalue()}"
+    return out.getvalue()
+
+
+def command_line_answers(
+    store_url: str, server: Served, table: Table, viewer: Viewer, last: int
+) -> list[str]:
+    """`log` and `show` (local store and server) and every replay screen, as the viewer."""
+    gid = str(table.game_id)
+    local = "public" if viewer.kind == "public" else str(viewer.seat)
+    remote = [f"--token={table.token}"] if table.token else ["--as", "public"]
+    out = [
+        cli("log", gid, "--store", store_url, "--as", local),
+        cli("show", gid, "--store", store_url, "--as", local, "--at", str(last)),
+        cli("log", gid, "--server", server.url, *remote),
+        cli("show", gid, "--server", server.url, *remote),
+    ]
+    reader = LocalReader(Chronicle(store_url), local)
+    try:
+        timeline = reader.timeline(gid)
+        for version in range(1, timeline.last + 1):
+            out.append(event_line(timeline.event(version)))
+            out.extend(snapshot_lines(timeline.snapshot(version)))
+    finally:
+        reader.close()
+    return [text.replace(gid, "GAME") for text in out]
+
+
+def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url: str, tmp_path: Path) -> None:
+    tables: list[tuple[Pair, Table, Table, int]] = []
+    app = TwinChronicle(store_url, admin_token=ADMIN)
+    try:
+        with TestClient(create_app(app)) as http:
+            for ruleset_id, mode, viewer_kind, index in CASES:
+                ruleset = get_ruleset(ruleset_id)
+                assert ruleset is not None
+                pair = make_pair(ruleset, index, mode, viewer_kind)
+                assert pair.differs and pair.common >= pair.first, (
+                    f"{ruleset_id} {mode}: the pair must differ"
+                )
+                a, b = record_pair(app, http, pair)
+                tables.append((pair, a, b, app.game(a.game_id).version))
+    finally:
+        app.close()
+    server = serve(store_url, tmp_path / "server.log")
+    try:
+        for pair, a, b, last in tables:
+            shown_a = command_line_answers(store_url, server, a, pair.viewer, last)
+            shown_b = command_line_answers(store_url, server, b, pair.viewer, last)
+            names = ["log", "show", "log --server", "show --server"]
+            for i, (x, y) in enumerate(zip(shown_a, shown_b, strict=True)):
+                where = names[i] if i < len(names) else "the replay"
+                assert x == y, (
+                    f"{pair.config.ruleset}: {pair.viewer} tells the games apart in {where}:\n{x}\n---\n{y}"
+                )
+    finally:
+        server.process.kill()
+        server.process.wait(timeout=10)
+
+
+@pytest.fixture(autouse=True)
+def _generators() -> Iterator[None]:
+    TwinChronicle.generators = {}
+    yield
