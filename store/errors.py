@@ -31,6 +31,15 @@ class VersionConflict(ServiceError):
     title = "The game has moved on"
 
 
+class ActionIdReused(ServiceError):
+    """An `action_id` already names another action of the game (another seat or another
+    action): answering it with that action's result would hand one client another's answer."""
+
+    status = 409
+    code = "action_id_reused"
+    title = "This action id names another action"
+
+
 class Unauthorized(ServiceError):
     status = 401
     code = "token_required"
