@@ -6,7 +6,6 @@ finish it. Reads rebuild state at any version and redact it for the reader.
 
 from __future__ import annotations
 
-import os
 import secrets as random_source
 import threading
 from collections.abc import Mapping
@@ -42,7 +41,7 @@ from domain.ruleset import (
     get_ruleset,
     resolve_options,
 )
-from store.config import store_env, store_url
+from store.config import admin_token_from_env, store_env, store_url
 from store.errors import (
     ActionIdReused,
     Forbidden,
@@ -51,6 +50,7 @@ from store.errors import (
     Unauthorized,
     VersionConflict,
 )
+from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 
 
@@ -141,8 +141,8 @@ class Chronicle(Application[UUID]):
 
     def __init__(self, url: str | None = None, admin_token: str | None = None) -> None:
         self.url = store_url(url)
-        super().__init__(env=store_env(self.url))
-        self.admin_token = admin_token if admin_token is not None else os.environ.get("CHRONICLE_ADMIN_TOKEN")
+        super().__init__(env=store_env(self.url) | sealing_env(self.url))
+        self.admin_token = admin_token if admin_token is not None else admin_token_from_env()
         self._secrets: dict[UUID, GameSecrets] = {}
         self._secrets_lock = threading.Lock()
 

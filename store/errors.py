@@ -58,6 +58,15 @@ class InvalidRequest(ServiceError):
     title = "The request is not valid"
 
 
+class SecretsLocked(ServiceError):
+    """A game's sealed secrets cannot be decrypted: no key, or another key than they were
+    sealed with. A fault of the server's configuration, not of the request."""
+
+    status = 503
+    code = "secrets_locked"
+    title = "The game's secrets cannot be unsealed"
+
+
 class SeedSealed(ServiceError):
     status = 403
     code = "seed_sealed"
