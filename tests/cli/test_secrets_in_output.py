@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from store.config import display_url, redact
 from tests.cli.conftest import COMMAND, Cli, free_port
 from tests.conftest import POSTGRES
 
@@ -102,3 +103,23 @@ def test_a_local_store_whose_key_file_was_lost_is_refused_in_one_line(cli: Cli) 
     assert "holds encrypted secrets but its key file" in message and "is missing" in message
     key_file.write_text(key)
     assert cli.ok("audit", game_id).split()[1] == "clean"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("postgresql://ann:s%40cret@db:5432/games?schema=x", "postgresql://ann:***@db:5432/games?schema=x"),
+        ("postgresql://ann@db/games", "postgresql://ann@db/games"),
+        ("postgresql://db/games?password=sesame&schema=x", "postgresql://db/games?password=***&schema=x"),
+        ("sqlite:////srv/games.sqlite3", "sqlite:////srv/games.sqlite3"),
+        ("sqlite:///games.sqlite3", "sqlite:///games.sqlite3"),
+    ],
+)
+def test_a_store_url_is_shown_with_its_password_masked_and_nothing_else_changed(url: str, shown: str) -> None:
+    assert display_url(url) == shown
+
+
+def test_a_message_quoting_the_password_in_either_form_has_it_masked() -> None:
+    url = "postgresql://ann:s%40cret@db/games"
+    assert redact("login s@cret failed (s%40cret)", url) == "login *** failed (***)"
+    assert redact("nothing to hide", None) == "nothing to hide"
