@@ -115,7 +115,8 @@ class GameDetail(msgspec.Struct):
 class ActionRequest(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /games/{id}/actions`: an action as a tagged object (`{"kind": ...}`) or as the
     ruleset's notation text; `seat` is required only where the token and the prompts leave it
-    open; `action_id` makes a retry safe; `expected_version` (or `If-Match`) refuses a stale
+    open; `action_id` makes a retry safe (it names one action for one seat: sent again with
+    another, a 409 `action_id_reused`); `expected_version` (or `If-Match`) refuses a stale
     write."""
 
     action: dict[str, Any] | str

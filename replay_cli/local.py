@@ -20,7 +20,7 @@ from replay_cli.errors import CliError, UsageError
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
 from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_events
-from store.config import StoreConfigError
+from store.config import StoreConfigError, display_url
 
 MIN_PREFIX = 4
 
@@ -44,7 +44,7 @@ def resolve_game(app: Chronicle, text: str, index: GameIndex | None = None) -> U
     ids = (index or GameIndex(app)).all_ids()
     matches = [g for g in ids if g.startswith(typed) or g.replace("-", "").startswith(typed)]
     if not matches:
-        raise CliError(f"no game id starts with {text!r} in {app.url}")
+        raise CliError(f"no game id starts with {text!r} in {display_url(app.url)}")
     if len(matches) > 1:
         shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
         raise CliError(f"{text!r} is ambiguous: {len(matches)} games match ({shown})")

@@ -18,6 +18,7 @@ from domain.ruleset import RejectedError
 from replay_cli.commands import COMMANDS
 from replay_cli.errors import REFUSED, CliError, rejected
 from replay_cli.parser import ChronicleParser
+from store.config import redact, store_url
 from store.errors import ServiceError
 
 
@@ -39,10 +40,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")
     args = build_parser().parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
+    # A message may quote what a library said about the store; its password is masked.
+    url = store_url(getattr(args, "store", None))
     try:
         return run(args)
     except CliError as error:
-        return _fail(error.message, error.status)
+        return _fail(redact(error.message, url), error.status)
     except RejectedError as error:
         return _fail(rejected(error.rejection).message, REFUSED)
     except ServiceError as error:
@@ -58,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("CHRONICLE_DEBUG"):
             raise
         return _fail(
-            f"unexpected {type(error).__name__}: {error} (set CHRONICLE_DEBUG=1 for the traceback)", REFUSED
+            redact(f"unexpected {type(error).__name__}: {error}", url)
+            + " (set CHRONICLE_DEBUG=1 for the traceback)",
+            REFUSED,
         )
 
 

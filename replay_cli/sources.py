@@ -1,8 +1,8 @@
 """Where a command reads from: the options that choose it and the opening of the source.
 
 Every command takes `--store URL` (else `CHRONICLE_STORE`, else the default file); the reading
-commands also take `--server URL [--token T]` (the token else from `CHRONICLE_TOKEN`) and
-`--as VIEWER`.
+commands also take `--server URL` with a token (`--token T`, or `--token-file PATH` so it stays
+out of the process list and the shell history, else `CHRONICLE_TOKEN`) and `--as VIEWER`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import os
 from replay_cli.errors import UsageError
 from replay_cli.local import LocalReader, open_store
 from replay_cli.reading import Reader
+from store.config import StoreConfigError, read_token_file
 
 
 def add_store_option(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +29,7 @@ def add_reading_options(parser: argparse.ArgumentParser, *, viewer: bool = True)
     parser.add_argument(
         "--server", metavar="URL", help="read from a Chronicle server instead of the local store"
     )
-    parser.add_argument("--token", metavar="T", help="bearer token for --server (default: $CHRONICLE_TOKEN)")
+    add_token_options(parser)
     if viewer:
         parser.add_argument(
             "--as",
@@ -38,14 +39,35 @@ def add_reading_options(parser: argparse.ArgumentParser, *, viewer: bool = True)
         )
 
 
+def add_token_options(parser: argparse.ArgumentParser) -> None:
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument("--token", metavar="T", help="bearer token for --server (default: $CHRONICLE_TOKEN)")
+    given.add_argument("--token-file", metavar="PATH", help="read the bearer token for --server from a file")
+
+
+def server_token(args: argparse.Namespace) -> str | None:
+    """The bearer token for `--server`: `--token`, else `--token-file`, else
+    `CHRONICLE_TOKEN`. Either option without `--server` is a usage error."""
+    if args.server is None:
+        if args.token is not None or args.token_file is not None:
+            option = "--token" if args.token is not None else "--token-file"
+            raise UsageError(f"{option} goes with --server; the local store needs no token")
+        return None
+    if args.token_file is not None:
+        try:
+            return read_token_file(args.token_file, "--token-file")
+        except StoreConfigError as error:
+            raise UsageError(str(error)) from None
+    return args.token or os.environ.get("CHRONICLE_TOKEN") or None
+
+
 def open_reader(args: argparse.Namespace) -> Reader:
     viewer: str | None = getattr(args, "viewer", None)
+    token = server_token(args)
     if args.server is None:
-        if args.token is not None:
-            raise UsageError("--token goes with --server; the local store needs no token")
         return LocalReader(open_store(args.store), viewer)
     if args.store is not None:
         raise UsageError("give --store or --server, not both")
     from replay_cli.remote import RemoteClient, RemoteReader  # httpx is only loaded for a server
 
-    return RemoteReader(RemoteClient(args.server, args.token or os.environ.get("CHRONICLE_TOKEN")), viewer)
+    return RemoteReader(RemoteClient(args.server, token), viewer)

@@ -6,7 +6,6 @@ finish it. Reads rebuild state at any version and redact it for the reader.
 
 from __future__ import annotations
 
-import os
 import secrets as random_source
 import threading
 from collections.abc import Mapping
@@ -19,9 +18,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from domain import reading
-from domain.events import (
-    FactRecorded,
-)
+from domain.events import ActionRecorded, FactRecorded
 from domain.game import ActionResult, Game
 from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
@@ -38,8 +35,16 @@ from domain.ruleset import (
     get_ruleset,
     resolve_options,
 )
-from store.config import store_env, store_url
-from store.errors import Forbidden, GameNotFound, InvalidRequest, Unauthorized, VersionConflict
+from store.config import admin_token_from_env, store_env, store_url
+from store.errors import (
+    ActionIdReused,
+    Forbidden,
+    GameNotFound,
+    InvalidRequest,
+    Unauthorized,
+    VersionConflict,
+)
+from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 
 
@@ -117,8 +122,8 @@ class Chronicle(Application[UUID]):
 
     def __init__(self, url: str | None = None, admin_token: str | None = None) -> None:
         self.url = store_url(url)
-        super().__init__(env=store_env(self.url))
-        self.admin_token = admin_token if admin_token is not None else os.environ.get("CHRONICLE_ADMIN_TOKEN")
+        super().__init__(env=store_env(self.url) | sealing_env(self.url))
+        self.admin_token = admin_token if admin_token is not None else admin_token_from_env()
         self._secrets: dict[UUID, GameSecrets] = {}
         self._secrets_lock = threading.Lock()
 
@@ -219,8 +224,12 @@ class Chronicle(Application[UUID]):
         action_id: str | None = None,
         expected_version: int | None = None,
     ) -> Recorded:
-        """Validate and append one action with its facts, atomically. A retry with the same
-        `action_id` returns the first answer and appends nothing."""
+        """Validate and append one action with its facts, atomically.
+
+        An `action_id` is bound to the seat and the action it first carried: sent again with
+        both, it returns the first answer (`replayed`) and appends nothing, even when
+        `expected_version` has gone stale since; with another seat or action it is refused
+        (`ActionIdReused`)."""
         if access.role == "public":
             raise Unauthorized("Recording an action needs a seat or recorder token.")
         for _attempt in range(5):
@@ -228,6 +237,7 @@ class Chronicle(Application[UUID]):
             if action_id is not None:
                 prior = game.result_of(action_id)
                 if prior is not None:
+                    self._check_same_action(game, prior, action_id, action, access, seat)
                     return self._recorded(game, prior, access, replayed=True)
             if expected_version is not None and expected_version != game.version:
                 raise VersionConflict(
@@ -243,14 +253,57 @@ class Chronicle(Application[UUID]):
             try:
                 self.save(game)
             except IntegrityError:
-                if expected_version is not None:
-                    raise VersionConflict(
-                        "Another action was recorded first; reload and try again."
-                    ) from None
+                # Another write took this version first. Read the stream again before anything
+                # else: that write may have been this very action (a duplicate send racing this
+                # one), which is then answered as a retry, not as a conflict; otherwise a stale
+                # expected version is refused there, and without one the action is decided
+                # afresh on the new state.
                 continue
             self._cache(game)
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
+
+    def _check_same_action(
+        self,
+        game: Game,
+        prior: ActionResult,
+        action_id: str,
+        action: Mapping[str, Any] | str,
+        access: Access,
+        seat: str | None,
+    ) -> None:
+        """Refuse a stored `action_id` sent with another seat or another action. The seat is
+        the one the request acts for (its token's, or the one it names); the action is
+        compared in its stored form, notation being read against the table as it stood when
+        the action was first recorded."""
+        (stored,) = self.events.get(game.id, gt=prior.action_version - 1, lte=prior.action_version)
+        assert isinstance(stored, ActionRecorded)
+        acting, _by = self._acting_seat(game, access, seat)
+        if acting != stored.seat:
+            raise ActionIdReused(
+                f"action_id {action_id!r} was recorded as action #{prior.seq} for "
+                f"{_seat_words(stored.seat)}, not {_seat_words(acting)}; choose a new action_id."
+            )
+        if self._stored_form(game, prior, action) != stored.action:
+            raise ActionIdReused(
+                f"action_id {action_id!r} was recorded as action #{prior.seq}, a different action; "
+                "choose a new action_id."
+            )
+
+    def _stored_form(self, game: Game, prior: ActionResult, action: Mapping[str, Any] | str) -> Any:
+        """`action` as `ActionRecorded` would store it for the action `prior`, or None if it
+        names no action there."""
+        ruleset = game.ruleset
+        if isinstance(action, str):
+            before = game.checkpoints.get(prior.seq)  # gone once the action was retracted
+            if before is None:
+                before = self.game(game.id, version=prior.action_version - 1).state
+            parsed = ruleset.parse_notation(action, before)
+            return None if isinstance(parsed, Rejection) else ruleset.codec.encode(parsed)
+        try:
+            return ruleset.codec.encode(ruleset.codec.decode_action(dict(action)))
+        except msgspec.ValidationError:
+            return None
 
     def retract(
         self,
@@ -330,17 +383,21 @@ class Chronicle(Application[UUID]):
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)
 
-    def _command(
-        self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None
-    ) -> Command:
+    def _acting_seat(self, game: Game, access: Access, seat: str | None) -> tuple[str | None, str]:
+        """The seat a request acts for (its token's, else the one it names, else None for
+        the prompted seat) and who enters it."""
         if seat is not None and seat not in game.config.seat_ids():
             raise InvalidRequest(f"There is no seat {seat!r} in this game.", code="unknown_seat")
         if access.role == "seat":
             if seat is not None and seat != access.seat:
                 raise Forbidden(f"This token acts for seat {access.seat}, not {seat}.", code="wrong_seat")
-            seat, by = access.seat, "seat"
-        else:
-            by = "recorder"
+            return access.seat, "seat"
+        return seat, "recorder"
+
+    def _command(
+        self, game: Game, action: Mapping[str, Any] | str, access: Access, seat: str | None
+    ) -> Command:
+        seat, by = self._acting_seat(game, access, seat)
         ruleset = game.ruleset
         if isinstance(action, str):
             parsed = ruleset.parse_notation(action, game.state)
@@ -466,3 +523,7 @@ class Chronicle(Application[UUID]):
         if access.role == "admin":
             return bytes.fromhex(self.secrets(game.id).server_seed)
         return None
+
+
+def _seat_words(seat: str | None) -> str:
+    return "the prompted seat" if seat is None else f"seat {seat}"

@@ -2,14 +2,18 @@
 
 `sqlite:///relative/file.db`, `sqlite:////absolute/file.db` or `postgresql://user:pw@host:port/db`
 (`?schema=NAME` picks a PostgreSQL schema). `CHRONICLE_STORE` sets it for every command; the
-default is an SQLite file under `.chronicle/` in the working directory.
+default is an SQLite file under `.chronicle/` in the working directory. A URL is printed or
+logged only through `display_url`, which masks its password.
+
+The administrator's token comes from `CHRONICLE_ADMIN_TOKEN`, or from the file named by
+`CHRONICLE_ADMIN_TOKEN_FILE` (so it need not sit in the environment of every process).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, parse_qsl, unquote, urlencode, urlparse, urlsplit
 
 DEFAULT_STORE = "sqlite:///.chronicle/games.sqlite3"
 
@@ -29,7 +33,7 @@ def store_env(url: str) -> dict[str, str]:
         # sqlite:///games.db is relative, sqlite:////srv/games.db absolute: drop one slash.
         path = unquote(url[len("sqlite://") :]).removeprefix("/")
         if not path:
-            raise StoreConfigError(f"no file in store URL {url!r}: use sqlite:///games.db")
+            raise StoreConfigError(f"no file in store URL {display_url(url)!r}: use sqlite:///games.db")
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         return {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
@@ -53,4 +57,71 @@ def store_env(url: str) -> dict[str, str]:
         if schema:
             env["POSTGRES_SCHEMA"] = schema[0]
         return env
-    raise StoreConfigError(f"unknown store {url!r}: use sqlite:///FILE or postgresql://USER@HOST/DB")
+    raise StoreConfigError(
+        f"unknown store {display_url(url)!r}: use sqlite:///FILE or postgresql://USER@HOST/DB"
+    )
+
+
+MASK = "***"
+
+
+def display_url(url: str) -> str:
+    """`url` as it may be printed or logged: a password (in the user part, or a `password`
+    query parameter) replaced by `***`."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not even a URL: show only its scheme, if any
+        return url.split(":", 1)[0] + ":" + MASK if ":" in url else MASK
+    shown = url  # edited in place: rebuilding the URL would change `sqlite:////abs/path`
+    if "@" in parts.netloc:
+        user, host = parts.netloc.rsplit("@", 1)
+        if ":" in user:
+            shown = shown.replace(parts.netloc, f"{user.split(':', 1)[0]}:{MASK}@{host}", 1)
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    if any(name.lower() == "password" for name, _ in pairs):
+        masked = [(n, MASK if n.lower() == "password" else v) for n, v in pairs]
+        shown = shown.rsplit("?", 1)[0] + "?" + urlencode(masked, safe="*")
+    return shown
+
+
+def redact(text: str, url: str | None) -> str:
+    """`text` with the password of `url` (as written, and decoded) masked wherever it occurs."""
+    if not url:
+        return text
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+        query = parse_qsl(parts.query, keep_blank_values=True)
+    except ValueError:
+        return text
+    found = [v for n, v in query if n.lower() == "password"]
+    for secret in (password, *found):
+        if secret:
+            for form in {secret, unquote(secret)}:
+                text = text.replace(form, MASK)
+    return text
+
+
+def admin_token_from_env() -> str | None:
+    """The administrator's token: `CHRONICLE_ADMIN_TOKEN`, else the first line of the file
+    named by `CHRONICLE_ADMIN_TOKEN_FILE`, else None (no administrator)."""
+    given = os.environ.get("CHRONICLE_ADMIN_TOKEN")
+    path = os.environ.get("CHRONICLE_ADMIN_TOKEN_FILE")
+    if given and path:
+        raise StoreConfigError("set CHRONICLE_ADMIN_TOKEN or CHRONICLE_ADMIN_TOKEN_FILE, not both")
+    if given or not path:
+        return given or None
+    return read_token_file(path, "CHRONICLE_ADMIN_TOKEN_FILE")
+
+
+def read_token_file(path: str, option: str) -> str:
+    """A token kept in a file (its first line, spaces trimmed); one clear error otherwise."""
+    try:
+        lines = Path(path).read_text().strip().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "not readable text"
+        raise StoreConfigError(f"{option}: cannot read {path}: {reason}") from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise StoreConfigError(f"{option}: {path} holds no token")
+    return token

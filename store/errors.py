@@ -31,6 +31,15 @@ class VersionConflict(ServiceError):
     title = "The game has moved on"
 
 
+class ActionIdReused(ServiceError):
+    """An `action_id` already names another action of the game (another seat or another
+    action): answering it with that action's result would hand one client another's answer."""
+
+    status = 409
+    code = "action_id_reused"
+    title = "This action id names another action"
+
+
 class Unauthorized(ServiceError):
     status = 401
     code = "token_required"
@@ -47,6 +56,15 @@ class InvalidRequest(ServiceError):
     status = 400
     code = "invalid_request"
     title = "The request is not valid"
+
+
+class SecretsLocked(ServiceError):
+    """A game's sealed secrets cannot be decrypted: no key, or another key than they were
+    sealed with. A fault of the server's configuration, not of the request."""
+
+    status = 503
+    code = "secrets_locked"
+    title = "The game's secrets cannot be unsealed"
 
 
 class SeedSealed(ServiceError):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from uuid import uuid4
 
@@ -29,11 +30,9 @@ def postgres_unreachable() -> str | None:
         return str(error).strip() or "no answer"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
-        return
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A store URL on a fresh schema of the test database, dropped afterwards."""
     reason = postgres_unreachable()
     if reason is not None:
         message = f"PostgreSQL at {POSTGRES} is unreachable: {reason}"
@@ -48,3 +47,19 @@ def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     finally:
         with psycopg.connect(POSTGRES, autocommit=True) as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
+        return
+    with postgres_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL store only, for what concerns PostgreSQL alone (mark the test `postgres`)."""
+    with postgres_schema() as url:
+        yield url

@@ -19,7 +19,7 @@ import time
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
 from replay_cli.sources import add_store_option
-from store.config import store_url
+from store.config import display_url, store_url
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -76,7 +76,7 @@ def run_views(args: argparse.Namespace) -> int:
             print(f"{view}: generation {generation} is up to date")
         return 0
     host = ProjectionHost(url, poll=args.poll)
-    print(f"running the views {', '.join(_views())} on {url} (Ctrl-C stops)", flush=True)
+    print(f"running the views {', '.join(_views())} on {display_url(url)} (Ctrl-C stops)", flush=True)
     try:
         host.start()
         while True:

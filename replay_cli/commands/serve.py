@@ -9,7 +9,8 @@ import os
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.sources import add_store_option
-from store.config import StoreConfigError, store_env, store_url
+from store.config import StoreConfigError, admin_token_from_env, display_url, store_env, store_url
+from store.sealing import secret_key
 
 APP = "api.asgi:app"
 
@@ -33,8 +34,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     url = store_url(args.store)
-    try:
+    try:  # what would stop the server as it starts, told here in one line
         store_env(url)
+        secret_key(url)
+        admin_token_from_env()
     except StoreConfigError as error:
         raise UsageError(str(error)) from None
     if args.workers < 1:
@@ -48,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
     if args.projections is not None:
         os.environ["CHRONICLE_PROJECTIONS"] = args.projections
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"Chronicle is serving on http://{host}:{args.port} (store: {url})", flush=True)
+    print(f"Chronicle is serving on http://{host}:{args.port} (store: {display_url(url)})", flush=True)
     uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers)
     return 0

@@ -26,7 +26,7 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.progress import Progress
-from replay_cli.sources import add_store_option
+from replay_cli.sources import add_store_option, add_token_options, server_token
 
 BOLD, DIM, RED, GREEN, RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x1b[0m"
 SPARKS = "▁▂▃▄▅▆▇█"
@@ -56,7 +56,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("--no-update", action="store_true", help="read the view without catching it up")
     parser.add_argument("--server", metavar="URL", help="read a Chronicle server's statistics instead")
-    parser.add_argument("--token", metavar="T", help="bearer token for --server (default: $CHRONICLE_TOKEN)")
+    add_token_options(parser)
     add_store_option(parser)
     parser.set_defaults(run=run)
 
@@ -78,8 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.server is not None and (args.store is not None or args.no_update):
         raise UsageError("--server reads the server's view: --store and --no-update do not apply")
-    if args.token is not None and args.server is None:
-        raise UsageError("--token goes with --server; the local store needs no token")
+    server_token(args)  # a token option without --server is a usage error
     colour = use_colour(args.color, sys.stdout)
     if args.game is not None:
         stats = _remote_game(args) if args.server is not None else _local_game(args)
@@ -126,7 +125,7 @@ def _local_game(args: argparse.Namespace) -> Any:
 def _client(args: argparse.Namespace) -> Any:
     from replay_cli.remote import RemoteClient
 
-    return RemoteClient(args.server, args.token or os.environ.get("CHRONICLE_TOKEN"))
+    return RemoteClient(args.server, server_token(args))
 
 
 def _remote_game(args: argparse.Namespace) -> Any:

@@ -189,6 +189,38 @@ def test_a_retry_with_the_same_action_id_returns_the_first_answer_and_appends_no
     assert retry.json() == {**first.json(), "replayed": True}
 
 
+def test_a_retry_answers_the_first_result_even_when_its_if_match_is_stale(api: Api, game: Game) -> None:
+    seat, seen = api.active_seat(game), api.version(game)
+    token = game.seat(seat)
+    first = api.act(game, MOVE, token, action_id="move-1", headers={"If-Match": f'"{seen}"'})
+    assert first.status_code == 201, first.text
+    api.ok(game, {"kind": "MoveWorker", "piece": "green", "from": "right"}, token, action_id="move-2")
+
+    with appends_nothing(api, game):
+        retry = api.act(game, MOVE, token, action_id="move-1", headers={"If-Match": f'"{seen}"'})
+
+    assert retry.status_code == 200, retry.text
+    assert retry.json() == {**first.json(), "replayed": True}
+
+
+def test_an_action_id_sent_with_another_seat_or_another_action_is_a_409_action_id_reused(
+    api: Api, game: Game
+) -> None:
+    seat = api.active_seat(game)
+    api.ok(game, MOVE, game.seat(seat), action_id="move-1")
+
+    with appends_nothing(api, game):
+        by_other_seat = api.act(game, MOVE, game.seat(other(seat)), action_id="move-1")
+        other_action = {"kind": "MoveWorker", "piece": "green", "from": "right"}
+        by_same_seat = api.act(game, other_action, game.seat(seat), action_id="move-1")
+        by_recorder = api.act(game, MOVE, game.recorder, seat=other(seat), action_id="move-1")
+
+    for refused in (by_other_seat, by_same_seat, by_recorder):
+        body = assert_problem(refused, 409, "action_id_reused")
+        assert "move-1" in body["detail"]
+    assert "facts" not in by_other_seat.text  # nothing of the first answer goes to the other seat
+
+
 def test_an_unknown_action_kind_is_refused_with_400_unknown_action(api: Api, game: Game) -> None:
     token = game.seat(api.active_seat(game))
 

@@ -50,25 +50,29 @@ class Cli:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")}
         return env | {"CHRONICLE_STORE": self.store, "PYTHONUNBUFFERED": "1"}
 
-    def run(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [*COMMAND, *args],
             input=stdin,
             capture_output=True,
             text=True,
-            env=self.env,
+            env=self.env | (env or {}),
             cwd=self.home,
             timeout=120,
         )
 
-    def ok(self, *args: str, stdin: str | None = None) -> str:
-        done = self.run(*args, stdin=stdin)
+    def ok(self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> str:
+        done = self.run(*args, stdin=stdin, env=env)
         assert done.returncode == 0, f"chronicle {' '.join(args)} failed: {done.stderr}"
         return done.stdout
 
-    def fails(self, status: int, *args: str, stdin: str | None = None) -> str:
+    def fails(
+        self, status: int, *args: str, stdin: str | None = None, env: dict[str, str] | None = None
+    ) -> str:
         """Run a command that must fail with `status`; its one-line message on stderr."""
-        done = self.run(*args, stdin=stdin)
+        done = self.run(*args, stdin=stdin, env=env)
         assert done.returncode == status, (done.returncode, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr
         lines = done.stderr.splitlines()

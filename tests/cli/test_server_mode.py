@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -13,8 +14,11 @@ ADMIN_TOKEN = "cli-test-administrator"
 
 
 @pytest.fixture(scope="module")
-def server(physical_game: RecordedGame) -> Iterator[Server]:
-    with serving(physical_game.cli, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}) as running:
+def server(physical_game: RecordedGame, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server reads its administrator token from a file (`CHRONICLE_ADMIN_TOKEN_FILE`)."""
+    token_file = tmp_path_factory.mktemp("secrets") / "admin-token"
+    token_file.write_text(ADMIN_TOKEN + "\n")
+    with serving(physical_game.cli, {"CHRONICLE_ADMIN_TOKEN_FILE": str(token_file)}) as running:
         yield running
 
 
@@ -43,6 +47,39 @@ def test_audit_over_the_server_with_the_admin_token(server: Server, physical_gam
     remote = game.cli.ok("audit", game.game_id, "--server", server.url, "--token", ADMIN_TOKEN)
     assert remote == game.cli.ok("audit", game.game_id)
     assert remote.split()[1] == "clean"
+
+
+def test_the_token_can_come_from_a_file_or_the_environment_instead_of_the_command_line(
+    server: Server, physical_game: RecordedGame, tmp_path: Path
+) -> None:
+    game = physical_game
+    token_file = tmp_path / "token"
+    token_file.write_text(ADMIN_TOKEN + "\n")
+    on_command_line = game.cli.ok("audit", game.game_id, "--server", server.url, "--token", ADMIN_TOKEN)
+
+    from_file = game.cli.ok("audit", game.game_id, "--server", server.url, "--token-file", str(token_file))
+    from_env = game.cli.ok(
+        "audit", game.game_id, "--server", server.url, env={"CHRONICLE_TOKEN": ADMIN_TOKEN}
+    )
+    stats = game.cli.ok("stats", "--server", server.url, "--token-file", str(token_file), "--json")
+
+    assert from_file == from_env == on_command_line
+    assert on_command_line.split()[1] == "clean"
+    assert stats.startswith("[")
+    # without the administrator's token the server keeps a running game's audit to itself
+    assert "(game_running)" in game.cli.fails(1, "audit", game.game_id, "--server", server.url)
+
+
+def test_a_token_file_that_cannot_be_read_is_a_usage_error(
+    server: Server, physical_game: RecordedGame
+) -> None:
+    game = physical_game
+    missing = str(game.cli.home / "no-such-token")
+    message = game.cli.fails(2, "log", game.game_id, "--server", server.url, "--token-file", missing)
+    assert message == f"chronicle: error: --token-file: cannot read {missing}: No such file or directory"
+    empty = game.cli.home / "empty-token"
+    empty.write_text("\n")
+    assert "holds no token" in game.cli.fails(2, "games", "--server", server.url, "--token-file", str(empty))
 
 
 def test_games_and_replay_over_the_server(server: Server, physical_game: RecordedGame) -> None:

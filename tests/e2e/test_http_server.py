@@ -8,12 +8,6 @@ file must serve every event it had acknowledged, retractions included.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,63 +15,9 @@ from typing import Any
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.e2e.support import Server
+
 ADMIN_TOKEN = "e2e-administrator-token"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """One `uvicorn api.asgi:app` process on a store file."""
-
-    def __init__(self, store: Path, log: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = os.environ | {"CHRONICLE_STORE": f"sqlite:///{store}", "CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}
-        self.log = log
-        with log.open("ab") as output:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "uvicorn",
-                    "api.asgi:app",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(self.port),
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
-        self._wait_until_healthy()
-
-    def _wait_until_healthy(self, timeout: float = 30.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                pytest.fail(f"the server exited with {self.process.returncode}:\n{self.log.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/health", timeout=1.0).json() == {"status": "ok", "store": "sqlite"}:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.kill()
-        pytest.fail(f"the server did not answer /health within {timeout} s:\n{self.log.read_text()}")
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown hook runs, as in a crash or a power cut."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
 
 
 @pytest.fixture
@@ -85,9 +25,13 @@ def store(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
 
 
+def serve(store: Path, log: Path) -> Server:
+    return Server(f"sqlite:///{store}", log, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN})
+
+
 @pytest.fixture
 def server(store: Path, tmp_path: Path) -> Iterator[Server]:
-    first = Server(store, tmp_path / "server.log")
+    first = serve(store, tmp_path / "server.log")
     try:
         yield first
     finally:
@@ -168,7 +112,7 @@ def test_games_recorded_over_http_are_all_served_again_after_the_server_is_kille
         }
     server.kill()
 
-    second = Server(store, tmp_path / "second.log")
+    second = serve(store, tmp_path / "second.log")
     try:
         with httpx.Client(base_url=second.url, timeout=10.0) as http:
             for game_id, events in acknowledged.items():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import UUID
 
@@ -123,22 +123,19 @@ def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, st
     game_id = physical_game(app, *OPENING)
     other = Chronicle(store_url)
     moves = [FIRST_TURN[0], FIRST_TURN[1], FIRST_TURN[2]]
-    results: list[object] = []
 
-    def write(writer: Chronicle, action: dict[str, Any]) -> None:
+    def write(writer: Chronicle, action: dict[str, Any]) -> object:
         try:
-            results.append(writer.record(game_id, action, RECORDER))
+            return writer.record(game_id, action, RECORDER)
         except RejectedError as error:
-            results.append(error.rejection.code)
+            return error.rejection.code
 
-    threads = [
-        threading.Thread(target=write, args=(w, m)) for w, m in zip([app, other, app], moves, strict=True)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    other.close()
+    try:
+        with ThreadPoolExecutor(len(moves)) as pool:
+            futures = [pool.submit(write, w, m) for w, m in zip([app, other, app], moves, strict=True)]
+            results = [future.result(timeout=60) for future in futures]  # a thread's other error fails here
+    finally:
+        other.close()
     game = app.game(game_id)
     assert len(game.actions) == 2 + sum(1 for r in results if not isinstance(r, str))
     assert audit_events(app.stored_events(game_id), None).clean
