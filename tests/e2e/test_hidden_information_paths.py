@@ -15,18 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
-import httpx
 import msgspec
 import pytest
 from litestar import Litestar
@@ -43,8 +37,8 @@ from store import app as service
 from store.app import RECORDER, Access, Chronicle, NewGame
 from tests.contract.test_hidden_information import make_pair
 from tests.contract.twins import AT, Pair
+from tests.e2e.support import Server
 
-ROOT = Path(__file__).resolve().parents[2]
 ADMIN = "paths-administrator-token"
 STEPS = 24  # actions recorded per pair after B first differs from A
 # One digital and one physical pair per game (where the mode hides something), the viewer the
@@ -180,44 +174,6 @@ def record_pair(app: TwinChronicle, http: TestClient[Litestar], pair: Pair) -> t
     return a, b
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@dataclass
-class Served:
-    url: str
-    process: subprocess.Popen[bytes]
-
-
-def serve(store_url: str, log: Path) -> Served:
-    port = free_port()
-    env = os.environ | {"CHRONICLE_STORE": store_url, "CHRONICLE_ADMIN_TOKEN": ADMIN}
-    with log.open("ab") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "api.asgi:app", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"the server exited: {log.read_text()}")
-        try:
-            if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
-                return Served(url, process)
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    process.kill()
-    pytest.fail(f"the server did not come up: {log.read_text()}")
-
-
 def cli(*args: str) -> str:
     """`chronicle ARGS` run in this process, its output."""
     out, err = io.StringIO(), io.StringIO()
@@ -228,7 +184,7 @@ def cli(*args: str) -> str:
 
 
 def command_line_answers(
-    store_url: str, server: Served, table: Table, viewer: Viewer, last: int
+    store_url: str, server: Server, table: Table, viewer: Viewer, last: int
 ) -> list[str]:
     """`log` and `show` (local store and server) and every replay screen, as the viewer."""
     gid = str(table.game_id)
@@ -267,7 +223,7 @@ def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url:
                 tables.append((pair, a, b, app.game(a.game_id).version))
     finally:
         app.close()
-    server = serve(store_url, tmp_path / "server.log")
+    server = Server(store_url, tmp_path / "server.log")
     try:
         for pair, a, b, last in tables:
             shown_a = command_line_answers(store_url, server, a, pair.viewer, last)
@@ -279,8 +235,7 @@ def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url:
                     f"{pair.config.ruleset}: {pair.viewer} tells the games apart in {where}:\n{x}\n---\n{y}"
                 )
     finally:
-        server.process.kill()
-        server.process.wait(timeout=10)
+        server.kill()
 
 
 @pytest.fixture(autouse=True)

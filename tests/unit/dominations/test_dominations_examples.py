@@ -396,7 +396,9 @@ def test_example_10_the_rebellion_deck_runs_out_mid_draw() -> None:
     assert sorted(play.state.conquest.discard) == ["C07", "C27", "C28"]
     public = RULESET.redact(attempt, PUBLIC)
     assert public.reshuffles[0].order == () and public.drawn == ("R05", "R17")
-    assert public.reshuffles[0].order_digest == reshuffle.order_digest
+    # The digest of a short pile would give its order away: it is shown once the game is over.
+    assert public.reshuffles[0].order_digest == ""
+    assert RULESET.redact(attempt, OMNISCIENT).reshuffles[0].order_digest == reshuffle.order_digest
 
 
 def test_example_11_the_spy() -> None:
