@@ -187,7 +187,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         it = "it" if len(fact.cards) == 1 else "them"
         return f"{name(fact.player)} reveals {c} and puts {it} onto their deck."
     if isinstance(fact, ev.DeckDiscarded):
-        return f"{name(fact.player)} puts their deck ({count_text(fact.count)}) into their discard pile."
+        top = f"; {article(fact.top)} is on top" if fact.top else ""
+        return f"{name(fact.player)} puts their deck ({count_text(fact.count)}) into their discard pile{top}."
     if isinstance(fact, ev.Reacted):
         if fact.card is None:
             return f"{name(fact.player)} does not react to the {fact.attack}."

@@ -341,7 +341,8 @@ def _chancellor(ctx: Ctx, d: Decision, option: Any) -> None:
     ctx.emit(Chose(ctx.seat(d.p), option, d.source))
     pl = ctx.state.players[d.p]
     if option == "yes" and (pl.deck or pl.unknown):
-        ctx.emit(DeckDiscarded(ctx.seat(d.p), len(pl.deck) + len(pl.unknown)))
+        moved = pl.deck + pl.unknown
+        ctx.emit(DeckDiscarded(ctx.seat(d.p), len(moved), moved[-1]))
 
 
 def _library(ctx: Ctx, d: Decision, option: Any) -> None:

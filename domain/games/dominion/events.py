@@ -187,8 +187,11 @@ class Moved(_Fact, frozen=True, tag="moved"):
 
 
 class DeckDiscarded(_Fact, frozen=True, tag="deck_discarded"):
+    """Chancellor: the whole deck into the discard pile; only its new top card is seen (6.5)."""
+
     player: str
     count: int
+    top: str | None = None
 
 
 class Reacted(_Fact, frozen=True, tag="reacted"):
