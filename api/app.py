@@ -25,11 +25,13 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 
 from api.dependencies import DEPENDENCIES
+from api.guard import guard_request
 from api.problems import EXCEPTION_HANDLERS
 from api.routes import ROUTES
 from projections.games_index import GameIndex
 from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
+from store.limits import MAX_BODY_BYTES
 
 DESCRIPTION = """Chronicle records and replays tabletop games as event streams.
 
@@ -83,7 +85,9 @@ def projections_mode(given: str | None, default: ProjectionsMode) -> Projections
 
 
 def create_app(
-    chronicle: Chronicle | None = None, store: str | None = None, projections: ProjectionsMode | None = None
+    chronicle: Chronicle | None = None,
+    store: str | None = None,
+    projections: ProjectionsMode | None = None,
 ) -> Litestar:
     """The HTTP API over `chronicle`, or over a store opened from `store` (a URL) at start-up.
     The statistics view runs in process when the app opens the store itself, unless
@@ -98,6 +102,8 @@ def create_app(
         dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
         state=state,
+        before_request=guard_request,
+        request_max_body_size=MAX_BODY_BYTES,
         lifespan=[*([_open_store(store)] if chronicle is None else []), _run_projections(mode)],
         openapi_config=OpenAPIConfig(
             title="Chronicle",

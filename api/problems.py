@@ -23,6 +23,7 @@ from litestar.types import ExceptionHandlersMap
 
 from domain.ruleset import RejectedError
 from store.errors import ServiceError
+from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, NO_CONTROL
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://chronicle.dev/problems/"
@@ -66,13 +67,22 @@ def _on_rejection(_: Request[Any, Any, Any], exc: RejectedError) -> Response[Pro
 
 
 def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
-    """A body, query or header that does not fit its schema."""
-    errors = exc.extra if isinstance(exc.extra, list) else []
-    parts = [_validation_message(error) for error in errors if isinstance(error, dict)]
+    """A body, query or header that does not fit its schema. An integer past the signed 64-bit
+    bound every integer parameter carries is `number_out_of_range`, as in a body (api/guard.py)."""
+    errors = [error for error in exc.extra if isinstance(error, dict)] if isinstance(exc.extra, list) else []
+    parts = [_validation_message(error) for error in errors]
     detail = "; ".join(parts) or exc.detail
+    bounds = (f"<= {INT64_MAX}", f">= {INT64_MIN}")
+    out_of_range = any(bound in str(error.get("message")) for error in errors for bound in bounds)
     return problem(
-        400, "invalid_request", "The request is not valid", f"{request.method} {request.url.path}: {detail}"
+        400,
+        "number_out_of_range" if out_of_range else "invalid_request",
+        "The request is not valid",
+        f"{request.method} {request.url.path}: {detail}",
     )
+
+
+_NO_CONTROL_MESSAGE = f"Expected `str` matching regex {NO_CONTROL!r}"
 
 
 def _validation_message(error: dict[str, Any]) -> str:
@@ -81,17 +91,30 @@ def _validation_message(error: dict[str, Any]) -> str:
     where = "body" if key in ("", "data") else key
     if message == repr(key):  # a required parameter (or the body) is missing
         return f"{where} is required"
+    if message == _NO_CONTROL_MESSAGE:
+        return f"{where}: control characters are not allowed"
     return f"{where}: {message}"
 
 
 def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     status = exc.status_code
     if isinstance(exc.__cause__, SerializationException):  # Litestar could not decode the body
+        if "Number out of range" in str(exc.detail):  # a float literal past the double range
+            return problem(
+                400, "number_out_of_range", "The request is not valid", f"The body has a {exc.detail}."
+            )
         return problem(
             400,
             "invalid_json",
             "The body is not valid JSON",
             f"The request body cannot be read: {exc.detail}.",
+        )
+    if status == 413:
+        return problem(
+            413,
+            "body_too_large",
+            "The body is too large",
+            f"A request body holds at most {MAX_BODY_BYTES:,} bytes.",
         )
     if status == 404:
         return problem(404, "not_found", "Not found", "There is no such resource; see /schema for the API.")

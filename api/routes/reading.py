@@ -14,7 +14,7 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
 from api.auth import game_access, parse_game_id
@@ -23,6 +23,7 @@ from api.schemas import EventList, LegalActions, PromptList, StateView
 from store.app import Access, Chronicle, StoredEvent
 from store.audit import AuditReport, audit_events
 from store.errors import Forbidden, InvalidRequest, SeedSealed
+from store.limits import INT64_MAX, INT64_MIN, MAX_SEAT
 
 NDJSON = "application/x-ndjson"
 PAGE = 500
@@ -81,8 +82,14 @@ def read_events(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    start: Annotated[int | None, QueryParameter(name="from", description="first version (inclusive)")] = None,
-    end: Annotated[int | None, QueryParameter(name="to", description="last version (inclusive)")] = None,
+    start: Annotated[
+        int | None,
+        QueryParameter(name="from", ge=INT64_MIN, le=INT64_MAX, description="first version (inclusive)"),
+    ] = None,
+    end: Annotated[
+        int | None,
+        QueryParameter(name="to", ge=INT64_MIN, le=INT64_MAX, description="last version (inclusive)"),
+    ] = None,
     hide_retracted: Annotated[
         bool,
         QueryParameter(description="leave out the retracted actions and their facts (the corrected line)"),
@@ -111,7 +118,10 @@ def game_state(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    at: Annotated[int | None, QueryParameter(description="the version to show (default: the latest)")] = None,
+    at: Annotated[
+        int | None,
+        QueryParameter(ge=INT64_MIN, le=INT64_MAX, description="the version to show (default: the latest)"),
+    ] = None,
 ) -> StateView:
     """The state at version `at` (default the latest), redacted for the caller."""
     gid = parse_game_id(game_id)
@@ -144,7 +154,7 @@ def legal_actions(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    seat: FromQuery[str | None] = None,
+    seat: Annotated[str | None, QueryParameter(max_length=MAX_SEAT)] = None,
 ) -> LegalActions:
     """The legal actions of a seat now (a seat token: its own seat; the recorder: any seat,
     default the prompted one), as objects and as notation."""
