@@ -47,6 +47,7 @@ from store.errors import (
     Forbidden,
     GameNotFound,
     InvalidRequest,
+    RetractionPending,
     Unauthorized,
     VersionConflict,
 )
@@ -328,6 +329,13 @@ class Chronicle(Application[UUID]):
         if plan.crossings and not ask_approval:
             raise RejectedError(plan.refusal())
         if plan.crossings:
+            # One open request per seat: each is an event, and the other seats must answer it.
+            waiting = next((r for r in game.requests.values() if r.seat == seat), None)
+            if waiting is not None:
+                raise RetractionPending(
+                    f"Seat {seat} already waits for an answer to request {waiting.request_id}; "
+                    "it lapses when an action is recorded or a seat declines it."
+                )
             request_id = uuid4().hex[:12]
             game.request_retraction(plan, seat, reason, request_id, _now())
             self._save_correction(game)
