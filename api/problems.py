@@ -20,6 +20,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, SerializationException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
+from redis.exceptions import RedisError
 
 from domain.ruleset import RejectedError
 from store.errors import ServiceError
@@ -116,6 +117,8 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
             "The body is too large",
             f"A request body holds at most {MAX_BODY_BYTES:,} bytes.",
         )
+    if status == 429:
+        return _rate_limited(exc)
     if status == 404:
         return problem(404, "not_found", "Not found", "There is no such resource; see /schema for the API.")
     if status == 405:
@@ -127,10 +130,36 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
     return problem(status, _status_code(status), HTTPStatus(status).phrase, exc.detail)
 
 
+def _rate_limited(exc: HTTPException) -> Response[Problem]:
+    """A write over its rate limit (api/rate_limits.py): `Retry-After` says when the window
+    that refused it ends, and the `RateLimit-*` headers describe the limit."""
+    headers = dict(exc.headers or {})
+    reset = headers.get("RateLimit-Reset", "")
+    retry_after = max(1, int(reset)) if reset.isdigit() else 1
+    response = problem(
+        429,
+        "rate_limited",
+        "Too many requests",
+        f"Too many writes from this token or address; retry in {retry_after} s.",
+    )
+    response.headers.update({**headers, "Retry-After": str(retry_after)})
+    return response
+
+
 def _on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.warning("store unavailable: %s", exc)
     return problem(
         503, "store_unavailable", "The event store is unavailable", "The event store did not answer; retry."
+    )
+
+
+def _on_limiter_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.warning("rate limiter unavailable: %s", exc)
+    return problem(
+        503,
+        "rate_limiter_unavailable",
+        "The rate limiter is unavailable",
+        "The rate limiter's Redis did not answer, so no write is accepted; retry.",
     )
 
 
@@ -146,6 +175,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: _on_http_exception,
     OperationalError: _on_store_unavailable,
     InterfaceError: _on_store_unavailable,
+    RedisError: _on_limiter_unavailable,
     Exception: _on_unexpected,
 }
 

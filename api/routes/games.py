@@ -18,6 +18,7 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
 from api.schemas import ActionRequest, GameDetail, GameList
+from api.settings import EdgeSettings
 from projections.games_index import GameIndex
 from store.app import Chronicle, CreatedGame, NewGame, Recorded
 from store.errors import InvalidRequest, Unauthorized
@@ -35,16 +36,23 @@ def etag(version: int) -> dict[str, str]:
     status_code=201,
     sync_to_thread=True,
     tags=["games"],
-    responses=problem_responses(400, 401, 403, 413),
+    responses=problem_responses(400, 401, 403, 413, 429),
 )
 def create_game(
-    data: JSONBody[NewGame], chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None]
+    data: JSONBody[NewGame],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    settings: NamedDependency[EdgeSettings],
 ) -> CreatedGame:
     """Create a game. The answer holds the tokens, shown only this once: one per seat and the
-    recorder's. A fixed `server_seed` needs the administrator token."""
+    recorder's. A fixed `server_seed` needs the administrator token. A server run with
+    `CHRONICLE_CREATE=token` creates games for the administrator token and its creation
+    tokens only."""
+    admin = chronicle.is_admin(token)
+    settings.check_create(token, admin)
     if data.server_seed is not None and token is None:
         raise Unauthorized("Fixing the server seed needs the administrator token.")
-    return chronicle.create_game(data, admin=chronicle.is_admin(token))
+    return chronicle.create_game(data, admin=admin)
 
 
 @get("/games", sync_to_thread=True, tags=["games"], responses=problem_responses(400))
@@ -117,7 +125,7 @@ def expected_version(in_body: int | None, if_match: str | None) -> int | None:
     tags=["games"],
     responses={
         200: ResponseSpec(Recorded, description="A retry of an action_id already recorded: the first answer"),
-        **problem_responses(400, 401, 403, 404, 409, 413, 422),
+        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
 def record_action(

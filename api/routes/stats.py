@@ -268,7 +268,7 @@ class RebuildStarted(msgspec.Struct):
     status_code=202,
     sync_to_thread=True,
     tags=["statistics"],
-    responses=problem_responses(400, 401, 403, 404),
+    responses=problem_responses(400, 401, 403, 404, 429),
 )
 def rebuild_view(
     chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], view: FromPath[str]
