@@ -396,7 +396,7 @@ class Chronicle(Application[UUID]):
             return Command(parsed, seat, by)  # type: ignore[arg-type]
         kinds = ruleset.codec.action_kinds()
         kind = action.get("kind")
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:  # a list or an object is no kind either
             known = ", ".join(sorted(kinds))
             raise RejectedError(
                 Rejection(
