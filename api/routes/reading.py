@@ -64,6 +64,15 @@ def _ndjson_pages(
         page = chronicle.read_events(game_id, access, gt=gt, lte=_page_end(gt, lte))
 
 
+def _wants_ndjson(request: Request[Any, Any, Any]) -> bool:
+    try:
+        return request.accept.best_match(["application/json", NDJSON]) == NDJSON
+    except (OverflowError, ValueError):  # `q=1e999` overflows the float Litestar turns into an int
+        raise InvalidRequest(
+            "The Accept header's quality values are numbers from 0 to 1.", code="invalid_accept"
+        ) from None
+
+
 def _page_end(gt: int, lte: int | None) -> int:
     return gt + PAGE if lte is None else min(gt + PAGE, lte)
 
@@ -100,7 +109,7 @@ def read_events(
     gid = parse_game_id(game_id)
     gt, lte = _event_range(start, end)
     access = game_access(chronicle, gid, token)
-    if request.accept.best_match(["application/json", NDJSON]) == NDJSON:
+    if _wants_ndjson(request):
         first = chronicle.read_events(gid, access, gt=gt, lte=_page_end(gt, lte))
         pages = _ndjson_pages(chronicle, gid, access, first, gt, lte, hide_retracted)
         return Stream(pages, media_type=NDJSON)

@@ -18,6 +18,7 @@ from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_JSON_DEPTH
 from tests.api.support import Api, Game, assert_problem, bearer
 
 BIG = INT64_MAX + 1
+NDJSON = "application/x-ndjson"
 
 
 def head(api: Api) -> int:
@@ -214,6 +215,18 @@ def test_an_option_whose_json_text_nests_too_deep_is_refused(api: Api) -> None:
     assert head(api) == 0
 
 
+def test_an_option_of_pretty_printed_json_keeps_its_line_breaks_but_no_other_control_character(
+    api: Api,
+) -> None:
+    pretty = '{\n\t"SCI": 3,\r\n\t"ART": 2\n}'
+    body = {"ruleset": "dominations", "players": ["Ann", "Ben"], "options": {"knowledge_cap": pretty}}
+    refused = {**body, "options": {"knowledge_cap": pretty + "\x00"}}
+
+    assert api.client.post("/games", json=body).status_code == 201
+    problem = assert_problem(api.client.post("/games", json=refused), 400, "invalid_request")
+    assert "control character" in problem["detail"]
+
+
 def test_a_game_built_in_process_is_held_to_the_same_limits(api: Api) -> None:
     for new in (
         NewGame("province", ["Ann\x00", "Ben"]),
@@ -298,3 +311,10 @@ def test_a_request_with_too_many_query_parameters_is_refused(api: Api) -> None:
 
 def test_an_overlong_bearer_token_is_an_invalid_token(api: Api, game: Game) -> None:
     assert_problem(api.get(f"/games/{game.id}", "t" * 257), 401, "invalid_token")
+
+
+def test_an_accept_header_whose_quality_overflows_is_invalid_accept(api: Api, game: Game) -> None:
+    response = api.client.get(f"/games/{game.id}/events", headers={"accept": f"{NDJSON};q=1e999"})
+
+    assert_problem(response, 400, "invalid_accept")
+    assert api.client.get(f"/games/{game.id}/events", headers={"accept": NDJSON}).status_code == 200
