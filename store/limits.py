@@ -61,11 +61,15 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) == "Cc" for c in text)
 
 
-def text_problem(what: str, text: str, max_length: int) -> str | None:
-    """Why `text` breaks the limits of free text, or None."""
+_JSON_WHITESPACE = str.maketrans("", "", "\t\n\r")
+
+
+def text_problem(what: str, text: str, max_length: int, json_text: bool = False) -> str | None:
+    """Why `text` breaks the limits of free text, or None. JSON text (a custom map in an
+    option) may also hold the tab and line breaks JSON takes as whitespace."""
     if len(text) > max_length:
         return f"{what} is {len(text)} characters long; at most {max_length} are allowed"
-    if has_control(text):
+    if has_control(text.translate(_JSON_WHITESPACE) if json_text else text):
         return f"{what} holds a control character"
     return None
 
@@ -79,7 +83,7 @@ def options_problem(options: Mapping[str, Any]) -> str | None:
     for name, value in options.items():
         problem = text_problem(f"option name {name[:MAX_OPTION_NAME]!r}", name, MAX_OPTION_NAME)
         if problem is None and isinstance(value, str):
-            problem = text_problem(f"option {name!r}", value, MAX_OPTION_TEXT)
+            problem = text_problem(f"option {name!r}", value, MAX_OPTION_TEXT, json_text=True)
             if problem is None and too_deep(value.encode()):
                 problem = f"option {name!r} nests deeper than {MAX_JSON_DEPTH} levels"
         elif problem is None and isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
