@@ -10,7 +10,6 @@ signed 64-bit range that both stores can hold.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -48,7 +47,6 @@ Notation = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NOTATION, pa
 ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ACTION_ID, pattern=NO_CONTROL)]
 SeatId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_SEAT, pattern=NO_CONTROL)]
 Reason = Annotated[str, msgspec.Meta(max_length=MAX_REASON, pattern=NO_CONTROL)]
-Int64 = Annotated[int, msgspec.Meta(ge=INT64_MIN, le=INT64_MAX)]
 Version = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
 Count = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
 Players = Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)]
@@ -57,8 +55,11 @@ Options = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_OPTIONS)]
 ActionObject = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_ACTION_FIELDS)]
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # the whole of Unicode category Cc
+
+
 def has_control(text: str) -> bool:
-    return any(unicodedata.category(c) == "Cc" for c in text)
+    return _CONTROL.search(text) is not None
 
 
 _JSON_WHITESPACE = str.maketrans("", "", "\t\n\r")
