@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 
 from domain.ruleset import RejectedError
 from store.errors import ServiceError
-from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, NO_CONTROL
+from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, explain
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://chronicle.dev/problems/"
@@ -83,18 +83,13 @@ def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) ->
     )
 
 
-_NO_CONTROL_MESSAGE = f"Expected `str` matching regex {NO_CONTROL!r}"
-
-
 def _validation_message(error: dict[str, Any]) -> str:
     key = str(error.get("key") or "")
     message = str(error.get("message", "invalid"))
     where = "body" if key in ("", "data") else key
     if message == repr(key):  # a required parameter (or the body) is missing
         return f"{where} is required"
-    if message == _NO_CONTROL_MESSAGE:
-        return f"{where}: control characters are not allowed"
-    return f"{where}: {message}"
+    return f"{where}: {explain(message)}"
 
 
 def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:

@@ -51,7 +51,7 @@ from store.errors import (
     Unauthorized,
     VersionConflict,
 )
-from store.limits import ClientSeed, Options, Players, RulesetId, Tags, options_problem
+from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 
 
@@ -142,7 +142,7 @@ def _check_limits(new: NewGame) -> None:
     try:
         msgspec.convert(msgspec.to_builtins(new), NewGame)
     except msgspec.ValidationError as error:
-        raise InvalidRequest(f"The game cannot be created: {error}.") from None
+        raise InvalidRequest(f"The game cannot be created: {explain(str(error))}.") from None
     problem = options_problem(new.options)
     if problem is not None:
         raise InvalidRequest(f"The game cannot be created: {problem}.")

@@ -55,6 +55,14 @@ Options = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_OPTIONS)]
 ActionObject = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_ACTION_FIELDS)]
 
 
+_PATTERN_MESSAGE = f"Expected `str` matching regex {NO_CONTROL!r}"
+
+
+def explain(message: str) -> str:
+    """A decoder's message in words: the pattern of `NO_CONTROL` means no control characters."""
+    return message.replace(_PATTERN_MESSAGE, "control characters are not allowed")
+
+
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")  # the whole of Unicode category Cc
 
 
