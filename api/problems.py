@@ -97,7 +97,10 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
     if isinstance(exc.__cause__, SerializationException):  # Litestar could not decode the body
         if "Number out of range" in str(exc.detail):  # a float literal past the double range
             return problem(
-                400, "number_out_of_range", "The request is not valid", f"The body has a {exc.detail}."
+                400,
+                "number_out_of_range",
+                "The request is not valid",
+                "The body holds a number past the range of a 64-bit float.",
             )
         return problem(
             400,
