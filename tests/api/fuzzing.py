@@ -193,6 +193,16 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
         case.body = body
         if data.draw(st.booleans()):
             headers["Authorization"] = f"Bearer {game.recorder}"
+    creating = case.operation.method.upper() == "POST" and case.operation.path == "/games"
+    if creating and isinstance(case.body, dict) and data.draw(st.booleans()):
+        # a real ruleset, so the generated options, tags and seeds reach its checks
+        meta = data.draw(st.sampled_from([r.meta for r in all_rulesets()]))
+        case.body["ruleset"] = meta.id
+        case.body["players"] = [f"P{i}" for i in range(data.draw(st.integers(1, meta.max_players + 1)))]
+        if data.draw(st.booleans()):
+            option = data.draw(st.sampled_from(meta.options))
+            value = data.draw(st.sampled_from([*(option.choices or ()), option.default]) | JSON_VALUES)
+            case.body["options"] = {option.name: value}
     if case.operation.path.startswith("/stats") and case.query and "wait" in case.query:
         case.query["wait"] = 0  # the view is not run here: waiting for it only takes time
 
