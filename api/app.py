@@ -25,11 +25,15 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 
 from api.dependencies import DEPENDENCIES
+from api.guard import guard_request
 from api.problems import EXCEPTION_HANDLERS
+from api.rate_limits import limit_stores, write_limits
 from api.routes import ROUTES
+from api.settings import EdgeSettings
 from projections.games_index import GameIndex
 from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
+from store.limits import MAX_BODY_BYTES
 
 DESCRIPTION = """Chronicle records and replays tabletop games as event streams.
 
@@ -83,21 +87,31 @@ def projections_mode(given: str | None, default: ProjectionsMode) -> Projections
 
 
 def create_app(
-    chronicle: Chronicle | None = None, store: str | None = None, projections: ProjectionsMode | None = None
+    chronicle: Chronicle | None = None,
+    store: str | None = None,
+    projections: ProjectionsMode | None = None,
+    settings: EdgeSettings | None = None,
 ) -> Litestar:
     """The HTTP API over `chronicle`, or over a store opened from `store` (a URL) at start-up.
     The statistics view runs in process when the app opens the store itself, unless
     `projections` (or `CHRONICLE_PROJECTIONS`) says `external`; over a given application
-    object it runs in process only when asked."""
+    object it runs in process only when asked. `settings` (default: from the environment,
+    api/settings.py) set who may create games and the write rate limits."""
     if chronicle is not None and store is not None:
         raise ValueError("give either an application object or a store URL, not both")
     mode = projections_mode(projections, "inprocess" if chronicle is None else "external")
+    settings = settings if settings is not None else EdgeSettings.from_env()
     state = State({"chronicle": chronicle, "index": GameIndex(chronicle)} if chronicle is not None else {})
+    state.settings = settings
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
         state=state,
+        middleware=write_limits(settings),
+        stores=limit_stores(settings),
+        before_request=guard_request,
+        request_max_body_size=MAX_BODY_BYTES,
         lifespan=[*([_open_store(store)] if chronicle is None else []), _run_projections(mode)],
         openapi_config=OpenAPIConfig(
             title="Chronicle",

@@ -15,6 +15,7 @@ from litestar import Request
 
 from store.app import Access, Chronicle
 from store.errors import GameNotFound, Unauthorized
+from store.limits import MAX_TOKEN
 
 
 def bearer_token(request: Request[Any, Any, Any]) -> str | None:
@@ -26,6 +27,8 @@ def bearer_token(request: Request[Any, Any, Any]) -> str | None:
     token = token.strip()
     if scheme.lower() != "bearer" or not token or " " in token:
         raise Unauthorized("Send the token as `Authorization: Bearer <token>`.", code="invalid_token")
+    if len(token) > MAX_TOKEN:
+        raise Unauthorized(f"A token has at most {MAX_TOKEN} characters.", code="invalid_token")
     return token
 
 

@@ -13,6 +13,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 
 from api.auth import bearer_token
+from api.settings import EdgeSettings
 from projections.games_index import GameIndex
 from projections.runner import StatsReader
 from store.app import Chronicle
@@ -40,6 +41,11 @@ def provide_stats(state: State) -> StatsReader:
         return reader
 
 
+def provide_settings(state: State) -> EdgeSettings:
+    settings: EdgeSettings = state.settings
+    return settings
+
+
 def provide_token(request: Request[Any, Any, Any]) -> str | None:
     return bearer_token(request)
 
@@ -48,5 +54,6 @@ DEPENDENCIES = {
     "chronicle": Provide(provide_chronicle, sync_to_thread=False),
     "index": Provide(provide_index, sync_to_thread=False),
     "token": Provide(provide_token, sync_to_thread=False),
+    "settings": Provide(provide_settings, sync_to_thread=False),
     "stats": Provide(provide_stats, sync_to_thread=True),
 }

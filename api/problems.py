@@ -20,9 +20,11 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, SerializationException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.types import ExceptionHandlersMap
+from redis.exceptions import RedisError
 
 from domain.ruleset import RejectedError
 from store.errors import ServiceError
+from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, explain
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://chronicle.dev/problems/"
@@ -66,12 +68,18 @@ def _on_rejection(_: Request[Any, Any, Any], exc: RejectedError) -> Response[Pro
 
 
 def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
-    """A body, query or header that does not fit its schema."""
-    errors = exc.extra if isinstance(exc.extra, list) else []
-    parts = [_validation_message(error) for error in errors if isinstance(error, dict)]
+    """A body, query or header that does not fit its schema. An integer past the signed 64-bit
+    bound every integer parameter carries is `number_out_of_range`, as in a body (api/guard.py)."""
+    errors = [error for error in exc.extra if isinstance(error, dict)] if isinstance(exc.extra, list) else []
+    parts = [_validation_message(error) for error in errors]
     detail = "; ".join(parts) or exc.detail
+    bounds = (f"<= {INT64_MAX}", f">= {INT64_MIN}")
+    out_of_range = any(bound in str(error.get("message")) for error in errors for bound in bounds)
     return problem(
-        400, "invalid_request", "The request is not valid", f"{request.method} {request.url.path}: {detail}"
+        400,
+        "number_out_of_range" if out_of_range else "invalid_request",
+        "The request is not valid",
+        f"{request.method} {request.url.path}: {detail}",
     )
 
 
@@ -81,18 +89,34 @@ def _validation_message(error: dict[str, Any]) -> str:
     where = "body" if key in ("", "data") else key
     if message == repr(key):  # a required parameter (or the body) is missing
         return f"{where} is required"
-    return f"{where}: {message}"
+    return f"{where}: {explain(message)}"
 
 
 def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     status = exc.status_code
     if isinstance(exc.__cause__, SerializationException):  # Litestar could not decode the body
+        if "Number out of range" in str(exc.detail):  # a float literal past the double range
+            return problem(
+                400,
+                "number_out_of_range",
+                "The request is not valid",
+                "The body holds a number past the range of a 64-bit float.",
+            )
         return problem(
             400,
             "invalid_json",
             "The body is not valid JSON",
             f"The request body cannot be read: {exc.detail}.",
         )
+    if status == 413:
+        return problem(
+            413,
+            "body_too_large",
+            "The body is too large",
+            f"A request body holds at most {MAX_BODY_BYTES:,} bytes.",
+        )
+    if status == 429:
+        return _rate_limited(exc)
     if status == 404:
         return problem(404, "not_found", "Not found", "There is no such resource; see /schema for the API.")
     if status == 405:
@@ -104,10 +128,36 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
     return problem(status, _status_code(status), HTTPStatus(status).phrase, exc.detail)
 
 
+def _rate_limited(exc: HTTPException) -> Response[Problem]:
+    """A write over its rate limit (api/rate_limits.py): `Retry-After` says when the window
+    that refused it ends, and the `RateLimit-*` headers describe the limit."""
+    headers = dict(exc.headers or {})
+    reset = headers.get("RateLimit-Reset", "")
+    retry_after = max(1, int(reset)) if reset.isdigit() else 1
+    response = problem(
+        429,
+        "rate_limited",
+        "Too many requests",
+        f"Too many writes from this token or address; retry in {retry_after} s.",
+    )
+    response.headers.update({**headers, "Retry-After": str(retry_after)})
+    return response
+
+
 def _on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.warning("store unavailable: %s", exc)
     return problem(
         503, "store_unavailable", "The event store is unavailable", "The event store did not answer; retry."
+    )
+
+
+def _on_limiter_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    log.warning("rate limiter unavailable: %s", exc)
+    return problem(
+        503,
+        "rate_limiter_unavailable",
+        "The rate limiter is unavailable",
+        "The rate limiter's Redis did not answer, so no write is accepted; retry.",
     )
 
 
@@ -123,6 +173,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: _on_http_exception,
     OperationalError: _on_store_unavailable,
     InterfaceError: _on_store_unavailable,
+    RedisError: _on_limiter_unavailable,
     Exception: _on_unexpected,
 }
 

@@ -8,17 +8,14 @@ defaults, so every event carries `retracted` (false unless a later retraction un
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 import msgspec
 
 from domain.reading import StoredEvent
 from domain.ruleset import Ruleset, VariantOption
 from projections.games_index import GameSummary
-
-ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
-Version = Annotated[int, msgspec.Meta(ge=1)]
-MAX_REASON = 500
+from store.limits import ActionId, ActionObject, Count, Notation, Reason, SeatId, Version, payload_problem
 
 
 class Health(msgspec.Struct):
@@ -119,10 +116,15 @@ class ActionRequest(msgspec.Struct, forbid_unknown_fields=True):
     another, a 409 `action_id_reused`); `expected_version` (or `If-Match`) refuses a stale
     write."""
 
-    action: dict[str, Any] | str
-    seat: str | None = None
+    action: ActionObject | Notation
+    seat: SeatId | None = None
     action_id: ActionId | None = None
     expected_version: Version | None = None
+
+    def __post_init__(self) -> None:
+        problem = payload_problem(self.action) if isinstance(self.action, dict) else None
+        if problem is not None:
+            raise ValueError(problem)
 
 
 class EventList(msgspec.Struct):
@@ -156,11 +158,11 @@ class RetractionRequest(msgspec.Struct, forbid_unknown_fields=True):
     action, a random outcome or a revealed secret is refused with the rule, unless
     `ask_approval` leaves it pending until every other seat approves."""
 
-    count: Annotated[int, msgspec.Meta(ge=1)] = 1
-    reason: Annotated[str, msgspec.Meta(max_length=MAX_REASON)] = ""
+    count: Count = 1
+    reason: Reason = ""
     ask_approval: bool = False
-    seat: str | None = None
-    expected_version: int | None = None  # or If-Match: undo only what the asker saw
+    seat: SeatId | None = None
+    expected_version: Version | None = None  # or If-Match: undo only what the asker saw
 
 
 class PendingRetraction(msgspec.Struct):

@@ -10,7 +10,7 @@ import secrets as random_source
 import threading
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
 
 import msgspec
@@ -41,23 +41,27 @@ from store.errors import (
     Forbidden,
     GameNotFound,
     InvalidRequest,
+    RetractionPending,
     Unauthorized,
     VersionConflict,
 )
+from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
 from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 
 
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
-    """A request to create a game."""
+    """A request to create a game. Names and tags are 1 to 64 characters, the client seed at
+    most 256, none with control characters; at most 16 tags and 64 options (store/limits.py)."""
 
-    ruleset: str
-    players: list[str]
+    ruleset: RulesetId
+    players: Players
     mode: Mode = "digital"
-    options: dict[str, Any] = {}
-    client_seed: str = ""
-    tags: list[str] = []
-    server_seed: str | None = None  # administrators only: fixes the deal for a reproduction
+    options: Options = {}
+    client_seed: ClientSeed = ""
+    tags: Tags = []
+    # administrators only: fixes the deal for a reproduction (64 hex digits)
+    server_seed: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
 
 class CreatedGame(msgspec.Struct):
@@ -114,6 +118,18 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _check_limits(new: NewGame) -> None:
+    """The limits of a new game hold whoever built it: HTTP decodes the request against them,
+    and a `NewGame` built in process (the command line) is checked the same way here."""
+    try:
+        msgspec.convert(msgspec.to_builtins(new), NewGame)
+    except msgspec.ValidationError as error:
+        raise InvalidRequest(f"The game cannot be created: {explain(str(error))}.") from None
+    problem = options_problem(new.options)
+    if problem is not None:
+        raise InvalidRequest(f"The game cannot be created: {problem}.")
+
+
 class Chronicle(Application[UUID]):
     name = "Chronicle"
     # A cached game keeps the state before each live action (for retractions): about 1 MB for
@@ -161,6 +177,7 @@ class Chronicle(Application[UUID]):
     # -- writing ------------------------------------------------------------------------
 
     def create_game(self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None) -> CreatedGame:
+        _check_limits(new)
         ruleset = get_ruleset(new.ruleset)
         if ruleset is None:
             raise InvalidRequest(f"There is no ruleset {new.ruleset!r}.", code="unknown_ruleset")
@@ -342,6 +359,13 @@ class Chronicle(Application[UUID]):
         if plan.crossings and not ask_approval:
             raise RejectedError(plan.refusal())
         if plan.crossings:
+            # One open request per seat: each is an event, and the other seats must answer it.
+            waiting = next((r for r in game.requests.values() if r.seat == seat), None)
+            if waiting is not None:
+                raise RetractionPending(
+                    f"Seat {seat} already waits for an answer to request {waiting.request_id}; "
+                    "it lapses when an action is recorded or a seat declines it."
+                )
             request_id = uuid4().hex[:12]
             game.request_retraction(plan, seat, reason, request_id, _now())
             self._save_correction(game)
@@ -406,7 +430,7 @@ class Chronicle(Application[UUID]):
             return Command(parsed, seat, by)  # type: ignore[arg-type]
         kinds = ruleset.codec.action_kinds()
         kind = action.get("kind")
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:  # a list or an object is no kind either
             known = ", ".join(sorted(kinds))
             raise RejectedError(
                 Rejection(

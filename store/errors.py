@@ -71,3 +71,9 @@ class SeedSealed(ServiceError):
     status = 403
     code = "seed_sealed"
     title = "The seed is still sealed"
+
+
+class RetractionPending(ServiceError):
+    status = 409
+    code = "retraction_already_pending"
+    title = "A retraction request is already pending"

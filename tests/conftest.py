@@ -1,10 +1,14 @@
-"""Fixtures shared by every suite: the two real stores.
+"""Fixtures shared by every suite: the two real stores, and Redis.
 
 `store_url` runs a test once on an SQLite file and once on PostgreSQL: a fresh schema
 (`t_<hex>`) in the `test` database of the local server, dropped after the test. Without a
 reachable PostgreSQL server those runs are skipped, unless `CI` is set: then they fail, so a
 CI run cannot pass by silently testing one store. `CHRONICLE_TEST_POSTGRES` names another
 server.
+
+`redis_url` is the local Redis (`CHRONICLE_TEST_REDIS`, default `redis://127.0.0.1:6379/0`),
+skipped or failed like PostgreSQL when it does not answer; with it comes a key namespace of
+its own, deleted after the test.
 """
 
 from __future__ import annotations
@@ -17,8 +21,10 @@ from uuid import uuid4
 
 import psycopg
 import pytest
+import redis
 
 POSTGRES = os.environ.get("CHRONICLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("CHRONICLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 @cache
@@ -63,3 +69,35 @@ def postgres_url() -> Iterator[str]:
     """A PostgreSQL store only, for what concerns PostgreSQL alone (mark the test `postgres`)."""
     with postgres_schema() as url:
         yield url
+
+
+def _unreachable(what: str, url: str, reason: str | None) -> None:
+    if reason is not None:
+        message = f"{what} at {url} is unreachable: {reason}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@cache
+def redis_unreachable() -> str | None:
+    try:
+        with redis.Redis.from_url(REDIS, socket_connect_timeout=3) as client:
+            client.ping()
+            return None
+    except redis.RedisError as error:
+        return str(error).strip() or "no answer"
+
+
+@pytest.fixture
+def redis_namespace() -> Iterator[tuple[str, str]]:
+    """The Redis URL and a namespace of this test's own, emptied afterwards."""
+    _unreachable("Redis", REDIS, redis_unreachable())
+    namespace = f"chronicle-test-{uuid4().hex}"
+    try:
+        yield REDIS, namespace
+    finally:
+        with redis.Redis.from_url(REDIS) as client:
+            keys = list(client.scan_iter(match=f"{namespace}*"))
+            if keys:
+                client.delete(*keys)

@@ -17,10 +17,12 @@ from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, Quer
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
 from api.schemas import ActionRequest, GameDetail, GameList
+from api.settings import EdgeSettings
 from domain import reading
 from projections.games_index import GameIndex
 from store.app import Chronicle, CreatedGame, NewGame, Recorded
 from store.errors import InvalidRequest, Unauthorized
+from store.limits import INT64_MAX, MAX_NAME, MAX_RULESET_ID
 
 MAX_PAGE = 500
 
@@ -34,26 +36,33 @@ def etag(version: int) -> dict[str, str]:
     status_code=201,
     sync_to_thread=True,
     tags=["games"],
-    responses=problem_responses(400, 401, 403),
+    responses=problem_responses(400, 401, 403, 413, 429),
 )
 def create_game(
-    data: JSONBody[NewGame], chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None]
+    data: JSONBody[NewGame],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    settings: NamedDependency[EdgeSettings],
 ) -> CreatedGame:
     """Create a game. The answer holds the tokens, shown only this once: one per seat and the
-    recorder's. A fixed `server_seed` needs the administrator token."""
+    recorder's. A fixed `server_seed` needs the administrator token. A server run with
+    `CHRONICLE_CREATE=token` creates games for the administrator token and its creation
+    tokens only."""
+    admin = chronicle.is_admin(token)
+    settings.check_create(token, admin)
     if data.server_seed is not None and token is None:
         raise Unauthorized("Fixing the server seed needs the administrator token.")
-    return chronicle.create_game(data, admin=chronicle.is_admin(token))
+    return chronicle.create_game(data, admin=admin)
 
 
 @get("/games", sync_to_thread=True, tags=["games"], responses=problem_responses(400))
 def list_games(
     index: NamedDependency[GameIndex],
-    ruleset: FromQuery[str | None] = None,
-    player: FromQuery[str | None] = None,
+    ruleset: Annotated[str | None, QueryParameter(max_length=MAX_RULESET_ID)] = None,
+    player: Annotated[str | None, QueryParameter(max_length=MAX_NAME)] = None,
     status: FromQuery[Literal["running", "finished"] | None] = None,
-    tag: FromQuery[str | None] = None,
-    offset: Annotated[int, QueryParameter(ge=0)] = 0,
+    tag: Annotated[str | None, QueryParameter(max_length=MAX_NAME)] = None,
+    offset: Annotated[int, QueryParameter(ge=0, le=INT64_MAX)] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 50,
 ) -> GameList:
     """Games matching every given filter, newest first. `player` matches a player's name
@@ -97,9 +106,14 @@ def expected_version(in_body: int | None, if_match: str | None) -> int | None:
     if text == "*":
         header = None
     elif text.isascii() and text.isdigit():
+        if len(text) > 19 or int(text) > INT64_MAX:
+            raise InvalidRequest(
+                "If-Match names a version outside the signed 64-bit range.", code="number_out_of_range"
+            )
         header = int(text)
     else:
-        raise InvalidRequest(f'If-Match takes one game version, like If-Match: "12", not {if_match!r}.')
+        shown = if_match if len(if_match) <= 40 else if_match[:40] + "..."
+        raise InvalidRequest(f'If-Match takes one game version, like If-Match: "12", not {shown!r}.')
     if in_body is not None and header is not None and in_body != header:
         raise InvalidRequest(f"If-Match ({header}) and expected_version ({in_body}) disagree.")
     return in_body if header is None else header
@@ -112,7 +126,7 @@ def expected_version(in_body: int | None, if_match: str | None) -> int | None:
     tags=["games"],
     responses={
         200: ResponseSpec(Recorded, description="A retry of an action_id already recorded: the first answer"),
-        **problem_responses(400, 401, 403, 404, 409, 422),
+        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
 def record_action(

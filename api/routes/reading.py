@@ -14,7 +14,7 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import FromPath, FromQuery, QueryParameter
+from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
 from api.auth import game_access, parse_game_id
@@ -24,6 +24,7 @@ from domain.reading import StoredEvent
 from store.app import Access, Chronicle
 from store.audit import AuditReport, audit_events
 from store.errors import Forbidden, InvalidRequest, SeedSealed
+from store.limits import INT64_MAX, INT64_MIN, MAX_SEAT
 
 NDJSON = "application/x-ndjson"
 PAGE = 500
@@ -64,6 +65,15 @@ def _ndjson_pages(
         page = chronicle.read_events(game_id, access, gt=gt, lte=_page_end(gt, lte))
 
 
+def _wants_ndjson(request: Request[Any, Any, Any]) -> bool:
+    try:
+        return request.accept.best_match(["application/json", NDJSON]) == NDJSON
+    except (OverflowError, ValueError):  # `q=1e999` overflows the float Litestar turns into an int
+        raise InvalidRequest(
+            "The Accept header's quality values are numbers from 0 to 1.", code="invalid_accept"
+        ) from None
+
+
 def _page_end(gt: int, lte: int | None) -> int:
     return gt + PAGE if lte is None else min(gt + PAGE, lte)
 
@@ -82,8 +92,14 @@ def read_events(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    start: Annotated[int | None, QueryParameter(name="from", description="first version (inclusive)")] = None,
-    end: Annotated[int | None, QueryParameter(name="to", description="last version (inclusive)")] = None,
+    start: Annotated[
+        int | None,
+        QueryParameter(name="from", ge=INT64_MIN, le=INT64_MAX, description="first version (inclusive)"),
+    ] = None,
+    end: Annotated[
+        int | None,
+        QueryParameter(name="to", ge=INT64_MIN, le=INT64_MAX, description="last version (inclusive)"),
+    ] = None,
     hide_retracted: Annotated[
         bool,
         QueryParameter(description="leave out the retracted actions and their facts (the corrected line)"),
@@ -94,7 +110,7 @@ def read_events(
     gid = parse_game_id(game_id)
     gt, lte = _event_range(start, end)
     access = game_access(chronicle, gid, token)
-    if request.accept.best_match(["application/json", NDJSON]) == NDJSON:
+    if _wants_ndjson(request):
         first = chronicle.read_events(gid, access, gt=gt, lte=_page_end(gt, lte))
         pages = _ndjson_pages(chronicle, gid, access, first, gt, lte, hide_retracted)
         return Stream(pages, media_type=NDJSON)
@@ -112,7 +128,10 @@ def game_state(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    at: Annotated[int | None, QueryParameter(description="the version to show (default: the latest)")] = None,
+    at: Annotated[
+        int | None,
+        QueryParameter(ge=INT64_MIN, le=INT64_MAX, description="the version to show (default: the latest)"),
+    ] = None,
 ) -> StateView:
     """The state at version `at` (default the latest), redacted for the caller."""
     gid = parse_game_id(game_id)
@@ -146,7 +165,7 @@ def legal_actions(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    seat: FromQuery[str | None] = None,
+    seat: Annotated[str | None, QueryParameter(max_length=MAX_SEAT)] = None,
 ) -> LegalActions:
     """The legal actions of a seat now (a seat token: its own seat; the recorder: any seat,
     default the prompted one), as objects and as notation."""

@@ -34,7 +34,7 @@ from store.errors import Unauthorized
         202: ResponseSpec(
             Retraction, description="Left pending: every seat in `waiting_for` must approve `request_id`"
         ),
-        **problem_responses(400, 401, 403, 404, 409, 422),
+        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
     },
 )
 def retract(
@@ -113,7 +113,7 @@ ANSWER_RESPONSES: dict[int, ResponseSpec] = {
         description="Answered: `retracted` lists the undone actions once the last approval came in; "
         "a request still waiting keeps its `request_id` and `waiting_for`",
     ),
-    **problem_responses(401, 403, 404, 409, 422),
+    **problem_responses(400, 401, 403, 404, 409, 422, 429),
 }
 
 

@@ -27,6 +27,7 @@ from projections.tables import Table
 from projections.views import Filters
 from store.app import Chronicle
 from store.errors import Forbidden, GameNotFound, InvalidRequest, ServiceError, Unauthorized
+from store.limits import INT64_MAX, MAX_NAME, MAX_RULESET_ID
 
 CSV = "text/csv; charset=utf-8"
 MAX_PAGE = 1000
@@ -81,16 +82,22 @@ class ViewStatus(msgspec.Struct):
     caught_up: bool
 
 
-Ruleset = Annotated[str | None, QueryParameter(description="a ruleset id, e.g. province")]
+Ruleset = Annotated[
+    str | None, QueryParameter(max_length=MAX_RULESET_ID, description="a ruleset id, e.g. province")
+]
 Mode = Annotated[Literal["digital", "physical"] | None, QueryParameter(description="how the game was played")]
-Player = Annotated[str | None, QueryParameter(description="a player's name (case-insensitive)")]
+Player = Annotated[
+    str | None, QueryParameter(max_length=MAX_NAME, description="a player's name (case-insensitive)")
+]
 Since = Annotated[str | None, QueryParameter(description="finished on or after (ISO 8601 date or time)")]
 Until = Annotated[str | None, QueryParameter(description="finished on or before (ISO 8601 date or time)")]
 Variant = Annotated[list[str] | None, QueryParameter(description="variant option NAME=VALUE (repeatable)")]
-Position = Annotated[int | None, QueryParameter(ge=0, description="wait until the view covers this position")]
+Position = Annotated[
+    int | None, QueryParameter(ge=0, le=INT64_MAX, description="wait until the view covers this position")
+]
 GameId = Annotated[str | None, QueryParameter(description="wait until this finished game is counted")]
 Wait = Annotated[float, QueryParameter(ge=0, le=MAX_WAIT, description="seconds to wait at most")]
-Offset = Annotated[int, QueryParameter(ge=0)]
+Offset = Annotated[int, QueryParameter(ge=0, le=INT64_MAX)]
 Limit = Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)]
 Format = Annotated[Literal["json", "csv"], QueryParameter(description="json (default) or csv")]
 
@@ -261,7 +268,7 @@ class RebuildStarted(msgspec.Struct):
     status_code=202,
     sync_to_thread=True,
     tags=["statistics"],
-    responses=problem_responses(401, 403, 404),
+    responses=problem_responses(400, 401, 403, 404, 429),
 )
 def rebuild_view(
     chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], view: FromPath[str]

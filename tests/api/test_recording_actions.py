@@ -227,6 +227,8 @@ def test_an_unknown_action_kind_is_refused_with_400_unknown_action(api: Api, gam
     with appends_nothing(api, game):
         body = assert_problem(api.act(game, {"kind": "Castle", "side": "king"}, token), 400, "unknown_action")
         assert_problem(api.act(game, {"piece": "green"}, token), 400, "unknown_action")
+        for kind in (["MoveWorker"], {"a": 1}, 7, None):  # found by fuzzing: a list was a 500
+            assert_problem(api.act(game, {"kind": kind}, token), 400, "unknown_action")
 
     assert "MoveWorker" in body["detail"]
 

@@ -363,6 +363,22 @@ def test_a_declined_request_closes_and_retracts_nothing(api: Api, crossed: Game)
     assert late["rule"] == "corrections 4"
 
 
+def test_a_seat_has_at_most_one_pending_request_until_it_is_answered(api: Api, crossed: Game) -> None:
+    first = retract(api, crossed, crossed.seat("A"), count=2, ask_approval=True).json()["request_id"]
+
+    with appends_nothing(api, crossed):
+        for count in (2, 1):
+            again = retract(api, crossed, crossed.seat("A"), count=count, ask_approval=True)
+            body = assert_problem(again, 409, "retraction_already_pending")
+            assert first in body["detail"]
+    assert [r["request_id"] for r in pending(api, crossed)] == [first]
+
+    bens = retract(api, crossed, crossed.seat("B"), count=2, ask_approval=True)
+    assert bens.status_code == 202, bens.text
+    assert answer(api, crossed, first, "decline", crossed.seat("B")).status_code == 200
+    assert retract(api, crossed, crossed.seat("A"), count=2, ask_approval=True).status_code == 202
+
+
 def test_a_request_lapses_when_another_action_is_recorded(api: Api, crossed: Game) -> None:
     request_id = retract(api, crossed, crossed.seat("A"), count=2, ask_approval=True).json()["request_id"]
 

@@ -30,6 +30,15 @@ def test_new_with_json_prints_one_object_with_typed_options(cli: Cli) -> None:
     assert len(created["commitment"]) == 64 and set(created["seat_tokens"]) == {"A", "B"}
 
 
+def test_new_holds_names_and_tags_to_the_limits_of_the_http_api(cli: Cli) -> None:
+    control = cli.fails(1, "new", "province", "--player", "Ann\x1b[31m", "--player", "Bob")
+    long_tag = cli.fails(1, "new", "province", *PLAYERS, "--tag", "t" * 65)
+
+    assert "control characters are not allowed - at `$.players[0]`" in control
+    assert "length <= 64 - at `$.tags[0]`" in long_tag
+    assert "(invalid_request)" in control
+
+
 def test_a_physical_game_is_recorded_through_notation(physical_game: RecordedGame) -> None:
     actions = [re.search(r"#\d+ the table: (.*)", line) for line in physical_game.log]
     assert [found[1] for found in actions if found] == list(PHYSICAL_OPENING)

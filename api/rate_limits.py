@@ -1,0 +1,128 @@
+"""Rate limits on writes: Litestar's rate-limit middleware, once per client address and once
+per bearer token, on every POST and DELETE (actions, retractions and their answers, game
+creation, a view rebuild). Reads are never limited.
+
+A write over either limit is refused before its handler runs, so it appends nothing: a 429
+problem (`rate_limited`, api/problems.py) with `Retry-After` and the `RateLimit-*` headers.
+A token is counted by its SHA-256 (the counters never hold a token); a request without one
+meets the address limit alone. Windows are fixed (Litestar's): a limit of 600/minute admits
+600 writes from the first one's second on, then none until that minute is over.
+
+The counters live in memory, one set per server process, or in Redis with `CHRONICLE_REDIS`,
+shared by every process. A Redis that does not answer refuses writes (503
+`rate_limiter_unavailable`) rather than let them through uncounted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from time import time
+from typing import Any
+
+import msgspec
+from litestar import Request
+from litestar.middleware.base import DefineMiddleware
+from litestar.middleware.rate_limit import (
+    DURATION_VALUES,
+    CacheObject,
+    RateLimitConfig,
+    RateLimitMiddleware,
+    get_remote_address,
+)
+from litestar.stores.base import Store
+from litestar.stores.memory import MemoryStore
+from litestar.stores.redis import RedisStore
+from litestar.types import Message, Send
+from redis.asyncio import Redis
+
+from api.settings import EdgeSettings, Rate
+
+STORE = "rate_limit"
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+PURGE_EVERY = 10_000  # writes between two sweeps of expired counters from memory
+
+
+class CountingRateLimitMiddleware(RateLimitMiddleware):
+    """Litestar's middleware, keeping each window as a count and its end. Litestar stores one
+    timestamp per request of the window and writes the whole list back on every request,
+    which costs in proportion to the limit; only the list's length is ever read. Answers to
+    admitted writes carry no `RateLimit-*` headers (two limits would each set them); a
+    refusal carries the refusing limit's."""
+
+    _writes = 0
+
+    async def retrieve_cached_history(self, key: str, store: Store) -> CacheObject:
+        now = int(time())
+        cached = await store.get(key)
+        if cached:
+            count, reset = msgspec.json.decode(cached, type=tuple[int, int])
+            if reset > now:
+                return CacheObject(history=[reset] * count, reset=reset)
+        return CacheObject(history=[], reset=now + DURATION_VALUES[self.unit])
+
+    async def set_cached_history(self, key: str, cache_object: CacheObject, store: Store) -> None:
+        now = int(time())
+        cache_object.history.append(now)
+        count = len(cache_object.history)
+        expires_in = max(1, cache_object.reset - now)
+        await store.set(key, msgspec.json.encode((count, cache_object.reset)), expires_in=expires_in)
+        await self._sweep(store)
+
+    async def _sweep(self, store: Store) -> None:
+        """A memory store drops an expired counter only when its key is read again: sweep now
+        and then, or one-off keys (a token per request) would pile up."""
+        CountingRateLimitMiddleware._writes += 1
+        if isinstance(store, MemoryStore) and CountingRateLimitMiddleware._writes % PURGE_EVERY == 0:
+            await store.delete_expired()
+
+    def create_send_wrapper(self, send: Send, cache_object: CacheObject) -> Send:
+        async def unchanged(message: Message) -> None:
+            await send(message)
+
+        return unchanged
+
+
+def is_write(request: Request[Any, Any, Any]) -> bool:
+    return request.method in WRITES
+
+
+def has_token_and_writes(request: Request[Any, Any, Any]) -> bool:
+    return request.method in WRITES and "authorization" in request.headers
+
+
+def address_of(request: Request[Any, Any, Any]) -> str:
+    return "address:" + get_remote_address(request)
+
+
+def token_of(request: Request[Any, Any, Any]) -> str:
+    header = request.headers.get("authorization", "")
+    return "token:" + hashlib.sha256(header.strip().encode()).hexdigest()[:32]
+
+
+def _config(rate: Rate, identify: Any, check: Any) -> DefineMiddleware:
+    return RateLimitConfig(
+        rate_limit=(rate.unit, rate.limit),
+        identifier_for_request=identify,
+        check_throttle_handler=check,
+        middleware_class=CountingRateLimitMiddleware,
+        store=STORE,
+    ).middleware
+
+
+def write_limits(settings: EdgeSettings) -> list[DefineMiddleware]:
+    """The middleware of the configured limits: the address first, then the token."""
+    middleware = []
+    if settings.address_rate is not None:
+        middleware.append(_config(settings.address_rate, address_of, is_write))
+    if settings.token_rate is not None:
+        middleware.append(_config(settings.token_rate, token_of, has_token_and_writes))
+    return middleware
+
+
+def limit_stores(settings: EdgeSettings) -> dict[str, Store]:
+    """The counters' store: Redis when `CHRONICLE_REDIS` names one, else the app's memory."""
+    if settings.redis_url is None:
+        return {}
+    client = Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    store = RedisStore(client, namespace=f"{settings.redis_namespace}:{STORE}", handle_client_shutdown=True)
+    return {STORE: store}

@@ -1,0 +1,165 @@
+"""Rate limits on writes (api/rate_limits.py), per bearer token and per client address, with
+low limits set for the tests: a refused write is a 429 `rate_limited` problem with
+`Retry-After`, and appends nothing; reads are never limited. The Redis-backed counters are
+tested against the real Redis, shared by two applications as by two server processes."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+from litestar.testing import TestClient
+
+from api.app import create_app
+from api.settings import EdgeSettings, Rate
+from store.app import Chronicle
+from tests.api.support import Api, Game, assert_problem, bearer
+
+NEW = {"ruleset": "province", "players": ["Ann", "Ben"], "mode": "physical"}
+FIRST = {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"}
+
+
+@contextmanager
+def served(chronicle: Chronicle, **settings: object) -> Iterator[Api]:
+    with TestClient(create_app(chronicle, settings=EdgeSettings(**settings))) as client:  # type: ignore[arg-type]
+        yield Api(client, chronicle)
+
+
+def head(chronicle: Chronicle) -> int:
+    return chronicle.recorder.max_notification_id() or 0
+
+
+def assert_rate_limited(response: httpx.Response, limit: int, window: int) -> None:
+    assert_problem(response, 429, "rate_limited")
+    assert 1 <= int(response.headers["retry-after"]) <= window
+    assert response.headers["ratelimit-limit"] == str(limit)
+    assert response.headers["ratelimit-remaining"] == "0"
+
+
+def new_game(api: Api, token: str | None = None) -> httpx.Response:
+    return api.client.post("/games", json=NEW, headers=bearer(token))
+
+
+def created(response: httpx.Response) -> Game:
+    assert response.status_code == 201, response.text
+    body = response.json()
+    return Game(body["game_id"], "physical", "", body["seat_tokens"], body["recorder_token"])
+
+
+def test_a_token_over_its_write_limit_is_refused_with_retry_after_and_appends_nothing(
+    chronicle: Chronicle,
+) -> None:
+    with served(chronicle, token_rate=Rate(3, "minute"), address_rate=None) as api:
+        game = created(new_game(api))
+        api.ok(game, FIRST, game.recorder)
+        assert api.act(game, {"kind": "EndTurn"}, game.recorder).status_code == 422  # refused, yet counted
+        api.ok(game, {"kind": "RevealGoal", "goal": "workers2"}, game.recorder)
+        after = head(chronicle)
+
+        refused = api.act(game, {"kind": "MoveWorker", "piece": "green", "from": "top"}, game.recorder)
+
+        assert_rate_limited(refused, 3, 60)
+        assert head(chronicle) == after
+        retraction = api.client.post(f"/games/{game.id}/retractions", json={}, headers=bearer(game.recorder))
+        assert_rate_limited(retraction, 3, 60)
+        assert head(chronicle) == after
+
+
+def test_each_token_is_counted_alone_and_reads_are_never_limited(chronicle: Chronicle) -> None:
+    with served(chronicle, token_rate=Rate(1, "minute"), address_rate=None) as api:
+        game = created(new_game(api))
+        api.ok(game, FIRST, game.recorder)
+        assert_rate_limited(api.act(game, FIRST, game.recorder), 1, 60)
+
+        assert api.act(game, {"kind": "RevealGoal", "goal": "workers2"}, game.seat("A")).status_code != 429
+        assert_rate_limited(api.act(game, FIRST, game.seat("A")), 1, 60)
+        for _ in range(5):
+            assert api.get(f"/games/{game.id}/events", game.recorder).status_code == 200
+            assert api.get(f"/games/{game.id}/state", game.seat("A")).status_code == 200
+
+
+def test_the_address_limit_counts_every_write_from_one_address_whatever_the_token(
+    chronicle: Chronicle,
+) -> None:
+    with served(chronicle, token_rate=None, address_rate=Rate(4, "minute")) as api:
+        game = created(new_game(api))
+        created(new_game(api, "any-token"))
+        api.ok(game, FIRST, game.recorder)
+        assert (
+            api.client.post(
+                f"/games/{game.id}/retractions/x/approve", headers=bearer(game.seat("B"))
+            ).status_code
+            == 422
+        )
+        before = head(chronicle)
+
+        assert_rate_limited(new_game(api), 4, 60)
+        assert_rate_limited(api.act(game, {"kind": "RevealGoal", "goal": "workers2"}, game.seat("A")), 4, 60)
+        assert head(chronicle) == before
+        assert api.get("/games").json()["total"] == 2
+
+
+def test_a_write_is_admitted_again_once_its_window_is_over(chronicle: Chronicle) -> None:
+    with served(chronicle, token_rate=None, address_rate=Rate(1, "second")) as api:
+        created(new_game(api))
+        refused = new_game(api)
+        assert_rate_limited(refused, 1, 1)
+
+        time.sleep(1.1 * int(refused.headers["retry-after"]))
+
+        created(new_game(api))
+
+
+def test_without_limits_a_burst_of_writes_is_admitted(chronicle: Chronicle) -> None:
+    with served(chronicle, token_rate=None, address_rate=None) as api:
+        for _ in range(12):
+            created(new_game(api))
+
+
+@pytest.mark.redis
+def test_with_redis_two_servers_share_the_counters(
+    chronicle: Chronicle, redis_namespace: tuple[str, str]
+) -> None:
+    url, namespace = redis_namespace
+    settings = {"token_rate": None, "address_rate": Rate(3, "minute"), "redis_url": url}
+    with (
+        served(chronicle, **settings, redis_namespace=namespace) as first,
+        served(chronicle, **settings, redis_namespace=namespace) as second,
+    ):
+        created(new_game(first))
+        created(new_game(second))
+        created(new_game(first))
+
+        assert_rate_limited(new_game(second), 3, 60)
+        assert_rate_limited(new_game(first), 3, 60)
+        assert first.get("/games").json()["total"] == 3
+
+
+@pytest.mark.redis
+def test_with_redis_the_counters_hold_no_token(
+    chronicle: Chronicle, redis_namespace: tuple[str, str]
+) -> None:
+    import redis
+
+    url, namespace = redis_namespace
+    with served(chronicle, token_rate=Rate(5, "minute"), redis_url=url, redis_namespace=namespace) as api:
+        game = created(new_game(api))
+        api.ok(game, FIRST, game.recorder)
+
+    with redis.Redis.from_url(url) as client:
+        keys = [key.decode() for key in client.scan_iter(match=f"{namespace}*")]
+        values = b"".join(client.get(key) or b"" for key in keys)
+    assert len(keys) == 2 and any("address:testclient" in key for key in keys), keys
+    assert not any(game.recorder in key for key in keys) and game.recorder.encode() not in values
+
+
+@pytest.mark.redis
+def test_an_unreachable_redis_refuses_writes_with_503_and_appends_nothing(chronicle: Chronicle) -> None:
+    with served(chronicle, redis_url="redis://127.0.0.1:1/0") as api:
+        assert_problem(new_game(api), 503, "rate_limiter_unavailable")
+        assert api.get("/games").status_code == 200
+
+    assert head(chronicle) == 0
