@@ -5,11 +5,16 @@
 reachable PostgreSQL server those runs are skipped, unless `CI` is set: then they fail, so a
 CI run cannot pass by silently testing one store. `CHRONICLE_TEST_POSTGRES` names another
 server.
+
+The store goes away last, after every fixture that uses it: a thread the test started (a
+projection runner, a rebuild, a poller) that still runs then fails the test, after a grace
+period, instead of writing into a dropped schema or a deleted file.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from functools import cache
 from uuid import uuid4
@@ -29,10 +34,25 @@ def postgres_unreachable() -> str | None:
         return str(error).strip() or "no answer"
 
 
+GRACE = 10.0  # seconds a thread left running gets to finish before its store goes away
+
+
+def _threads_left(before: set[threading.Thread]) -> list[str]:
+    """The threads started since `before` that are still running after a grace period. Litestar
+    leaves one logging listener per application running (it only moves log records): not ours."""
+    left = [t for t in threading.enumerate() if t not in before and not t.name.endswith("(_monitor)")]
+    for thread in left:
+        thread.join(timeout=GRACE)
+    return [t.name for t in left if t.is_alive()]
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    before = set(threading.enumerate())
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
+        left = _threads_left(before)
+        assert not left, f"threads still running when the store goes away: {left}"
         return
     reason = postgres_unreachable()
     if reason is not None:
@@ -45,6 +65,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         connection.execute(f'CREATE SCHEMA "{schema}"')
     try:
         yield f"{POSTGRES}?schema={schema}"
+        left = _threads_left(before)
+        assert not left, f"threads still running when the store goes away: {left}"
     finally:
         with psycopg.connect(POSTGRES, autocommit=True) as connection:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
