@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 ALGORITHM = "hmac-sha256-v1"
@@ -90,33 +90,50 @@ class NoRng:
 class ScriptedRng:
     """Outcomes fixed in advance, for worked examples that name a seed (design.md section 4).
 
-    `rolls[stream]` is a list of outcome tuples consumed in order; `shuffles[stream]` likewise
-    gives the resulting orders. Asking for more than was scripted is an error in the test.
+    Each outcome names the stream and counter it answers: `rolls[(stream, n)]` is the tuple of
+    faces, `shuffles[(stream, n)]` the resulting order. Like the seeded source, the same
+    (stream, n) always gives the same outcome (a refused action that is entered again draws
+    again with the same counter). Asking for a (stream, n) that was not scripted, dice or items
+    that do not fit, or ending with a scripted outcome never asked for (`assert_all_drawn`), is
+    an error in the test: a ruleset that reuses or skips a counter is caught.
     """
 
     def __init__(
         self,
-        rolls: dict[str, list[tuple[int, ...]]] | None = None,
-        shuffles: dict[str, list[Sequence[object]]] | None = None,
+        rolls: Mapping[tuple[str, int], tuple[int, ...]] | None = None,
+        shuffles: Mapping[tuple[str, int], Sequence[object]] | None = None,
     ) -> None:
-        self._rolls = {k: list(v) for k, v in (rolls or {}).items()}
-        self._shuffles = {k: list(v) for k, v in (shuffles or {}).items()}
+        self._rolls = {key: tuple(outcome) for key, outcome in (rolls or {}).items()}
+        self._shuffles = {key: list(order) for key, order in (shuffles or {}).items()}
+        self._drawn: set[tuple[str, str, int]] = set()
 
     def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]:
-        queue = self._rolls.get(stream)
-        if not queue:
-            raise AssertionError(f"no scripted roll left on stream {stream!r}")
-        outcome = tuple(queue.pop(0))
+        outcome = self._rolls.get((stream, n))
+        if outcome is None:
+            raise AssertionError(
+                f"no roll is scripted for stream {stream!r} n {n} (scripted: {self.scripted()})"
+            )
         if len(outcome) != count or not all(1 <= f <= faces for f in outcome):
-            raise AssertionError(f"scripted roll {outcome} does not fit {count}d{faces}")
+            raise AssertionError(f"scripted roll {outcome} for {stream!r} n {n} does not fit {count}d{faces}")
+        self._drawn.add(("roll", stream, n))
         return outcome
 
     def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
-        queue = self._shuffles.get(stream)
-        if not queue:
-            raise AssertionError(f"no scripted shuffle left on stream {stream!r}")
-        order = list(queue.pop(0))
+        order = self._shuffles.get((stream, n))
+        if order is None:
+            raise AssertionError(
+                f"no shuffle is scripted for stream {stream!r} n {n} (scripted: {self.scripted()})"
+            )
         if sorted(map(repr, order)) != sorted(map(repr, items)):
             raise AssertionError(f"scripted shuffle {order} is not a permutation of {list(items)}")
+        self._drawn.add(("shuffle", stream, n))
         by_repr = {repr(item): item for item in items}
         return tuple(by_repr[repr(o)] for o in order)
+
+    def scripted(self) -> list[tuple[str, str, int]]:
+        return sorted([("roll", *k) for k in self._rolls] + [("shuffle", *k) for k in self._shuffles])
+
+    def assert_all_drawn(self) -> None:
+        left = [key for key in self.scripted() if key not in self._drawn]
+        if left:
+            raise AssertionError(f"scripted outcomes never drawn: {left}")

@@ -19,7 +19,7 @@ from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
 from store.app import ADMIN, Chronicle
-from store.audit import AuditReport, audit_events
+from store.audit import AuditReport, audit_game
 from store.config import StoreConfigError, display_url
 
 MIN_PREFIX = 4
@@ -138,8 +138,7 @@ class LocalReader:
         return snapshot_of(game, game_info(latest), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
-        game = self._game(game_id)
-        return audit_events(self.app.stored_events(game.id), self.app.seed_for_audit(game, ADMIN))
+        return audit_game(self.app, UUID(game_id), ADMIN)
 
     def game_ids(self) -> list[str]:
         return self.index.all_ids()

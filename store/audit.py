@@ -3,26 +3,54 @@
 A referee's question is "was every move legal, and was every roll honest?". The audit answers
 both at once: it rebuilds the configuration from the first event, checks the seed against its
 published commitment, re-runs `setup` and then `decide` on every recorded action with the same
-rules version and the revealed seed, and compares each derived fact with the stored one.
-The first divergence is reported with its version, what differed, and the rule.
+rules version and the seed, and compares each derived fact with the stored one, walking the
+stream in its stored order. The first divergence is reported with its version, a stable
+`code`, what differed, and the rule.
+
+Where a divergence lies: at the version of the first stored event that the rules do not
+account for. A fact that should be there and is not is reported at the version where it
+belongs (the event standing there instead, or one past the end of the stream); a game the
+rules have ended but that was not closed, likewise.
+
+What the audit cannot see: fields the rules never re-decide (timestamps, names, a
+retraction's reason, who entered an action) and a change that leaves a consistent game
+behind (an action replaced, together with its facts, by another legal one). Retracting a
+different suffix of the live actions is such a change: the first divergence is then wherever
+the actions recorded after it stop adding up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
+from uuid import UUID
 
 import msgspec
 
-from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
+from domain.events import (
+    ActionRecorded,
+    ActionsRetracted,
+    FactRecorded,
+    GameCreated,
+    GameFinished,
+    RetractionAnswered,
+    RetractionRequested,
+)
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import Command, GameConfig, Rejection, get_ruleset
+from domain.ruleset import Command, GameConfig, Rejection, Ruleset, get_ruleset
+from store.app import Access, Chronicle
+from store.errors import Forbidden, GameNotFound, SeedSealed
 
 
 class Divergence(msgspec.Struct):
     version: int
     what: str
     rule: str
+    # Stable, for tools: stream_start, version_gap, ruleset_unknown, ruleset_version,
+    # seed_sealed, seed_not_committed, fact_differs, fact_missing, fact_extra, fact_order,
+    # action_number, action_unreadable, action_illegal, retraction_not_latest, finish_early,
+    # finish_missing, outcome_differs, after_finish, unreadable.
+    code: str = ""
 
 
 class AuditReport(msgspec.Struct):
@@ -35,143 +63,273 @@ class AuditReport(msgspec.Struct):
     retracted: int = 0  # of `actions`, how many a later correction undid
 
 
-Step = tuple[ActionRecorded, list[FactRecorded]] | ActionsRetracted
+class _Diverged(Exception):
+    def __init__(self, version: int, code: str, what: str, rule: str) -> None:
+        super().__init__(what)
+        self.divergence = Divergence(version, what, rule, code)
 
 
-def _group(events: Sequence[Any]) -> tuple[list[FactRecorded], list[Step]]:
-    """The setup facts, then each action with its facts and each retraction, in order."""
-    setup: list[FactRecorded] = []
-    steps: list[Step] = []
-    for event in events[1:]:
-        if isinstance(event, ActionRecorded):
-            steps.append((event, []))
-        elif isinstance(event, FactRecorded):
-            last = steps[-1] if steps else None
-            (last[1] if isinstance(last, tuple) else setup).append(event)
-        elif isinstance(event, ActionsRetracted):
-            steps.append(event)
-    return setup, steps
+def audit_game(app: Chronicle, game_id: UUID, access: Access) -> AuditReport:
+    """Audit one game as its stream is stored, never folding it first (a tampered stream may
+    not fold). The audit opens when the game ends; an administrator may audit a running game,
+    a digital one with its sealed seed."""
+    events = app.stored_events(game_id)
+    if not events:
+        raise GameNotFound(f"There is no game {game_id}.")
+    created = events[0]
+    digital = isinstance(created, GameCreated) and created.mode == "digital"
+    if access.role != "admin" and not any(isinstance(e, GameFinished) for e in events):
+        if digital:
+            raise SeedSealed("The seed stays sealed until the game ends; the audit opens then.")
+        raise Forbidden("The audit opens when the game ends (or to the administrator).", code="game_running")
+    sealed = bytes.fromhex(app.secrets(game_id).server_seed) if digital and access.role == "admin" else None
+    return audit_events(events, sealed)
 
 
 def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
-    """Audit one game's stored events. `seed` is the revealed (or, for an administrator,
-    the sealed) server seed of a digital game; without it random outcomes cannot be checked
-    and the audit says so."""
+    """Audit one game's stored events. `seed` is the server seed the caller holds (the sealed
+    one, for an administrator), or None. A finished digital game's revealed seed is used when
+    it matches the published commitment; without a seed that does, random outcomes cannot be
+    checked and the audit says so."""
     stored = list(events)
-    created = stored[0]
-    assert isinstance(created, GameCreated)
-    game_id = str(created.originator_id)
-    ruleset = get_ruleset(created.ruleset)
-    report = AuditReport(game_id, True, 0, 0, random_checked=created.mode != "digital" or seed is not None)
-
-    def diverged(version: int, what: str, rule: str) -> AuditReport:
+    first = stored[0] if stored else None
+    game_id = str(first.originator_id) if first is not None else ""
+    digital = isinstance(first, GameCreated) and first.mode == "digital"
+    report = AuditReport(game_id, True, 0, 0, random_checked=not digital or seed is not None)
+    try:
+        _audit(stored, seed, report)
+    except _Diverged as found:
         report.clean = False
-        report.divergence = Divergence(version, what, rule)
-        return report
+        report.divergence = found.divergence
+    return report
 
+
+def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
+    if not stored or not isinstance(stored[0], GameCreated):
+        raise _Diverged(1, "stream_start", "the stream does not start with its configuration", "design.md 3")
+    for index, event in enumerate(stored):
+        if event.originator_version != index + 1:
+            raise _Diverged(
+                index + 1,
+                "version_gap",
+                f"the event at position {index + 1} carries version {event.originator_version}",
+                "design.md 3",
+            )
+    created = stored[0]
+    ruleset = get_ruleset(created.ruleset)
     if ruleset is None:
-        return diverged(1, f"ruleset {created.ruleset!r} is not installed", "design.md 2")
+        raise _Diverged(1, "ruleset_unknown", f"ruleset {created.ruleset!r} is not installed", "design.md 2")
     if ruleset.meta.version != created.ruleset_version:
-        return diverged(
+        raise _Diverged(
             1,
+            "ruleset_version",
             f"recorded under {created.ruleset} version {created.ruleset_version}, installed is "
             f"{ruleset.meta.version}",
             "design.md 3",
         )
-    config = GameConfig.from_record(game_id, vars(created))
-    rng: Rng = NoRng()
-    if created.mode == "digital":
-        if seed is None:
-            return diverged(
-                1,
-                "the seed is sealed until the game ends; random outcomes cannot be checked",
-                "design.md 4.7",
-            )
-        if commitment(seed) != created.commitment:
-            return diverged(1, "the seed does not match the published commitment", "design.md 4.1")
-        rng = SeededRng(seed, game_id, created.client_seed)
-    codec = ruleset.codec
-    setup, steps = _group(stored)
-    state = ruleset.initial(config)
+    try:
+        config = GameConfig.from_record(report.game_id, vars(created))
+        state = ruleset.initial(config)
+    except Exception as error:
+        raise _Diverged(
+            1, "unreadable", f"the configuration cannot be read: {error!r}", "design.md 3"
+        ) from None
+    rng, late = _rng(stored, created, config, seed, report)
+    _Walk(ruleset, stored, rng, state, report).run(config)
+    if late is not None:
+        raise late
 
-    expected = [_as_stored(codec.encode(f)) for f in ruleset.setup(config, state, rng)]
-    mismatch = _compare(expected, setup)
-    if mismatch is not None:
-        return diverged(*mismatch, ruleset.meta.spec)
-    for event in setup:
-        state = ruleset.evolve(state, codec.decode_fact(event.fact))
-        report.facts += 1
 
-    checkpoints: dict[int, Any] = {}
-    live: list[int] = []
-    for step in steps:
-        if isinstance(step, ActionsRetracted):
-            # A correction restores the state before its first action; it may only undo the
-            # latest live actions (domain/corrections.py, rule 1).
-            if not step.seqs or live[-len(step.seqs) :] != sorted(step.seqs):
-                return diverged(
-                    step.originator_version,
-                    f"retraction of {step.seqs} is not of the latest live actions",
-                    "corrections 1",
-                )
-            state = checkpoints[min(step.seqs)]
-            del live[-len(step.seqs) :]
-            report.retracted += len(step.seqs)
-            continue
-        action_event, facts = step
-        report.actions += 1
-        checkpoints[action_event.seq] = state
-        live.append(action_event.seq)
+def _rng(
+    stored: list[Any], created: Any, config: GameConfig, seed: bytes | None, report: AuditReport
+) -> tuple[Rng, _Diverged | None]:
+    """The randomness to re-decide with, and a divergence of the revealed seed to report if
+    nothing diverges before it. A revealed seed that does not match the commitment is itself
+    a divergence at the finishing event; the re-decision then uses the caller's seed if that
+    one matches, and stops there if none does."""
+    if created.mode != "digital":
+        return NoRng(), None
+    finished = next((e for e in stored if isinstance(e, GameFinished)), None)
+    late: _Diverged | None = None
+    if finished is not None:
         try:
-            action = codec.decode_action(action_event.action)
-        except msgspec.ValidationError as error:
-            return diverged(
-                action_event.originator_version, f"stored action cannot be read: {error}", ruleset.meta.spec
+            revealed: bytes | None = bytes.fromhex(finished.server_seed)
+        except (TypeError, ValueError):
+            revealed = None
+        if revealed is not None and commitment(revealed) == created.commitment:
+            report.random_checked = True
+            return SeededRng(revealed, config.game_id, config.client_seed), None
+        late = _Diverged(
+            finished.originator_version,
+            "seed_not_committed",
+            "the revealed seed does not match the published commitment",
+            "design.md 4.1",
+        )
+    if seed is None:
+        if late is not None:
+            raise late
+        report.random_checked = False
+        raise _Diverged(
+            1,
+            "seed_sealed",
+            "the seed is sealed until the game ends; random outcomes cannot be checked",
+            "design.md 4.7",
+        )
+    if commitment(seed) != created.commitment:
+        if late is not None:
+            raise late
+        raise _Diverged(
+            1, "seed_not_committed", "the seed does not match the published commitment", "design.md 4.1"
+        )
+    report.random_checked = True
+    return SeededRng(seed, config.game_id, config.client_seed), late
+
+
+class _Walk:
+    """The stream in stored order: setup facts, then actions (each with its facts),
+    corrections, and the finishing event, which must come exactly when the rules end the game
+    and nothing after it."""
+
+    def __init__(
+        self, ruleset: Ruleset[Any, Any, Any], stored: list[Any], rng: Rng, state: Any, report: AuditReport
+    ) -> None:
+        self.ruleset = ruleset
+        self.stored = stored
+        self.rng = rng
+        self.state = state
+        self.report = report
+        self.spec = ruleset.meta.spec
+        self.position = 1  # index of the next event to read
+        self.checkpoints: dict[int, Any] = {}
+        self.live: list[int] = []
+
+    def run(self, config: GameConfig) -> None:
+        codec = self.ruleset.codec
+        version = self.position + 1
+        try:
+            setup = list(self.ruleset.setup(config, self.state, self.rng))
+        except Exception as error:
+            raise _Diverged(version, "unreadable", f"setup cannot be re-run: {error!r}", self.spec) from None
+        self._facts([_as_stored(codec.encode(f)) for f in setup], version)
+        while self.position < len(self.stored):
+            if self.ruleset.outcome(self.state) is not None:
+                self._finish()
+                return
+            event = self.stored[self.position]
+            version = event.originator_version
+            self.position += 1
+            if isinstance(event, ActionRecorded):
+                self._action(event)
+            elif isinstance(event, ActionsRetracted):
+                self._retraction(event)
+            elif isinstance(event, RetractionRequested | RetractionAnswered):
+                continue  # a request changes nothing until its retraction is recorded
+            elif isinstance(event, FactRecorded):
+                raise _Diverged(version, "fact_extra", f"a fact outside any action: {event.fact}", self.spec)
+            elif isinstance(event, GameFinished):
+                raise _Diverged(
+                    version,
+                    "finish_early",
+                    "the game is marked finished but the rules say it is still running",
+                    self.spec,
+                )
+            else:
+                raise _Diverged(version, "unreadable", f"an unexpected {type(event).__name__}", "design.md 3")
+        if self.ruleset.outcome(self.state) is not None:
+            self._finish()
+
+    def _action(self, event: Any) -> None:
+        version = event.originator_version
+        self.report.actions += 1
+        if event.seq != self.report.actions:
+            raise _Diverged(
+                version,
+                "action_number",
+                f"action #{event.seq} is the {self.report.actions}th action recorded",
+                "design.md 3",
             )
-        command = Command(action, action_event.seat, action_event.by)  # type: ignore[arg-type]
-        decided = ruleset.decide(state, command, rng)
+        codec = self.ruleset.codec
+        try:
+            action = codec.decode_action(event.action)
+        except msgspec.ValidationError as error:
+            raise _Diverged(
+                version, "action_unreadable", f"stored action cannot be read: {error}", self.spec
+            ) from None
+        self.checkpoints[event.seq] = self.state
+        self.live.append(event.seq)
+        command = Command(action, event.seat, event.by)
+        try:
+            decided = self.ruleset.decide(self.state, command, self.rng)
+        except Exception as error:
+            raise _Diverged(
+                version, "unreadable", f"action #{event.seq} cannot be re-decided: {error!r}", self.spec
+            ) from None
         if isinstance(decided, Rejection):
-            return diverged(
-                action_event.originator_version,
-                f"action #{action_event.seq} ({ruleset.format_action(action)}) is not legal here: "
+            raise _Diverged(
+                version,
+                "action_illegal",
+                f"action #{event.seq} ({self.ruleset.format_action(action)}) is not legal here: "
                 f"{decided.code}: {decided.message}",
                 decided.rule,
             )
-        expected = [_as_stored(codec.encode(f)) for f in decided]
-        mismatch = _compare(expected, facts, action_event.originator_version)
-        if mismatch is not None:
-            return diverged(*mismatch, ruleset.meta.spec)
-        for event in facts:
-            state = ruleset.evolve(state, codec.decode_fact(event.fact))
-            report.facts += 1
+        self._facts([_as_stored(codec.encode(f)) for f in decided], version + 1)
 
-    finished = [e for e in stored if isinstance(e, GameFinished)]
-    outcome = ruleset.outcome(state)
-    if finished:
-        if outcome is None:
-            return diverged(
-                finished[0].originator_version,
-                "the game is marked finished but the rules say it is still running",
-                ruleset.meta.spec,
+    def _facts(self, expected: list[dict[str, Any]], version: int) -> None:
+        """Compare the facts stored from `version` on with `expected`, then fold them."""
+        stored: list[Any] = []
+        while self.position < len(self.stored) and isinstance(self.stored[self.position], FactRecorded):
+            stored.append(self.stored[self.position])
+            self.position += 1
+        mismatch = _compare(expected, [e.fact for e in stored], version)
+        if mismatch is not None:
+            raise _Diverged(*mismatch, self.spec)
+        for event in stored:
+            self.state = self.ruleset.evolve(self.state, self.ruleset.codec.decode_fact(event.fact))
+            self.report.facts += 1
+
+    def _retraction(self, event: Any) -> None:
+        # A correction restores the state before its first action; it may only undo the
+        # latest live actions (domain/corrections.py, rule 1).
+        seqs = list(event.seqs)
+        if not seqs or self.live[-len(seqs) :] != sorted(seqs):
+            raise _Diverged(
+                event.originator_version,
+                "retraction_not_latest",
+                f"retraction of {seqs} is not of the latest live actions",
+                "corrections 1",
             )
-        if _as_stored(outcome) != finished[0].outcome:
-            return diverged(
-                finished[0].originator_version,
-                f"stored outcome {finished[0].outcome} differs from "
-                f"the recomputed {msgspec.to_builtins(outcome)}",
-                ruleset.meta.spec,
+        self.state = self.checkpoints[min(seqs)]
+        del self.live[-len(seqs) :]
+        self.report.retracted += len(seqs)
+
+    def _finish(self) -> None:
+        """The rules have ended the game: the next event closes it, with this outcome, and is
+        the last one."""
+        outcome = msgspec.to_builtins(self.ruleset.outcome(self.state))
+        if self.position >= len(self.stored) or not isinstance(self.stored[self.position], GameFinished):
+            raise _Diverged(
+                self.position + 1,
+                "finish_missing",
+                "the rules say the game is over here but it was not closed",
+                self.spec,
             )
-        if created.mode == "digital" and seed is not None and finished[0].server_seed != seed.hex():
-            return diverged(
-                finished[0].originator_version, "the revealed seed is not the game's seed", "design.md 4.7"
+        finished = self.stored[self.position]
+        if _as_stored(outcome) != finished.outcome:
+            raise _Diverged(
+                finished.originator_version,
+                "outcome_differs",
+                f"stored outcome {finished.outcome} differs from the recomputed {outcome}",
+                self.spec,
             )
-    elif outcome is not None:
-        return diverged(
-            stored[-1].originator_version,
-            "the rules say the game is over but it was not closed",
-            ruleset.meta.spec,
-        )
-    return report
+        if self.position + 1 < len(self.stored):
+            after = self.stored[self.position + 1]
+            raise _Diverged(
+                after.originator_version,
+                "after_finish",
+                f"a {type(after).__name__} after the game was closed; a finished record never changes",
+                "design.md 3",
+            )
+        self.position = len(self.stored)
 
 
 def _as_stored(value: Any) -> Any:
@@ -180,18 +338,30 @@ def _as_stored(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
 
 
-def _compare(
-    expected: list[dict[str, Any]], stored: list[FactRecorded], after: int = 1
-) -> tuple[int, str] | None:
+def _compare(expected: Sequence[Any], stored: Sequence[Any], version: int) -> tuple[int, str, str] | None:
+    """The first difference between the facts `expected` and those `stored` from `version`
+    on, named as a missing, extra, out-of-order or differing fact where the rest of the
+    sequence tells which."""
     for index, fact in enumerate(expected):
+        at = version + index
         if index >= len(stored):
-            return (
-                after if not stored else stored[-1].originator_version,
-                f"a fact is missing: expected {fact}",
-            )
-        if stored[index].fact != fact:
-            return stored[index].originator_version, f"stored {stored[index].fact}, expected {fact}"
+            return at, "fact_missing", f"a fact is missing: expected {fact}"
+        if stored[index] == fact:
+            continue
+        rest, kept = expected[index:], stored[index:]
+        if (
+            len(kept) >= 2
+            and len(rest) >= 2
+            and kept[0] == rest[1]
+            and kept[1] == rest[0]
+            and kept[2:] == rest[2:]
+        ):
+            return at, "fact_order", f"facts out of order: stored {kept[0]} before {kept[1]}"
+        if kept == rest[1:]:
+            return at, "fact_missing", f"a fact is missing: expected {fact}, stored next is {kept[0]}"
+        if kept[1:] == rest:
+            return at, "fact_extra", f"an extra fact was stored: {kept[0]}"
+        return at, "fact_differs", f"stored {stored[index]}, expected {fact}"
     if len(stored) > len(expected):
-        extra = stored[len(expected)]
-        return extra.originator_version, f"an extra fact was stored: {extra.fact}"
+        return version + len(expected), "fact_extra", f"an extra fact was stored: {stored[len(expected)]}"
     return None

@@ -6,14 +6,19 @@ reachable PostgreSQL server those runs are skipped, unless `CI` is set: then the
 CI run cannot pass by silently testing one store. `CHRONICLE_TEST_POSTGRES` names another
 server.
 
-`redis_url` is the local Redis (`CHRONICLE_TEST_REDIS`, default `redis://127.0.0.1:6379/0`),
-skipped or failed like PostgreSQL when it does not answer; with it comes a key namespace of
-its own, deleted after the test.
+The store goes away last, after every fixture that uses it: a thread the test started (a
+projection runner, a rebuild, a poller) that still runs then fails the test, after a grace
+period, instead of writing into a dropped schema or a deleted file.
+
+`redis_namespace` is the local Redis (`CHRONICLE_TEST_REDIS`, default
+`redis://127.0.0.1:6379/0`), skipped or failed like PostgreSQL when it does not answer, with a
+key namespace of the test's own, deleted after the test.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -25,6 +30,7 @@ import redis
 
 POSTGRES = os.environ.get("CHRONICLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("CHRONICLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+GRACE = 10.0  # seconds a thread left running gets to finish before its store goes away
 
 
 @cache
@@ -36,15 +42,19 @@ def postgres_unreachable() -> str | None:
         return str(error).strip() or "no answer"
 
 
+def _threads_left(before: set[threading.Thread]) -> list[str]:
+    """The threads started since `before` that are still running after a grace period. Litestar
+    leaves one logging listener per application running (it only moves log records): not ours."""
+    left = [t for t in threading.enumerate() if t not in before and not t.name.endswith("(_monitor)")]
+    for thread in left:
+        thread.join(timeout=GRACE)
+    return [t.name for t in left if t.is_alive()]
+
+
 @contextmanager
 def postgres_schema() -> Iterator[str]:
     """A store URL on a fresh schema of the test database, dropped afterwards."""
-    reason = postgres_unreachable()
-    if reason is not None:
-        message = f"PostgreSQL at {POSTGRES} is unreachable: {reason}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    _unreachable("PostgreSQL", POSTGRES, postgres_unreachable())
     schema = f"t_{uuid4().hex}"
     with psycopg.connect(POSTGRES, autocommit=True) as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
@@ -57,11 +67,17 @@ def postgres_schema() -> Iterator[str]:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    before = set(threading.enumerate())
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
-        return
-    with postgres_schema() as url:
-        yield url
+    else:
+        with postgres_schema() as url:
+            yield url
+            left = _threads_left(before)
+            assert not left, f"threads still running when the store goes away: {left}"
+            return
+    left = _threads_left(before)
+    assert not left, f"threads still running when the store goes away: {left}"
 
 
 @pytest.fixture

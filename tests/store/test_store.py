@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
 from typing import Any
 from uuid import UUID
 
@@ -12,7 +13,7 @@ from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinishe
 from domain.rng import commitment
 from domain.ruleset import RejectedError
 from projections.games_index import GameIndex
-from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
+from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame, Recorded
 from store.audit import audit_events
 from store.errors import GameNotFound, VersionConflict
 
@@ -121,23 +122,36 @@ def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, sto
 
 def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, store_url: str) -> None:
     game_id = physical_game(app, *OPENING)
+    before = len(app.game(game_id).actions)
     other = Chronicle(store_url)
     moves = [FIRST_TURN[0], FIRST_TURN[1], FIRST_TURN[2]]
 
-    def write(writer: Chronicle, action: dict[str, Any]) -> object:
+    def write(writer: Chronicle, action: dict[str, Any]) -> Recorded | str:
         try:
             return writer.record(game_id, action, RECORDER)
         except RejectedError as error:
             return error.rejection.code
 
     try:
-        with ThreadPoolExecutor(len(moves)) as pool:
+        with ThreadPoolExecutor(max_workers=len(moves)) as pool:
             futures = [pool.submit(write, w, m) for w, m in zip([app, other, app], moves, strict=True)]
-            results = [future.result(timeout=60) for future in futures]  # a thread's other error fails here
+        answers = [f.result() for f in futures]  # a writer that raised fails the test here
     finally:
         other.close()
-    game = app.game(game_id)
-    assert len(game.actions) == 2 + sum(1 for r in results if not isinstance(r, str))
+    codec = app.game(game_id).ruleset.codec
+    acknowledged = {
+        a.seq: codec.decode_action(move)
+        for a, move in zip(answers, moves, strict=True)
+        if isinstance(a, Recorded)
+    }
+    assert acknowledged, answers
+    with closing(Chronicle(store_url)) as reader:  # read back from the store, not from a cache
+        stored = {
+            e.seq: codec.decode_action(e.action)
+            for e in reader.stored_events(game_id)
+            if isinstance(e, ActionRecorded) and e.seq > before
+        }
+    assert stored == acknowledged  # every acknowledged write stored once, nothing else stored
     assert audit_events(app.stored_events(game_id), None).clean
 
 

@@ -57,11 +57,30 @@ def test_a_physical_game_cannot_draw() -> None:
         NoRng().roll("dice", 0, 6)
 
 
-def test_scripted_outcomes_come_back_in_order_and_must_fit_the_dice() -> None:
-    rng = ScriptedRng(rolls={"ships": [(1, 2), (2, 2)]})
-    assert rng.roll("ships", 0, 2, 2) == (1, 2)
+def test_a_scripted_outcome_answers_only_its_own_stream_and_counter() -> None:
+    rng = ScriptedRng(rolls={("ships", 0): (1, 2), ("ships", 1): (2, 2)})
     assert rng.roll("ships", 1, 2, 2) == (2, 2)
-    with pytest.raises(AssertionError):
+    assert rng.roll("ships", 0, 2, 2) == (1, 2)
+    assert rng.roll("ships", 0, 2, 2) == (1, 2)  # the same counter draws the same outcome again
+    with pytest.raises(AssertionError, match="n 2"):
         rng.roll("ships", 2, 2, 2)
-    with pytest.raises(AssertionError):
-        ScriptedRng(rolls={"dice": [(7,)]}).roll("dice", 0, 6)
+    with pytest.raises(AssertionError, match="'dice'"):
+        rng.roll("dice", 0, 2, 2)
+    rng.assert_all_drawn()
+
+
+def test_a_scripted_outcome_must_fit_the_dice_or_items_asked_for() -> None:
+    with pytest.raises(AssertionError, match="1d6"):
+        ScriptedRng(rolls={("dice", 0): (7,)}).roll("dice", 0, 6)
+    with pytest.raises(AssertionError, match="2d6"):
+        ScriptedRng(rolls={("dice", 0): (3,)}).roll("dice", 0, 6, 2)
+    with pytest.raises(AssertionError, match="permutation"):
+        ScriptedRng(shuffles={("deck", 0): ["a", "b"]}).shuffle("deck", 0, ["a", "c"])
+
+
+def test_a_ruleset_that_reuses_a_counter_leaves_a_scripted_outcome_undrawn() -> None:
+    rng = ScriptedRng(shuffles={("deck", 0): ["b", "a"], ("deck", 1): ["a", "b"]})
+    assert rng.shuffle("deck", 0, ["a", "b"]) == ("b", "a")
+    assert rng.shuffle("deck", 0, ["a", "b"]) == ("b", "a")  # counter 0 again: a reshuffle bug
+    with pytest.raises(AssertionError, match=r"never drawn: \[\('shuffle', 'deck', 1\)\]"):
+        rng.assert_all_drawn()

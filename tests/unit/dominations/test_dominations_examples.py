@@ -379,7 +379,7 @@ def test_example_10_the_rebellion_deck_runs_out_mid_draw() -> None:
         rebellion_draw=["R05"],
         rebellion_discard=[r for r in everything if r != "R05"],
     )
-    play = Play(start, ScriptedRng(shuffles={"rebellion": [EX1D]}))
+    play = Play(start, ScriptedRng(shuffles={("rebellion", 1): EX1D}))
     facts = play("p1", ac.AttemptConquest("P08"))
     attempt = facts[0]
     assert attempt.drawn == ("R05", "R17") and attempt.rebellion_value == 5

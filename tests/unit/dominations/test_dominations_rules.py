@@ -396,7 +396,7 @@ def test_spy_peek_variants() -> None:
         rebellion_discard=[r for r in everything if r not in ("R40", "R39")],
     )
     shuffled = [r for r in everything if r not in ("R40", "R39")]
-    play = Play(short, ScriptedRng(shuffles={"rebellion": [shuffled]}))
+    play = Play(short, ScriptedRng(shuffles={("rebellion", 1): shuffled}))
     facts = play("p1", ac.AttemptConquest("FX2", use_spy=True))
     assert facts[0].spy_peek == ("R40", "R39", *shuffled[:3]) and facts[0].drawn == ("R40",)
     assert play.state.rebellion.reshuffles == 1 and play.state.rebellion.discard == ()

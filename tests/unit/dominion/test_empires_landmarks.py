@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from msgspec.structs import replace
 
-from domain.games.dominion.engine import EFFECTS, Ctx, gain
+from domain.games.dominion.engine import Ctx, gain
 from domain.games.dominion.events import Bid, GameEnded
 from domain.games.dominion.turns import score
 from tests.unit.dominion.scenarios import Game, table
@@ -278,7 +277,6 @@ def test_labyrinth_ignores_gains_made_in_another_players_turn() -> None:
     assert ctx.state.players[0].vp == 0
 
 
-@pytest.mark.skipif("Charm" not in EFFECTS, reason="Charm is not in the engine")
 def test_s4_labyrinth_counts_charms_extra_gain_before_the_bought_card() -> None:
     kingdom = [
         "Forum",

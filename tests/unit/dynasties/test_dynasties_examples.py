@@ -578,7 +578,8 @@ def test_e14_a_short_draw_pile_needs_a_reshuffle_dealt_after_the_old_pile() -> N
 
 
 def test_e15_digital_rolls_come_from_the_random_source_and_a_wrong_recorded_value_is_refused() -> None:
-    rng = ScriptedRng(rolls={"dice": [(6,), (6,), (3, 1)]})
+    # The refused entry of a 5 draws nothing new: the accepted 6 is the same roll, counter 0.
+    rng = ScriptedRng(rolls={("dice", 0): (6,), ("dice", 1): (3, 1)})
     t = Table(
         start(
             active="red",
@@ -600,3 +601,4 @@ def test_e15_digital_rolls_come_from_the_random_source_and_a_wrong_recorded_valu
     t.act({"type": "roll_province", "province": "chengdu", "first": 3, "second": 1})
     t.holds("chengdu", "red 7, city")
     assert (t.now().phase, t.now().to_roll, t.now().rolled) == ("province", (), ("chengdu",))
+    rng.assert_all_drawn()

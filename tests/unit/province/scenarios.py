@@ -217,12 +217,15 @@ def run(
 ) -> State:
     state = play(make_state(start), steps, rng)
     check_expect(state, expect or {})
+    if isinstance(rng, ScriptedRng):
+        rng.assert_all_drawn()
     return state
 
 
-def ships(*tosses: tuple[int, int]) -> ScriptedRng:
-    """Scripted ship tosses, each two dice (1 white, 2 black)."""
-    return ScriptedRng(rolls={"ships": list(tosses)})
+def ships(*tosses: tuple[int, tuple[int, int]]) -> ScriptedRng:
+    """Scripted ship tosses, each its counter `n` on stream `ships` and its two dice
+    (1 white, 2 black)."""
+    return ScriptedRng(rolls={("ships", n): dice for n, dice in tosses})
 
 
 def assert_invariants(state: State) -> None:

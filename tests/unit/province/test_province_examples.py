@@ -17,7 +17,7 @@ E1_ORDER = ["coins5", "buildings4", "twovp2", "labor5", "workers2"]
 
 def test_e1_digital_setup_draws_the_first_player_and_the_goal_order() -> None:
     cfg = config(game_id="g-e1")
-    rng = ScriptedRng(rolls={"first-player": [(2,)]}, shuffles={"goals": [E1_ORDER]})
+    rng = ScriptedRng(rolls={("first-player", 0): (2,)}, shuffles={("goals", 0): E1_ORDER})
     state = RULESET.initial(cfg)
     facts = RULESET.setup(cfg, state, rng)
     assert_derived(
@@ -57,6 +57,7 @@ def test_e1_digital_setup_draws_the_first_player_and_the_goal_order() -> None:
             "ships": None,
         },
     )
+    rng.assert_all_drawn()
 
 
 def test_e1_seeded_setup_is_deterministic() -> None:
@@ -449,7 +450,7 @@ def test_e7_the_harbor_tosses_at_the_end_of_its_build_turn_and_at_each_harbor_ma
                 "left": {},
             },
         },
-        rng=ships((1, 2), (1, 2)),
+        rng=ships((0, (1, 2)), (1, (1, 2))),
     )
 
 

@@ -19,7 +19,9 @@ def digital_game() -> tuple[list[Fact], State]:
     cfg = config()
     state = RULESET.initial(cfg)
     facts = list(
-        RULESET.setup(cfg, state, ScriptedRng(rolls={"first-player": [(1,)]}, shuffles={"goals": [ORDER]}))
+        RULESET.setup(
+            cfg, state, ScriptedRng(rolls={("first-player", 0): (1,)}, shuffles={("goals", 0): ORDER})
+        )
     )
     return facts, fold(state, facts)
 

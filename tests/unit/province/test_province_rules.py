@@ -241,9 +241,11 @@ def test_a_second_harbor_builder_does_not_toss_by_default() -> None:
         )
     )
     state = play(state, [{"input": {"type": "Build", "building": "harbor"}}])
-    facts = RULESET.decide(state, Command(EndTurn(), "A", "seat"), ships((1, 2)))
+    rng = ships((0, (1, 2)))
+    facts = RULESET.decide(state, Command(EndTurn(), "A", "seat"), rng)
     assert not isinstance(facts, Rejection)
     assert [f.reason for f in facts if isinstance(f, ShipsTossed)] == ["harbor_master_turn"]
+    rng.assert_all_drawn()
 
 
 # --- grinding and the union -------------------------------------------------------------------
@@ -683,7 +685,7 @@ def test_the_harbor_master_retosses_before_income_at_each_turn_start() -> None:
             }
         ],
         {"players": {"A": {"coins": 7}}},
-        rng=ships((2, 2)),
+        rng=ships((0, (2, 2))),
     )
 
 

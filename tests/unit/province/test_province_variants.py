@@ -198,7 +198,7 @@ def test_d10_a_second_harbor_builder_may_toss_too() -> None:
             },
         ],
         {"harbor_master": "B"},
-        rng=ships((1, 2), (2, 2)),
+        rng=ships((0, (1, 2)), (1, (2, 2))),
     )
 
 
@@ -531,7 +531,7 @@ def test_d23_the_game_may_end_at_the_end_of_the_round() -> None:
 def test_d24_the_first_player_may_be_chosen() -> None:
     order = ["coins5", "buildings4", "twovp2", "labor5", "workers2"]
     cfg = config(variants={"first_player_method": "chosen", "first_player": "B"})
-    rng = ScriptedRng(shuffles={"goals": [order]})  # no first-player roll is scripted: none may be drawn
+    rng = ScriptedRng(shuffles={("goals", 0): order})  # no first-player roll is scripted: none may be drawn
     state = RULESET.initial(cfg)
     facts = RULESET.setup(cfg, state, rng)
     assert facts[0] == FirstPlayerDetermined(first="B", chosen=True)
@@ -551,6 +551,7 @@ def test_d24_the_first_player_may_be_chosen() -> None:
             {"input": {"type": "DetermineFirstPlayer", "first": "B"}},
         ],
     )
+    rng.assert_all_drawn()
 
 
 def test_d25_only_the_hmac_sha256_v1_algorithm_is_offered() -> None:
@@ -578,7 +579,7 @@ def test_d26_the_harbor_master_may_take_the_first_tosss_income() -> None:
             },
         ],
         {"players": {"A": {"coins": 5}}},
-        rng=ships((2, 2)),
+        rng=ships((0, (2, 2))),
     )
     run(
         fixture,
@@ -593,13 +594,13 @@ def test_d26_the_harbor_master_may_take_the_first_tosss_income() -> None:
             },
         ],
         {"players": {"A": {"labor": 0}}},
-        rng=ships((1, 1)),
+        rng=ships((0, (1, 1))),
     )
     run(
         {**fixture, "variants": {}},
         [build, {"input": {"type": "EndTurn"}}],
         {"players": {"A": {"coins": 4}}},
-        rng=ships((2, 2)),
+        rng=ships((0, (2, 2))),
     )
 
 

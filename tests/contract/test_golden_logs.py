@@ -1,0 +1,111 @@
+"""Golden logs: one seeded digital game per ruleset, played to its end by the ruleset's own bot
+(as `chronicle simulate` plays one), its whole stream written out as text, one line per event,
+as the omniscient viewer would see it (no redaction): the human line and the stored JSON of
+each action and fact. A rules change that alters any game shows up here as a diff.
+
+The logs live in tests/golden/. After an intended change, regenerate them and review the diff:
+
+    CHRONICLE_GOLDEN=regenerate .venv/bin/python -m pytest tests/contract/test_golden_logs.py
+    git diff tests/golden/
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import random
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from domain.game import Game
+from domain.rng import SeededRng, commitment
+from domain.ruleset import Command, GameConfig, Rejection, Ruleset, Seat, all_rulesets, resolve_options
+
+AnyRuleset = Ruleset[Any, Any, Any]
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+REGENERATE = os.environ.get("CHRONICLE_GOLDEN") == "regenerate"
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+CAP = 5_000
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def golden_game(ruleset: AnyRuleset) -> tuple[GameConfig, list[Any]]:
+    """The seeded game of `ruleset` and its stream, on the `Game` aggregate the store saves."""
+    key = f"golden {ruleset.meta.id} 0"
+    meta = ruleset.meta
+    options = resolve_options(meta, {})
+    assert not isinstance(options, Rejection)
+    game_id = str(UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=4))
+    seats = tuple(Seat(s, f"Bot {s}") for s in meta.seat_ids[: meta.min_players])
+    config = GameConfig(game_id, meta.id, "digital", seats, options)
+    seed = hashlib.sha256(key.encode()).digest()
+    rng = SeededRng(seed, game_id)
+    game = Game.start(config, commitment(seed), rng, AT)
+    bot = random.Random(key)
+    for _ in range(CAP):
+        if ruleset.outcome(game.state) is not None:
+            game.finish(seed.hex(), AT)
+            return config, list(game.collect_events())
+        seats_due = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
+        seat = seats_due[0] if len(seats_due) == 1 else bot.choice(seats_due)
+        action = ruleset.bot_choose(game.state, seat, ruleset.legal_actions(game.state, seat), bot.randrange)
+        command = Command(action, seat, "recorder")
+        facts = game.decide(command, rng)
+        assert not isinstance(facts, Rejection), facts
+        game.record(command, facts, AT)
+    raise AssertionError(f"the golden {meta.id} game did not end within {CAP} actions")
+
+
+def log_lines(ruleset: AnyRuleset, config: GameConfig, events: list[Any]) -> list[str]:
+    codec = ruleset.codec
+    lines = []
+    for event in events:
+        version = f"{event.originator_version:>5}"
+        if isinstance(event, Game.Created):
+            seats = " ".join(f"{s['id']}={s['name']}" for s in event.seats)
+            lines.append(f"{version} created {event.ruleset} v{event.ruleset_version} {event.mode} {seats}")
+            lines.append(f"{version}   options {_json(event.options)}")
+            lines.append(f"{version}   commitment {event.commitment} ({event.rng_algorithm})")
+        elif isinstance(event, Game.ActionRecorded):
+            action = ruleset.format_action(codec.decode_action(event.action))
+            who = event.seat if event.seat is not None else "table"
+            lines.append(f"{version} action #{event.seq} {who}: {action}  {_json(event.action)}")
+        elif isinstance(event, Game.FactRecorded):
+            text = ruleset.describe(codec.decode_fact(event.fact), config)
+            lines.append(f"{version} fact {text}  {_json(event.fact)}")
+        elif isinstance(event, Game.Finished):
+            lines.append(f"{version} finished {_json(event.outcome)}")
+            lines.append(f"{version}   seed {event.server_seed}")
+        else:
+            raise AssertionError(f"a golden game has no {type(event).__name__}")
+    return lines
+
+
+@pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.meta.id)
+def test_the_seeded_game_of_each_ruleset_replays_exactly_as_its_golden_log(ruleset: AnyRuleset) -> None:
+    config, events = golden_game(ruleset)
+    text = "\n".join(log_lines(ruleset, config, events)) + "\n"
+    path = GOLDEN / f"{ruleset.meta.id}.log"
+    if REGENERATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden log {path}: regenerate with CHRONICLE_GOLDEN=regenerate"
+    stored = path.read_text(encoding="utf-8")
+    if stored != text:
+        diff = difflib.unified_diff(
+            stored.splitlines(), text.splitlines(), str(path), "this run", n=1, lineterm=""
+        )
+        shown = "\n".join(list(diff)[:60])
+        pytest.fail(
+            f"the {ruleset.meta.id} game no longer replays as its golden log "
+            f"(after an intended change: CHRONICLE_GOLDEN=regenerate, then review git diff):\n{shown}"
+        )
