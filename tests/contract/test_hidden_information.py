@@ -10,6 +10,7 @@ the answer and both values.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any
 
@@ -19,7 +20,10 @@ from domain.ruleset import PUBLIC, Viewer, all_rulesets
 from tests.contract.twins import AnyRuleset, Pair, config_for, first_difference, play_pair
 
 # Pairs per game and viewer kind: 50, shared between the modes where both hide something.
+# CHRONICLE_TWIN_PAIRS plays fewer (bench/mutation.py judges each mutant of a view with it).
 PAIRS = {"digital": 30, "physical": 20}
+if os.environ.get("CHRONICLE_TWIN_PAIRS"):
+    PAIRS = dict.fromkeys(PAIRS, int(os.environ["CHRONICLE_TWIN_PAIRS"]))
 # B differs from a step drawn below about the length of a bot game, so that pairs reach the
 # middle and the end of games too.
 DIVERGE_WITHIN = {"dominion": 550, "dynasties": 300, "dominations": 160}

@@ -84,3 +84,28 @@ def test_a_ruleset_that_reuses_a_counter_leaves_a_scripted_outcome_undrawn() -> 
     assert rng.shuffle("deck", 0, ["a", "b"]) == ("b", "a")  # counter 0 again: a reshuffle bug
     with pytest.raises(AssertionError, match=r"never drawn: \[\('shuffle', 'deck', 1\)\]"):
         rng.assert_all_drawn()
+
+
+def test_a_uniform_draw_from_one_outcome_is_that_outcome_and_from_none_is_refused() -> None:
+    assert _uniform(iter([2**64 - 1]), 1) == 0
+    with pytest.raises(ValueError, match="at least one outcome"):
+        _uniform(iter([0]), 0)
+
+
+def test_a_roll_without_a_count_rolls_one_die() -> None:
+    (face,) = SeededRng(SEED, "game-1").roll("dice", 0, 6)
+    assert face == 1  # the first die of the ten-d6 vector
+
+
+def test_a_physical_game_names_the_stream_it_was_asked_to_draw_from() -> None:
+    with pytest.raises(RuntimeError, match="cannot draw from stream 'dice'"):
+        NoRng().roll("dice", 0, 6)
+    with pytest.raises(RuntimeError, match="cannot shuffle stream 'deck:p1'"):
+        NoRng().shuffle("deck:p1", 0, DECK)
+
+
+def test_a_scripted_shuffle_keeps_the_items_it_was_given_not_copies_of_their_names() -> None:
+    first, second = object(), object()
+    rng = ScriptedRng(shuffles={("s", 0): [second, first]})
+    order = rng.shuffle("s", 0, [first, second])
+    assert order[0] is second and order[1] is first

@@ -1,0 +1,196 @@
+"""Mutation testing of what trust rests on: does the suite notice when this code is broken?
+
+mutmut (the `mutation` extra: `.venv/bin/pip install -e '.[mutation]'`) changes one thing at a
+time in a module (a comparison, a constant, a call's argument, a statement) and runs the tests
+that reach the changed function; a mutant the tests let through "survived". This script copies
+the repository (its files as they are now) to a scratch directory, runs mutmut there for each
+group below with the group's tests, and prints per module: mutants, killed (timeouts count as
+killed: the change made the code hang), survived, mutants no test reaches, and the kill rate
+with its ratio to the aim of 0.90. Survivors judged equivalent (no behaviour can tell them from
+the original) are listed in the module's docstring.
+
+    .venv/bin/python -m bench.mutation [--group audit] [--keep DIR]
+
+The hidden-information proof runs with fewer pairs here (CHRONICLE_TWIN_PAIRS), so that each
+mutant of a redaction module is judged in seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+AIM = 0.90
+SOURCES = ["domain", "store", "projections", "api", "replay_cli", "bench"]
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    modules: tuple[str, ...]
+    tests: tuple[str, ...]
+
+
+VIEWS = tuple(f"domain/games/{game}/view.py" for game in ("province", "dominion", "dynasties", "dominations"))
+GROUPS = (
+    Group(
+        "rng",
+        ("domain/rng.py",),
+        ("tests/unit/test_rng.py", "tests/unit/dynasties/test_dynasties_randomness.py"),
+    ),
+    Group(
+        "corrections",
+        ("domain/corrections.py",),
+        ("tests/store/test_corrections.py", "tests/api/test_retractions.py"),
+    ),
+    Group(
+        "audit",
+        ("store/audit.py",),
+        (
+            "tests/store/test_tampering.py",
+            "tests/store/test_dominion_empires_audit.py",
+            "tests/store/test_audit.py",
+        ),
+    ),
+    Group(
+        "redaction",
+        ("domain/reading.py", *VIEWS),
+        (
+            "tests/contract/test_hidden_information.py",
+            "tests/contract/test_rulesets.py::test_hidden_zones_stay_hidden_from_every_seat_and_the_public",
+            "tests/unit/test_reading.py",
+            "tests/unit/test_redaction.py",
+        ),
+    ),
+    Group(
+        "append",
+        ("store/app.py",),
+        (
+            "tests/store/test_store.py",
+            "tests/store/test_idempotency.py",
+            "tests/store/test_corrections.py",
+            "tests/api/test_recording_actions.py",
+        ),
+    ),
+)
+
+
+def scratch_copy(into: Path) -> None:
+    """The repository's files as they are now (tracked and new, not ignored) under `into`."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def configure(where: Path, group: Group) -> None:
+    tests = [t for t in group.tests if (where / t.split("::")[0]).exists()]
+    config = "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            f"source_paths = {SOURCES!r}",
+            f"only_mutate = {list(group.modules)!r}",
+            f"pytest_add_cli_args_test_selection = {tests!r}",
+            'pytest_add_cli_args = ["-p", "no:xdist", "-p", "no:cacheprovider", "-q", "-x"]',
+            "",
+        ]
+    ).replace("'", '"')
+    with (where / "pyproject.toml").open("a") as out:
+        out.write(config)
+
+
+def results(where: Path) -> dict[str, dict[str, int]]:
+    """Counts of each status per module, from `mutmut results --all true`."""
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("mutmut")), "results", "--all", "true"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    counts: dict[str, dict[str, int]] = {}
+    for line in done.stdout.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if not name or "__mutmut_" not in name:
+            continue
+        module = name.split(".x")[0] if ".x" in name else name.rsplit(".", 1)[0]
+        bucket = counts.setdefault(module, {})
+        bucket[status] = bucket.get(status, 0) + 1
+    return counts
+
+
+def survivors(where: Path) -> list[str]:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("mutmut")), "results"], cwd=where, capture_output=True, text=True
+    )
+    return [line.split(": ")[0].strip() for line in done.stdout.splitlines() if line.endswith(": survived")]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--group", action="append", choices=[g.name for g in GROUPS], help="only this group")
+    parser.add_argument("--keep", type=Path, help="run in this directory and keep it (to read survivors)")
+    parser.add_argument("--show-survivors", action="store_true", help="print the name of every survivor")
+    args = parser.parse_args()
+    if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
+        sys.exit("bench.mutation needs mutmut: .venv/bin/pip install -e '.[mutation]'")
+    env = os.environ | {"CHRONICLE_TWIN_PAIRS": os.environ.get("CHRONICLE_TWIN_PAIRS", "12")}
+    print(
+        f"{'module':42} {'mutants':>8} {'killed':>7} {'survived':>9} {'untested':>9} {'kill rate':>10}  ratio"
+    )
+    worst = 1.0
+    for group in GROUPS:
+        if args.group and group.name not in args.group:
+            continue
+        base = args.keep or Path(tempfile.mkdtemp(prefix=f"mutation-{group.name}-"))
+        where = base / group.name
+        shutil.rmtree(where, ignore_errors=True)
+        where.mkdir(parents=True)
+        scratch_copy(where)
+        configure(where, group)
+        start = time.perf_counter()
+        run = subprocess.run(
+            [str(Path(sys.executable).with_name("mutmut")), "run"],
+            cwd=where,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if run.returncode != 0:
+            print(f"{group.name}: mutmut failed ({run.returncode}):\n{run.stderr[-2000:]}")
+            continue
+        for module, counts in sorted(results(where).items()):
+            killed = counts.get("killed", 0) + counts.get("timeout", 0)
+            survived = counts.get("survived", 0)
+            untested = counts.get("no tests", 0)
+            total = sum(counts.values())
+            rate = killed / total if total else 1.0
+            worst = min(worst, rate)
+            figures = " ".join(f"{n:>9}" for n in (total, killed, survived, untested))
+            print(f"{module:42} {figures} {rate:9.3f}  {rate / AIM:.2f} of aim")
+        if args.show_survivors:
+            for name in survivors(where):
+                print(f"    survived: {name}")
+        print(f"  ({group.name}: {time.perf_counter() - start:.0f} s)", flush=True)
+        if args.keep is None:
+            shutil.rmtree(base, ignore_errors=True)
+    print(f"lowest kill rate {worst:.3f} (aim {AIM})")
+
+
+if __name__ == "__main__":
+    main()
