@@ -15,8 +15,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
+from domain.games.dominion import unseen
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import AS, Lasting, Player, Result, State, physical, with_player
+from domain.games.dominion.state import AS, UNSEEN, Lasting, Player, Result, State, physical, with_player
 
 
 def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -102,9 +103,16 @@ def _shuffled(state: State, f: ev.Shuffled) -> State:
 
 
 def _observed(state: State, f: ev.Observed) -> State:
-    return _update(
-        state, f.player, lambda pl: replace(pl, unknown=take(pl.unknown, f.cards), deck=pl.deck + f.cards)
-    )
+    def apply(pl: Player) -> Player:
+        if UNSEEN in f.cards or pl.pool:
+            return unseen.observe(pl, f.cards) or pl
+        return replace(pl, unknown=take(pl.unknown, f.cards), deck=pl.deck + f.cards)
+
+    return _update(state, f.player, apply)
+
+
+def _identified(state: State, f: ev.Identified) -> State:
+    return _update(state, f.player, lambda pl: unseen.bind(pl, f.zone, f.cards))
 
 
 def _drew(state: State, f: ev.Drew) -> State:
@@ -435,6 +443,7 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
     ev.Dealt: _dealt,
     ev.Shuffled: _shuffled,
     ev.Observed: _observed,
+    ev.Identified: _identified,
     ev.Drew: _drew,
     ev.TurnStarted: _turn,
     ev.PhaseChanged: _phase,

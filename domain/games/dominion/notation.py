@@ -46,7 +46,7 @@ from domain.games.dominion.actions import (
     SelectPile,
 )
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import State
+from domain.games.dominion.state import UNSEEN, State
 from domain.ruleset import Rejection
 
 SELECT_VERBS = ("trash", "discard", "topdeck", "reveal", "keep")
@@ -95,8 +95,8 @@ def _longest(words: list[str], i: int) -> tuple[str, int]:
     return _name(words[i]), 1
 
 
-def _list(cards: tuple[str, ...]) -> str:
-    return ", ".join(cards) if cards else NOTHING
+def _list(cards: tuple[str | None, ...]) -> str:
+    return ", ".join(UNSEEN if c is None else c for c in cards) if cards else NOTHING
 
 
 def format_action(action: Action) -> str:

@@ -11,7 +11,6 @@ order the engine does not know (6.4).
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from domain.games.dominion import castles as _castles  # noqa: F401  (registers the cards)
@@ -21,6 +20,7 @@ from domain.games.dominion import empires_treasures as _empires_treasures  # noq
 from domain.games.dominion import landmarks as _landmarks  # noqa: F401
 from domain.games.dominion import landscape_events as _landscape_events  # noqa: F401
 from domain.games.dominion import turns as _turns  # noqa: F401  (registers setup and clean-up)
+from domain.games.dominion import unseen
 from domain.games.dominion.actions import (
     ANSWER_KIND,
     BuyCard,
@@ -32,6 +32,7 @@ from domain.games.dominion.actions import (
     PlayTreasure,
     PlayTreasures,
     SelectCards,
+    normalized,
 )
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import check, reject
@@ -48,10 +49,11 @@ from domain.games.dominion.engine import (
     pile_of,
     play,
     run,
+    settle,
 )
 from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
 from domain.games.dominion.options import variants_from
-from domain.games.dominion.state import RECORDER, Decision, Frame, Player, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
 from domain.rng import Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
@@ -147,14 +149,15 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     if (command.by == "seat" or command.seat is not None) and command.seat != current:
         return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
     phase = state.phase
-    hand = state.players[state.current].hand
+    pl = state.players[state.current]
+    hand = pl.hand
     if isinstance(action, PlayCard):
         if phase != "action":
             return reject("wrong_phase", "Action cards are played in the Action phase.", "3.3")
         if action.card not in DATA.actions:
             return reject("not_an_action", f"{action.card} is not an Action card.", "4.2")
-        if action.card not in hand:
-            return reject("not_in_hand", f"There is no {action.card} in your hand.", "4.2")
+        if not unseen.can_bind(pl, hand, (action.card,)):
+            return reject("not_in_hand", f"There is no {action.card} in your hand{_unseen(pl)}.", "4.2")
         if state.actions < 1:
             return reject("no_actions", "You have no Action left to play it.", "4.2")
         return None
@@ -169,8 +172,8 @@ def check_turn(state: State, command: Command) -> Rejection | None:
         for card in cards:
             if card not in DATA.treasures:
                 return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
-        if Counter(cards) - Counter(hand):
-            return reject("not_in_hand", "Those Treasures are not all in your hand.", "4.2")
+        if not unseen.can_bind(pl, hand, cards):
+            return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
         return None
     if isinstance(action, BuyCard):
         if phase != "buy":
@@ -219,6 +222,12 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     return reject("not_now", "That answers a decision, and none is open.", "4.3")
 
 
+def _unseen(pl: Player) -> str:
+    if UNSEEN not in pl.hand:
+        return ""
+    return f" (its unseen cards can be only {', '.join(pl.pool)})"
+
+
 def _can_buy(state: State) -> Rejection | None:
     if state.buys < 1:
         return reject("no_buys", "You have no Buy left.", "4.2")
@@ -229,6 +238,9 @@ def _can_buy(state: State) -> Rejection | None:
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    action = normalized(command.action)
+    if action is not command.action:
+        command = Command(action, command.seat, command.by)
     if state.status == "over":
         return reject("game_over", "The game is over.", "7.1")
     if state.prompts:
@@ -245,6 +257,10 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
             return rejection
         ctx = Ctx(state, rng)
         del ctx.prompts[i]
+        if d.kind == "select" and not d.cards:
+            settle(ctx, d.p, d.zone or "hand", value)
+        elif d.kind == "react" and value is not None:
+            settle(ctx, d.p, "hand", (value,))
         ANSWERS[d.purpose](ctx, d, value)
         run(ctx)
         return finish(ctx)
@@ -264,9 +280,11 @@ def apply_turn(ctx: Ctx, action: Any) -> None:
     p = state.current
     seat = state.seats[p]
     if isinstance(action, PlayCard):
+        settle(ctx, p, "hand", (action.card,))
         play(ctx, p, action.card, action=True)
     elif isinstance(action, PlayTreasure | PlayTreasures):
         cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
+        settle(ctx, p, "hand", cards)
         play_treasures(ctx, p, cards)
     elif isinstance(action, BuyCard):
         pile = pile_of(state, action.pile) or action.pile

@@ -53,6 +53,7 @@ from domain.games.dominion.events import (
     DurationsEnded,
     FirstPlayerChosen,
     GameEnded,
+    Identified,
     KingdomChosen,
     LandscapesSetUp,
     Observed,
@@ -199,6 +200,10 @@ def _observe(ctx: Ctx, d: Decision, cards: Any) -> None:
     ctx.emit(Observed(ctx.seat(d.target), tuple(cards), len(cards)))
 
 
+def _identify(ctx: Ctx, d: Decision, cards: Any) -> None:
+    ctx.emit(Identified(ctx.seat(d.target), d.zone, tuple(cards), len(cards)))
+
+
 def staying(state: State, p: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     """Which Duration records end now, and which cards stay in play (3.5 step 2): an Archive
     with cards left in a set, an Enchantress played this turn that still has cards to draw,
@@ -338,6 +343,7 @@ HANDLERS["bought"] = _bought
 ANSWERS["kingdom"] = _kingdom
 ANSWERS["first_player"] = _first
 ANSWERS["observe"] = _observe
+ANSWERS["identify"] = _identify
 
 
 def game_over(state: State) -> str | None:
