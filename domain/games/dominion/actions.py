@@ -93,6 +93,12 @@ class ChooseFirstPlayer(_Action, frozen=True, tag="choose_first_player"):
     seat: str
 
 
+class AnnounceShuffle(_Action, frozen=True, tag="announce_shuffle"):
+    """The table says a seat shuffled its deck now: checked against the engine's shuffle."""
+
+    seat: str
+
+
 Action = (
     PlayCard
     | PlayTreasure
@@ -109,6 +115,7 @@ Action = (
     | ObserveCards
     | ChooseKingdom
     | ChooseFirstPlayer
+    | AnnounceShuffle
 )
 
 TURN_ACTIONS = (PlayCard, PlayTreasure, PlayTreasures, BuyCard, BuyEvent, PayDebt, EndPhase)

@@ -89,6 +89,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         return f"{name(fact.player)} shuffles {count_text(fact.count)}."
     if isinstance(fact, ev.Observed):
         return f"The table sees {name(fact.player)}'s next {_shown(fact.cards, fact.count)}."
+    if isinstance(fact, ev.ShuffleAnnounced):
+        return f"The table says {name(fact.player)} shuffled, as the engine did."
     if isinstance(fact, ev.Identified):
         where = "hand" if fact.zone == "hand" else "deck" if fact.zone in ("deck", "unknown") else "cards"
         return f"The table sees {_shown(fact.cards, fact.count)} among {name(fact.player)}'s unseen {where}."

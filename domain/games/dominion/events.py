@@ -96,6 +96,12 @@ class Identified(_Fact, frozen=True, tag="identified"):
     count: int
 
 
+class ShuffleAnnounced(_Fact, frozen=True, tag="shuffle_announced"):
+    """The table said this player shuffled, where the engine shuffled too (4.8)."""
+
+    player: str
+
+
 class Drew(_Fact, frozen=True, tag="drew"):
     player: str
     cards: tuple[str, ...]
@@ -384,6 +390,7 @@ Fact = (
     | Shuffled
     | Observed
     | Identified
+    | ShuffleAnnounced
     | Drew
     | TurnStarted
     | PhaseChanged

@@ -23,6 +23,7 @@ from domain.games.dominion import turns as _turns  # noqa: F401  (registers setu
 from domain.games.dominion import unseen
 from domain.games.dominion.actions import (
     ANSWER_KIND,
+    AnnounceShuffle,
     BuyCard,
     BuyEvent,
     ChooseKingdom,
@@ -51,7 +52,14 @@ from domain.games.dominion.engine import (
     run,
     settle,
 )
-from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
+from domain.games.dominion.events import (
+    Bought,
+    DebtPaid,
+    EventBought,
+    Fact,
+    ShuffleAnnounced,
+    TreasuresPlayed,
+)
 from domain.games.dominion.options import variants_from
 from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
 from domain.rng import Rng
@@ -243,6 +251,8 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
         command = Command(action, command.seat, command.by)
     if state.status == "over":
         return reject("game_over", "The game is over.", "7.1")
+    if isinstance(action, AnnounceShuffle):
+        return announce_shuffle(state, command, rng)
     if state.prompts:
         found = find_decision(state, command)
         if isinstance(found, Rejection):
@@ -266,12 +276,70 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
         return finish(ctx)
     if state.status != "playing":
         return reject("not_started", "The game has not started.", "1.9")
+    if state.phase == "action" and isinstance(command.action, ENDS_ACTION_PHASE):
+        return buy_from_action_phase(state, command, rng)
     rejection = check_turn(state, command)
     if rejection is not None:
         return rejection
     ctx = Ctx(state, rng)
     apply_turn(ctx, command.action)
     run(ctx)
+    return finish(ctx)
+
+
+# Playing a Treasure or buying in the Action phase ends it first, as a table does without a
+# word (3.3-3.4): the facts show the Buy phase beginning, then the play or the buy.
+ENDS_ACTION_PHASE = (PlayTreasure, PlayTreasures, BuyCard, BuyEvent)
+
+
+def start_buy_phase(state: State, rng: Rng) -> Ctx | None:
+    """The Action phase ended by the engine; None when the Buy phase opens with a decision
+    (Arena), which the player must answer before anything else."""
+    ctx = Ctx(state, rng)
+    ctx.frames.append(Frame("buy_phase", state.current))
+    run(ctx)
+    return None if ctx.prompts else ctx
+
+
+def buy_from_action_phase(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    current = state.seats[state.current]
+    if (command.by == "seat" or command.seat is not None) and command.seat != current:
+        return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
+    ctx = start_buy_phase(state, rng)
+    if ctx is None:
+        return reject(
+            "buy_phase_decision",
+            "The Buy phase begins with a decision (Arena): end the Action phase first.",
+            "3.4",
+        )
+    rejection = check_turn(ctx.state, command)
+    if rejection is not None:
+        return rejection
+    apply_turn(ctx, command.action)
+    run(ctx)
+    return finish(ctx)
+
+
+def announce_shuffle(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    """The table says a seat shuffled: true only if the engine shuffled that deck since the
+    seat's turn began and that shuffle was not announced yet (4.8: a deck is shuffled when a
+    card is needed from it and it is empty)."""
+    seat = command.action.seat
+    if state.mode != "physical" or command.by == "seat":
+        return reject("recorder_only", "Only the table's recorder announces a shuffle.", "6.4")
+    if seat not in state.seats:
+        return reject("unknown_seat", f"There is no seat {seat!r}.", "2.1")
+    pl = state.players[state.index(seat)]
+    if not pl.unannounced:
+        left = len(pl.deck) + len(pl.unknown)
+        return reject(
+            "no_shuffle_due",
+            f"{seat} has not shuffled here: its deck still holds {left} card(s) and is shuffled "
+            "only when a card is needed from it and it is empty.",
+            "4.8",
+        )
+    ctx = Ctx(state, rng)
+    ctx.emit(ShuffleAnnounced(seat))
     return finish(ctx)
 
 

@@ -74,6 +74,7 @@ class Player(msgspec.Struct, frozen=True):
     # are `?`s. Every gain and trash is public, so which cards a player has is always known;
     # only where some of them are is not (6.4).
     pool: tuple[str, ...] = ()
+    unannounced: int = 0  # physical shuffles since the player's turn began, not yet announced
 
     def newest(self, card: str) -> int:
         """The index of the newest Duration record of a card (by the name it acts as)."""

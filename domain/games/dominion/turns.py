@@ -188,8 +188,8 @@ def _setup(ctx: Ctx, f: Frame) -> None:
 
 def _kingdom(ctx: Ctx, d: Decision, value: Any) -> None:
     piles, landscapes, obelisk = value
-    method = "manual" if ctx.state.variants.kingdom == "manual" else "random"
-    choose_kingdom(ctx, piles, method, landscapes, obelisk, observed=True)
+    # The table typed its kingdom in: logged as chosen, whatever way the table chose it.
+    choose_kingdom(ctx, piles, "manual", landscapes, obelisk, observed=True)
 
 
 def _first(ctx: Ctx, d: Decision, seat: Any) -> None:
