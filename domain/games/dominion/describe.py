@@ -89,6 +89,10 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         return f"{name(fact.player)} shuffles {count_text(fact.count)}."
     if isinstance(fact, ev.Observed):
         return f"The table sees {name(fact.player)}'s next {_shown(fact.cards, fact.count)}."
+    if isinstance(fact, ev.AutoResolved):
+        who = name(fact.player) if fact.player else "The table"
+        what = fact.source or fact.decision.replace("_", " ")
+        return f"{who} has one possible answer ({what}): the engine gives it."
     if isinstance(fact, ev.ShuffleAnnounced):
         return f"The table says {name(fact.player)} shuffled, as the engine did."
     if isinstance(fact, ev.Identified):

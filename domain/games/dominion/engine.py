@@ -31,6 +31,7 @@ from domain.decision import Decision as Collector
 from domain.games.dominion import decisions, unseen
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import (
+    AutoResolved,
     Drew,
     Fact,
     Gained,
@@ -148,6 +149,10 @@ def ask(ctx: Ctx, d: Decision) -> bool:
     if value is decisions.MANY or explicit:
         ctx.prompts.append(d)
         return False
+    # Logged as answered by the engine (4.1, 4.3 rule 3), except a forced decline among cards
+    # only the player sees: it must look to the others like a voluntary one (4.3 rule 4).
+    if not (decisions.private(d) and value in (None, ())):
+        ctx.emit(AutoResolved(None if d.p == RECORDER else ctx.seat(d.p), d.purpose, d.source))
     ANSWERS[d.purpose](ctx, d, value)
     return True
 

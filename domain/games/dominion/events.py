@@ -102,6 +102,15 @@ class ShuffleAnnounced(_Fact, frozen=True, tag="shuffle_announced"):
     player: str
 
 
+class AutoResolved(_Fact, frozen=True, tag="auto_resolved"):
+    """The engine answered a decision itself: it had exactly one legal answer (4.3 rule 3).
+    The answer's own facts follow. `player` is None for the table's recorder."""
+
+    player: str | None
+    decision: str
+    source: str = ""
+
+
 class Drew(_Fact, frozen=True, tag="drew"):
     player: str
     cards: tuple[str, ...]
@@ -391,6 +400,7 @@ Fact = (
     | Observed
     | Identified
     | ShuffleAnnounced
+    | AutoResolved
     | Drew
     | TurnStarted
     | PhaseChanged

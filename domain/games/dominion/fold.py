@@ -452,6 +452,7 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
     ev.Observed: _observed,
     ev.Identified: _identified,
     ev.ShuffleAnnounced: _announced,
+    ev.AutoResolved: _same,
     ev.Drew: _drew,
     ev.TurnStarted: _turn,
     ev.PhaseChanged: _phase,
