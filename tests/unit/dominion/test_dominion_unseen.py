@@ -13,7 +13,8 @@ from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ObserveCards, SelectCards
 from domain.games.dominion.events import GameEnded, Identified, Observed
 from domain.games.dominion.state import UNSEEN
-from domain.ruleset import PUBLIC, Viewer
+from domain.games.dominion.stats import per_game
+from domain.ruleset import OMNISCIENT, PUBLIC, Viewer
 from tests.unit.dominion.scenarios import Game, config
 from tests.unit.dominion.unseen_table import record
 
@@ -174,3 +175,24 @@ def test_a_game_with_unseen_cards_replays_from_its_facts() -> None:
         state = RULESET.evolve(state, fact)
     assert state == recorded.table.state
     assert isinstance(recorded.table.facts[-1], GameEnded)
+
+
+def test_statistics_of_a_game_with_unseen_cards_equal_those_of_the_game_played() -> None:
+    """Every gain and trash is public, so the cards each player has are known exactly: the
+    figures followed turn by turn and the kingdom card table need no "at least"."""
+    recorded = record(0)
+    truth, table = recorded.truth, recorded.table
+    outcome = RULESET.outcome(truth.state)
+    assert per_game(table.config, table.facts, outcome) == per_game(truth.config, truth.facts, outcome)
+    assert RULESET.metrics(table.state) == RULESET.metrics(truth.state)
+
+
+def test_views_show_unseen_cards_as_such_and_their_names_only_to_the_recorder_and_the_owner() -> None:
+    game = _started()
+    omniscient = RULESET.view(game.state, OMNISCIENT)["players"]["p2"]
+    assert omniscient["hand"] == [UNSEEN] * 5
+    assert sorted(omniscient["unseen"]) == ["Copper"] * 7 + ["Estate"] * 3
+    own = RULESET.view(game.state, Viewer("seat", "p2"))["players"]["p2"]
+    assert own["hand"] == [UNSEEN] * 5 and "unseen" in own
+    other = RULESET.view(game.state, Viewer("seat", "p1"))["players"]["p2"]
+    assert other["hand_count"] == 5 and "hand" not in other and "unseen" not in other
