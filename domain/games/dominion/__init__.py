@@ -19,8 +19,9 @@ from the first (a base game: the 25 base names, the first 10 taken; with Empires
 player, its counter in the player's state) shuffles that player's discard pile (or what Annex
 and Donate shuffle), listed in sorted card-name order, index 0 becoming the top of the deck.
 
-Rulings beyond the spec's own: a forced decision is answered by the engine and logged exactly
-like the same answer given by hand, with no separate `auto_resolved` fact (4.3 rule 3). A
+Rulings beyond the spec's own: a forced decision is answered by the engine, logged as such (an
+`auto_resolved` fact before the answer's own facts, 4.1 and 4.3 rule 3), except a forced
+decline among cards only its player sees, which looks like a voluntary one (4.3 rule 4). A
 decision among cards only its player sees (the hand, the own discard pile, Archive's face-down
 sets, a Moat against an Attack) is forced only when the other players can tell it is: when
 every hand they cannot rule out leaves one answer (`decisions.forced_for_others`). Otherwise it
@@ -31,8 +32,13 @@ no Moat is not asked against an Attack. Worked examples that say "auto-declined"
 owns the card elsewhere therefore take an explicit decline (version 2 of the ruleset).
 
 In a physical game the recorder enters each card taken from the unseen part of a deck
-(`observe`), and a deck whose unseen cards all have one name is observed automatically; `?`
-placeholders (6.4) are not supported: the recorder is taken to see every card.
+(`observe`, as many as the step takes), and a deck whose unseen cards all have one name is
+observed automatically. A card the recorder did not see is `?` (JSON null, 6.4; `unseen`):
+in draws, in cards set aside face down and in hidden discards. Where the rules read a card
+(revealed, trashed, played, a card Library draws) it is named, by the entry itself or by the
+recorder when the engine asks (`identify`). The table may announce a shuffle (`shuffle p2`),
+checked against the engine's; a Treasure played or a buy in the Action phase ends it first;
+a kingdom the table typed in is logged as chosen (`manual`). Version 3 of the ruleset.
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ from domain.ruleset import (
 
 META = RulesetMeta(
     id="dominion",
-    version="2",
+    version="3",
     title=f"Dominion (1st-edition base game and Empires, card data {DATA.version})",
     seat_ids=SEATS,
     min_players=2,

@@ -11,6 +11,9 @@ Card and pile names are plain strings so that `decide` answers an unknown name w
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
+
+from domain.games.dominion.state import UNSEEN
 
 
 class _Action(msgspec.Struct, frozen=True, tag_field="kind", forbid_unknown_fields=True):
@@ -46,8 +49,11 @@ class EndPhase(_Action, frozen=True, tag="end_phase"):
 
 
 class SelectCards(_Action, frozen=True, tag="select_cards"):
+    """`cards` may hold `?` (JSON null) for a card the recorder did not see, where the
+    selection stays hidden (a discard from the hand, 6.4-6.5)."""
+
     verb: str
-    cards: tuple[str, ...] = ()
+    cards: tuple[str | None, ...] = ()
 
 
 class Choose(_Action, frozen=True, tag="choose"):
@@ -69,7 +75,9 @@ class Bid(_Action, frozen=True, tag="bid"):
 
 
 class ObserveCards(_Action, frozen=True, tag="observe_cards"):
-    cards: tuple[str, ...]
+    """The cards the table saw, in order; `?` (JSON null) for a card it did not see (6.4)."""
+
+    cards: tuple[str | None, ...]
 
 
 class ChooseKingdom(_Action, frozen=True, tag="choose_kingdom", omit_defaults=True):
@@ -82,6 +90,12 @@ class ChooseKingdom(_Action, frozen=True, tag="choose_kingdom", omit_defaults=Tr
 
 
 class ChooseFirstPlayer(_Action, frozen=True, tag="choose_first_player"):
+    seat: str
+
+
+class AnnounceShuffle(_Action, frozen=True, tag="announce_shuffle"):
+    """The table says a seat shuffled its deck now: checked against the engine's shuffle."""
+
     seat: str
 
 
@@ -101,6 +115,7 @@ Action = (
     | ObserveCards
     | ChooseKingdom
     | ChooseFirstPlayer
+    | AnnounceShuffle
 )
 
 TURN_ACTIONS = (PlayCard, PlayTreasure, PlayTreasures, BuyCard, BuyEvent, PayDebt, EndPhase)
@@ -126,3 +141,14 @@ KIND_TAG = {
     "kingdom": "choose_kingdom",
     "first_player": "choose_first_player",
 }
+
+
+def normalized(action: Action) -> Action:
+    """The action with every unseen card as `?` (JSON sends null)."""
+    if isinstance(action, SelectCards | ObserveCards) and None in action.cards:
+        return replace(action, cards=tuple(UNSEEN if c is None else c for c in action.cards))
+    return action
+
+
+def card_names(cards: tuple[str | None, ...]) -> tuple[str, ...]:
+    return tuple(UNSEEN if c is None else c for c in cards)

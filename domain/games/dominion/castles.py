@@ -25,18 +25,21 @@ from domain.games.dominion.data import DATA
 from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
+    HANDLERS,
     OWN_GAIN,
     OWN_TRASH,
     Ctx,
     ask,
     gain,
+    identify,
     left_play,
     this,
     tokens,
     trash,
 )
 from domain.games.dominion.events import Chose, Discarded, Plus, Revealed, Topdecked
-from domain.games.dominion.state import Decision, Frame, acting
+from domain.games.dominion.state import UNSEEN, Decision, Frame, acting
+from domain.games.dominion.unseen import at_most
 
 PILE = "Castles"
 
@@ -54,6 +57,11 @@ def small_castle(ctx: Ctx, f: Frame) -> None:
     token = this(f)
     pl = ctx.state.players[f.p]
     if f.step == 1:
+        # The options name the Castles in hand: unseen cards that might be one are named first.
+        maybe = UNSEEN in pl.hand and any(c in DATA.castles for c in pl.pool)
+        if maybe and not identify(ctx, f.p, "hand"):
+            return
+        pl = ctx.state.players[f.p]
         ctx.set(replace(f, step=2))
         options: list[str] = []
         if not f.gone and token in pl.play:
@@ -89,8 +97,8 @@ def _haunted(ctx: Ctx, p: int, card: str, to: str) -> None:
 
 def opulent_castle(ctx: Ctx, f: Frame) -> None:
     ctx.frames.pop()
-    hand = ctx.state.players[f.p].hand
-    n = sum(1 for c in hand if c in DATA.victories)
+    pl = ctx.state.players[f.p]
+    n = at_most(pl, pl.hand, lambda c: c in DATA.victories)
     if n:
         ask(ctx, Decision(f.p, "select", "opulent", "Opulent Castle", "discard", 0, n, types=("Victory",)))
 
@@ -100,6 +108,23 @@ def _sprawling(ctx: Ctx, p: int, card: str, to: str) -> None:
 
 
 def _grand(ctx: Ctx, p: int, card: str, to: str) -> None:
+    if UNSEEN in ctx.state.players[p].hand:
+        ctx.frames.append(Frame("grand_castle", p))  # the revealed hand is named first (6.4)
+        return
+    _grand_vp(ctx, p)
+
+
+def _grand_frame(ctx: Ctx, f: Frame) -> None:
+    if not identify(ctx, f.p, "hand"):
+        return
+    ctx.frames.pop()
+    _grand_vp(ctx, f.p)
+
+
+HANDLERS["grand_castle"] = _grand_frame
+
+
+def _grand_vp(ctx: Ctx, p: int) -> None:
     pl = ctx.state.players[p]
     if pl.hand:
         ctx.emit(Revealed(ctx.seat(p), pl.hand, "hand", "hand"))

@@ -14,8 +14,9 @@ from collections import Counter
 from itertools import product
 from typing import Any
 
+from domain.games.dominion import unseen as _unseen
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import RECORDER, Decision, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, State
 from domain.ruleset import Rejection
 
 SPEC = "dominion.md"
@@ -27,14 +28,30 @@ def reject(code: str, message: str, section: str) -> Rejection:
     return Rejection(code, message, f"{SPEC} {section}")
 
 
+# Selections whose cards stay out of other players' sight (6.5): discards from the hand keep
+# their last card, which is the discard pile's new top card; the others hide every card. Only
+# these may name a card the recorder did not see (`?`).
+HIDDEN_SELECTIONS = {
+    "cellar": "top",
+    "discard": "top",
+    "haunted": "all",
+    "annex": "all",
+    "archive": "all",
+    "archive_take": "all",
+}
+
+
 def candidates(state: State, d: Decision) -> tuple[str, ...]:
+    """The cards an answer picks from; an unseen card (`?`) is one of them when the pool can
+    name it so that it fits."""
     if d.cards or d.purpose == "thief_gain":
         return d.cards
     pl = state.players[d.p]
     zone = pl.discard if d.zone == "discard" else pl.hand
     if not d.types and not d.names:
         return zone
-    return tuple(c for c in zone if fits(d, c))
+    wild = UNSEEN in zone and any(fits(d, c) for c in pl.pool)
+    return tuple(c for c in zone if (wild if c == UNSEEN else fits(d, c)))
 
 
 def fits(d: Decision, card: str) -> bool:
@@ -120,7 +137,17 @@ def answers(state: State, d: Decision) -> list[Any]:
     """Every legal answer value of `d` (the payload its action carries)."""
     if d.kind == "select":
         lo, hi, cands = bounds(state, d)
-        return _multisets(cands, lo, hi, distinct(d))
+        if UNSEEN not in cands:
+            return _multisets(cands, lo, hi, distinct(d))
+        # Unseen cards: any name of the pool that fits, as often as there are `?`s; `?`
+        # itself where the selection stays hidden. Only what `check` accepts is listed.
+        k = _unseen.count(cands)
+        pool = Counter(c for c in state.players[d.p].pool if fits(d, c))
+        names = [*_unseen.named(cands), *(c for c, n in pool.items() for _ in range(min(n, k)))]
+        if d.purpose in HIDDEN_SELECTIONS:
+            names.extend([UNSEEN] * k)
+        picks = _multisets(tuple(names), lo, hi, distinct(d))
+        return [v for v in picks if check(state, d, v, d.verb) is None]
     if d.kind == "choose":
         return list(d.options)
     if d.kind == "pile":
@@ -129,12 +156,15 @@ def answers(state: State, d: Decision) -> list[Any]:
             piles.append(None)
         return piles
     if d.kind == "react":
-        return (["Moat"] if "Moat" in state.players[d.p].hand else []) + [None]
+        return (["Moat"] if _may_hold(state, d.p, "Moat") else []) + [None]
     if d.kind in ("debt", "bid"):
         amounts: list[Any] = list(range(d.lo, d.hi + 1))
         return [*amounts, None] if d.kind == "bid" else amounts
     if d.kind == "observe":
-        return [(name,) for name in sorted(set(state.players[d.target].unknown))]
+        names = sorted(_observable(state, d))
+        if d.purpose == "identify":
+            return _multisets(tuple(c for c in names for _ in range(d.hi)), d.hi, d.hi)
+        return [(name,) for name in names]
     if d.kind == "kingdom":
         return [
             (tuple(sorted(piles)), DATA.preset_landscapes.get(name, ()), None)
@@ -146,6 +176,21 @@ def answers(state: State, d: Decision) -> list[Any]:
     return []
 
 
+def _may_hold(state: State, p: int, card: str) -> bool:
+    pl = state.players[p]
+    return card in pl.hand or (UNSEEN in pl.hand and card in pl.pool)
+
+
+def _observable(state: State, d: Decision) -> set[str]:
+    """The names the recorder may enter: those the deck's unseen part may give, or for an
+    identification, those the pool holds."""
+    pl = state.players[d.target]
+    if d.purpose == "identify":
+        return set(pl.pool)
+    names = set(_unseen.named(pl.unknown))
+    return names | set(pl.pool) if UNSEEN in pl.unknown else names
+
+
 def forced(state: State, d: Decision) -> Any:
     """The single legal answer, NONE when there is none, MANY when the player must choose."""
     if d.kind == "select":
@@ -154,6 +199,12 @@ def forced(state: State, d: Decision) -> Any:
             return NONE
         if hi == 0:
             return ()
+        if UNSEEN in cands:
+            # Which unseen cards they are is the table's to say, unless the whole zone goes
+            # and stays unseen.
+            if lo == hi == len(cands) and d.purpose in HIDDEN_SELECTIONS:
+                return tuple(sorted(cands))
+            return MANY
         if distinct(d):
             names = tuple(sorted(set(cands)))
             return names if lo == hi == len(names) else MANY
@@ -170,14 +221,14 @@ def forced(state: State, d: Decision) -> Any:
             return piles[0]
         return MANY
     if d.kind == "react":
-        return MANY if "Moat" in state.players[d.p].hand else None
+        return MANY if _may_hold(state, d.p, "Moat") else None
     if d.kind == "debt":
         return d.lo if d.lo == d.hi else MANY
     if d.kind == "bid":
         return None if d.lo > d.hi else MANY
     if d.kind == "observe":
-        unknown = state.players[d.target].unknown
-        return unknown if unknown and len(set(unknown)) == 1 else MANY
+        seen = _observable(state, d)
+        return (seen.pop(),) * d.hi if len(seen) == 1 else MANY
     return MANY
 
 
@@ -200,7 +251,7 @@ def unseen(state: State, p: int) -> tuple[str, ...]:
     which of them is where is not."""
     pl = state.players[p]
     kept = tuple(c for record in pl.lasting for s in record.sets for c in s)
-    return pl.hand + pl.deck + pl.unknown + pl.discard + kept
+    return _unseen.resolved(pl, pl.hand + pl.deck + pl.unknown + pl.discard + kept)
 
 
 FORCED = object()  # every hand the other players cannot rule out leaves one answer
@@ -257,10 +308,22 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
             return reject("wrong_count", f"{d.verb.capitalize()} {span} card(s), not {len(cards)}.", "4.4")
         if distinct(d) and len(set(cards)) != len(cards):
             return reject("same_name", "The cards must all have different names.", "5.3")
-        if Counter(cards) - Counter(cands):
-            where = "among the cards you may pick" if d.cards else f"in your {d.zone or 'hand'}"
-            kinds = f" ({'/'.join(d.types)})" if d.types else ""
-            return reject("not_a_candidate", f"Those cards{kinds} are not all {where}.", "4.4")
+        if UNSEEN in cards and d.purpose not in HIDDEN_SELECTIONS:
+            return reject(
+                "card_must_be_named",
+                f"Cards you {d.verb} are seen by the table: name them, not ?.",
+                "6.5",
+            )
+        extra = Counter(cards) - Counter(cands)
+        if extra:
+            pl = state.players[d.p]
+            names = tuple(c for c in extra.elements() if c != UNSEEN)
+            bindable = not d.cards and all(fits(d, c) for c in names)
+            if not (bindable and _unseen.can_bind(pl, cands, cards)):
+                where = "among the cards you may pick" if d.cards else f"in your {d.zone or 'hand'}"
+                kinds = f" ({'/'.join(d.types)})" if d.types else ""
+                why = _unseen_why(pl, cands, names)
+                return reject("not_a_candidate", f"Those cards{kinds} are not all {where}{why}.", "4.4")
         return None
     if d.kind == "choose":
         if value not in d.options:
@@ -279,25 +342,13 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
             return reject("not_eligible", _pile_limit(d, value), "0")
         return None
     if d.kind == "react":
-        if value is not None and (value != "Moat" or "Moat" not in state.players[d.p].hand):
+        if value is not None and (value != "Moat" or not _may_hold(state, d.p, "Moat")):
             return reject(
                 "cannot_react", "Only a Moat in your hand can be revealed against an Attack.", "4.6"
             )
         return None
     if d.kind == "observe":
-        cards = value
-        if not cards:
-            return reject("no_cards", "Name the card(s) seen.", "6.4")
-        unknown = state.players[d.target].unknown
-        missing = Counter(cards) - Counter(unknown)
-        if missing:
-            name = next(iter(missing))
-            return reject(
-                "card_not_in_deck",
-                f"No {name} can come from that deck: its unseen cards are {_listing(unknown)}.",
-                "6.4",
-            )
-        return None
+        return _check_observe(state, d, value)
     if d.kind in ("debt", "bid"):
         if value is None and d.kind == "bid":
             return None
@@ -312,6 +363,58 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
             return reject("unknown_seat", f"There is no seat {value!r} in this game.", "1.4")
         return None
     return reject("unknown_decision", "That decision cannot be answered.", "4.3")
+
+
+def _check_observe(state: State, d: Decision, cards: tuple[str, ...]) -> Rejection | None:
+    """The recorder's entry of cards from a deck's unseen part, or of unseen cards the table
+    now sees (6.4): as many as the step takes (never more), each one an assignment of the
+    unseen cards can explain, and named where the rules read it."""
+    pl = state.players[d.target]
+    seat = state.seats[d.target]
+    if not cards:
+        return reject("no_cards", "Name the card(s) seen.", "6.4")
+    if len(cards) > d.hi:
+        return reject(
+            "too_many_cards",
+            f"This step takes {plural(d.hi)} from {seat}'s deck, not {len(cards)}.",
+            "6.4",
+        )
+    if UNSEEN in cards and (d.purpose == "identify" or d.verb in ("reveal", "look")):
+        what = "are seen by the table" if d.verb == "reveal" else "are read by the rules"
+        return reject("card_must_be_named", f"These cards {what}: name them, not ?.", "6.4")
+    if d.purpose == "identify":
+        if len(cards) != d.hi:
+            return reject("wrong_count", f"Name the {plural(d.hi, 'unseen card')} of {seat}.", "6.4")
+        wrong = Counter(cards) - Counter(pl.pool)
+        if wrong:
+            name = next(iter(wrong))
+            return reject(
+                "card_not_unseen",
+                f"No {name} can be among {seat}'s unseen cards: they are {_listing(pl.pool)}.",
+                "6.4",
+            )
+        return None
+    if _unseen.observe(pl, cards) is None:
+        name = next(c for i, c in enumerate(cards) if _unseen.observe(pl, cards[: i + 1]) is None)
+        rest = _unseen.named(pl.unknown)
+        hidden = _unseen.count(pl.unknown)
+        listing = _listing(rest) + (f" and {hidden} unseen of {_listing(pl.pool)}" if hidden else "")
+        return reject(
+            "card_not_in_deck",
+            f"No {name} can come from that deck: its unseen cards are {listing}.",
+            "6.4",
+        )
+    return None
+
+
+def _unseen_why(pl: Any, cands: tuple[str, ...], names: tuple[str, ...]) -> str:
+    if UNSEEN not in cands:
+        return ""
+    return f" (the unseen cards there can be only {_listing(pl.pool)})"
+
+
+def plural(n: int, what: str = "card") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
 
 
 def _section(d: Decision) -> str:

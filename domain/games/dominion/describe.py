@@ -20,6 +20,8 @@ def article(card: str) -> str:
 
 
 def plural(card: str, n: int) -> str:
+    if card == "?":
+        return "an unseen card" if n == 1 else f"{n} unseen cards"
     if n == 1:
         return article(card)
     word = card[:-1] + "ies" if card.endswith("y") and card[-2] not in "aeiou" else card + "s"
@@ -87,6 +89,15 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         return f"{name(fact.player)} shuffles {count_text(fact.count)}."
     if isinstance(fact, ev.Observed):
         return f"The table sees {name(fact.player)}'s next {_shown(fact.cards, fact.count)}."
+    if isinstance(fact, ev.AutoResolved):
+        who = name(fact.player) if fact.player else "The table"
+        what = fact.source or fact.decision.replace("_", " ")
+        return f"{who} has one possible answer ({what}): the engine gives it."
+    if isinstance(fact, ev.ShuffleAnnounced):
+        return f"The table says {name(fact.player)} shuffled, as the engine did."
+    if isinstance(fact, ev.Identified):
+        where = "hand" if fact.zone == "hand" else "deck" if fact.zone in ("deck", "unknown") else "cards"
+        return f"The table sees {_shown(fact.cards, fact.count)} among {name(fact.player)}'s unseen {where}."
     if isinstance(fact, ev.Drew):
         return f"{name(fact.player)} draws {_shown(fact.cards, fact.count)}."
     if isinstance(fact, ev.TurnStarted):

@@ -39,10 +39,12 @@ from domain.games.dominion.engine import (
     draw,
     gain,
     gain_from_trash,
+    identify,
     in_play,
     left_play,
     peek,
     play,
+    settle,
     targets,
     this,
     trash,
@@ -58,6 +60,7 @@ from domain.games.dominion.events import (
     Revealed,
 )
 from domain.games.dominion.state import Decision, Frame
+from domain.games.dominion.unseen import could_hold
 
 
 def _gain_prompt(
@@ -71,7 +74,7 @@ def _gain_prompt(
 
 def adventurer(ctx: Ctx, f: Frame) -> None:
     while f.n < 2:
-        top = peek(ctx, f.p)
+        top = peek(ctx, f.p, "reveal")
         if top is None:
             break
         if top == WAIT:
@@ -90,6 +93,12 @@ def adventurer(ctx: Ctx, f: Frame) -> None:
 
 
 def bureaucrat(ctx: Ctx, f: Frame) -> None:
+    for t in targets(ctx, f):
+        # A victim reveals a Victory card or else the whole hand: unseen cards of a hand with
+        # no Victory card seen are named first, whichever it turns out to be.
+        hand = ctx.state.players[t].hand
+        if not any(c in DATA.victories for c in hand) and not identify(ctx, t, "hand"):
+            return
     ctx.frames.pop()
     gain(ctx, f.p, "Silver", "deck")
     for t in targets(ctx, f):
@@ -142,7 +151,7 @@ def feast(ctx: Ctx, f: Frame) -> None:
 def library(ctx: Ctx, f: Frame) -> None:
     seat = ctx.seat(f.p)
     while len(ctx.state.players[f.p].hand) < 7:
-        top = peek(ctx, f.p)
+        top = peek(ctx, f.p, "look")
         if top is None:
             break
         if top == WAIT:
@@ -177,9 +186,10 @@ def mine(ctx: Ctx, f: Frame) -> None:
 
 def moneylender(ctx: Ctx, f: Frame) -> None:
     ctx.frames.pop()
-    if "Copper" not in ctx.state.players[f.p].hand:
+    pl = ctx.state.players[f.p]
+    if not could_hold(pl, pl.hand, lambda c: c == "Copper"):
         return
-    if _must(ctx):
+    if _must(ctx) and "Copper" in pl.hand:
         _moneylender(ctx, Decision(f.p, "choose", "moneylender", "Moneylender"), "yes")
     else:
         ask(ctx, Decision(f.p, "choose", "moneylender", "Moneylender", options=("yes", "no")))
@@ -194,7 +204,7 @@ def spy(ctx: Ctx, f: Frame) -> None:
     order = (f.p, *targets(ctx, f))
     while f.n < len(order):
         t = order[f.n]
-        top = peek(ctx, t)
+        top = peek(ctx, t, "reveal")
         if top == WAIT:
             return
         f = ctx.set(replace(f, n=f.n + 1))
@@ -212,7 +222,7 @@ def thief(ctx: Ctx, f: Frame) -> None:
         t = victims[f.n]
         if f.step == 1:
             while len(ctx.state.players[t].aside) < 2:
-                top = peek(ctx, t)
+                top = peek(ctx, t, "reveal")
                 if top is None:
                     break
                 if top == WAIT:
@@ -366,6 +376,7 @@ def _moneylender(ctx: Ctx, d: Decision, option: Any) -> None:
     if d.options:
         ctx.emit(Chose(ctx.seat(d.p), option, d.source))
     if option == "yes":
+        settle(ctx, d.p, "hand", ("Copper",))
         trash(ctx, d.p, ("Copper",))
         ctx.emit(Plus(ctx.seat(d.p), "Moneylender", coins=3))
 

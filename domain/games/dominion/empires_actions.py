@@ -39,6 +39,7 @@ from domain.games.dominion.engine import (
     ask,
     draw,
     gain,
+    identify,
     in_play,
     left_play,
     peek,
@@ -75,6 +76,8 @@ def more_costly(a: str, b: str) -> bool:
 
 
 def city_quarter(ctx: Ctx, f: Frame) -> None:
+    if not identify(ctx, f.p, "hand"):
+        return  # the revealed hand is named first (6.4)
     ctx.frames.pop()
     hand = ctx.state.players[f.p].hand
     if not hand:
@@ -113,7 +116,7 @@ def discard_down(ctx: Ctx, victims: tuple[int, ...], n: int, source: str) -> Non
 def chariot_race(ctx: Ctx, f: Frame) -> None:
     seat = ctx.seat(f.p)
     if f.step == 1:
-        top = peek(ctx, f.p)
+        top = peek(ctx, f.p, "reveal")
         if top == WAIT:
             return
         mine: tuple[str, ...] = ()
@@ -122,7 +125,7 @@ def chariot_race(ctx: Ctx, f: Frame) -> None:
             ctx.emit(Revealed(seat, mine, "deck", "hand"))
         f = ctx.set(replace(f, step=2, cards=mine))
     left = ctx.state.others(f.p)[0]
-    theirs = peek(ctx, left)
+    theirs = peek(ctx, left, "reveal")
     if theirs == WAIT:
         return
     ctx.frames.pop()
@@ -247,7 +250,7 @@ def legionary(ctx: Ctx, f: Frame) -> None:
 
 
 def patrician(ctx: Ctx, f: Frame) -> None:
-    top = peek(ctx, f.p)
+    top = peek(ctx, f.p, "reveal")
     if top == WAIT:
         return
     ctx.frames.pop()
@@ -264,6 +267,8 @@ def _emporium_gained(ctx: Ctx, gainer: int, card: str, to: str) -> None:
 
 
 def royal_blacksmith(ctx: Ctx, f: Frame) -> None:
+    if not identify(ctx, f.p, "hand"):
+        return  # the revealed hand is named first (6.4)
     ctx.frames.pop()
     seat = ctx.seat(f.p)
     hand = ctx.state.players[f.p].hand

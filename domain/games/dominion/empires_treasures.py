@@ -229,7 +229,8 @@ def archive(ctx: Ctx, f: Frame) -> None:
             if len(pl.deck) >= ARCHIVE_SIZE:
                 break
             if pl.unknown:
-                if not observe(ctx, p):
+                # Set aside face down: the table may not see them (`?`).
+                if not observe(ctx, p, ARCHIVE_SIZE - len(pl.deck), "aside"):
                     return  # the step runs again once the recorder named the cards
                 continue
             if pl.discard and not shuffled:

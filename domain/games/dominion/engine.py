@@ -28,12 +28,14 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.decision import Decision as Collector
-from domain.games.dominion import decisions
+from domain.games.dominion import decisions, unseen
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import (
+    AutoResolved,
     Drew,
     Fact,
     Gained,
+    Identified,
     Played,
     Plus,
     Shuffled,
@@ -42,7 +44,7 @@ from domain.games.dominion.events import (
     Trashed,
 )
 from domain.games.dominion.fold import evolve
-from domain.games.dominion.state import RECORDER, Decision, Frame, State, physical
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, State, physical
 from domain.rng import Rng
 
 WAIT = "?wait"  # peek(): the recorder must first say which card it is
@@ -147,6 +149,10 @@ def ask(ctx: Ctx, d: Decision) -> bool:
     if value is decisions.MANY or explicit:
         ctx.prompts.append(d)
         return False
+    # Logged as answered by the engine (4.1, 4.3 rule 3), except a forced decline among cards
+    # only the player sees: it must look to the others like a voluntary one (4.3 rule 4).
+    if not (decisions.private(d) and value in (None, ())):
+        ctx.emit(AutoResolved(None if d.p == RECORDER else ctx.seat(d.p), d.purpose, d.source))
     ANSWERS[d.purpose](ctx, d, value)
     return True
 
@@ -165,10 +171,33 @@ def shuffle(ctx: Ctx, p: int) -> None:
     ctx.emit(Shuffled(seat, len(order), tuple(order), stream, pl.shuffles))
 
 
-def observe(ctx: Ctx, p: int) -> bool:
-    """Ask the recorder for the next card(s) of p's deck; True if that was forced."""
+def observe(ctx: Ctx, p: int, n: int = 1, verb: str = "draw") -> bool:
+    """Ask the recorder for the next n card(s) of p's deck's unseen part (fewer if it holds
+    fewer); True if that was forced. `verb` says what the cards are for: `draw` and `aside`
+    (face down) take `?` for a card not seen, `reveal` and `look` (the rules read the card)
+    need its name."""
     unknown = ctx.state.players[p].unknown
-    return ask(ctx, Decision(RECORDER, "observe", "observe", lo=1, hi=len(unknown), target=p))
+    k = max(1, min(n, len(unknown)))
+    return ask(ctx, Decision(RECORDER, "observe", "observe", verb=verb, lo=1, hi=k, target=p))
+
+
+def identify(ctx: Ctx, p: int, zone: str, verb: str = "reveal") -> bool:
+    """The table sees p's unseen cards in `zone` (`hand`, or the top card of the deck): the
+    recorder names them (6.4). True when there were none or the answer was forced; False
+    while the recorder is asked: the step runs again once they are named."""
+    cards = ctx.state.players[p].hand if zone == "hand" else ctx.state.players[p].deck[:1]
+    k = unseen.count(cards)
+    if not k:
+        return True
+    return ask(ctx, Decision(RECORDER, "observe", "identify", verb=verb, lo=k, hi=k, target=p, zone=zone))
+
+
+def settle(ctx: Ctx, p: int, zone: str, cards: tuple[str, ...]) -> None:
+    """Bind the `?`s of a zone that `cards` name (an entry that names a card not seen there
+    before): one `Identified` fact, before the facts that move them."""
+    names = unseen.settle(ctx.state.players[p], zone, cards)
+    if names:
+        ctx.emit(Identified(ctx.seat(p), zone, names, len(names)))
 
 
 def draw(ctx: Ctx, p: int, n: int) -> bool:
@@ -181,7 +210,7 @@ def draw(ctx: Ctx, p: int, n: int) -> bool:
             ctx.emit(Drew(ctx.seat(p), pl.deck[:k], k))
             n -= k
         elif pl.unknown:
-            if not observe(ctx, p):
+            if not observe(ctx, p, n):
                 ctx.frames.append(Frame("draw", p, n=n))
                 return False
         elif pl.discard:
@@ -199,9 +228,10 @@ def _draw_frame(ctx: Ctx, f: Frame) -> None:
 HANDLERS["draw"] = _draw_frame
 
 
-def peek(ctx: Ctx, p: int) -> str | None:
+def peek(ctx: Ctx, p: int, verb: str = "reveal") -> str | None:
     """The top card of p's deck, shuffling if needed; None if there is none; WAIT while the
-    recorder has to name it."""
+    recorder has to name it. The rules read a card they peek at, so an unseen one (`?`) must
+    be named, unless `verb` is `aside` (set aside face down)."""
     pl = ctx.state.players[p]
     if not pl.deck and not pl.unknown:
         if not pl.discard:
@@ -209,8 +239,10 @@ def peek(ctx: Ctx, p: int) -> str | None:
         shuffle(ctx, p)
         pl = ctx.state.players[p]
     if pl.deck:
-        return pl.deck[0]
-    observe(ctx, p)
+        if pl.deck[0] == UNSEEN and verb != "aside" and not identify(ctx, p, "deck", verb):
+            return WAIT
+        return ctx.state.players[p].deck[0]
+    observe(ctx, p, 1, verb)
     pl = ctx.state.players[p]
     return pl.deck[0] if pl.deck else WAIT
 

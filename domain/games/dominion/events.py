@@ -4,8 +4,9 @@ Every state change is one of these, so `evolve` rebuilds the state from facts al
 facts (`KingdomChosen` when drawn, `FirstPlayerChosen`, `Shuffled`) record the stream and
 counter of `hmac-sha256-v1` (design.md 4) in a digital game, or `observed: true` in a physical
 one. `Observed` is the recorder's entry of the next cards of a deck whose order the engine
-does not know (6.4). `StackSaved` stores the continuation of unfinished effects (frames and
-open decisions) whenever it changes, so a prompt survives a restart between two requests.
+does not know (6.4), `?` for a card it did not see; `Identified` names unseen cards later.
+`StackSaved` stores the continuation of unfinished effects (frames and open decisions) whenever
+it changes, so a prompt survives a restart between two requests.
 
 Redaction (view.py) empties `cards` of draws, observations and hidden discards for everyone
 but the owner, keeping `count`, and drops every shuffle's `order` for all but the omniscient.
@@ -83,6 +84,31 @@ class Observed(_Fact, frozen=True, tag="observed"):
     player: str
     cards: tuple[str, ...]
     count: int
+
+
+class Identified(_Fact, frozen=True, tag="identified"):
+    """Unseen cards (`?`) of a zone named, once the table sees them or an entry names them
+    (6.4): `zone` is hand, deck, unknown, discard or an Archive set `set:<record>:<set>`."""
+
+    player: str
+    zone: str
+    cards: tuple[str, ...]
+    count: int
+
+
+class ShuffleAnnounced(_Fact, frozen=True, tag="shuffle_announced"):
+    """The table said this player shuffled, where the engine shuffled too (4.8)."""
+
+    player: str
+
+
+class AutoResolved(_Fact, frozen=True, tag="auto_resolved"):
+    """The engine answered a decision itself: it had exactly one legal answer (4.3 rule 3).
+    The answer's own facts follow. `player` is None for the table's recorder."""
+
+    player: str | None
+    decision: str
+    source: str = ""
 
 
 class Drew(_Fact, frozen=True, tag="drew"):
@@ -372,6 +398,9 @@ Fact = (
     | Dealt
     | Shuffled
     | Observed
+    | Identified
+    | ShuffleAnnounced
+    | AutoResolved
     | Drew
     | TurnStarted
     | PhaseChanged

@@ -15,8 +15,9 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
+from domain.games.dominion import unseen
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import AS, Lasting, Player, Result, State, physical, with_player
+from domain.games.dominion.state import AS, UNSEEN, Lasting, Player, Result, State, physical, with_player
 
 
 def take(zone: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
@@ -96,15 +97,28 @@ def _shuffled(state: State, f: ev.Shuffled) -> State:
         if f.order is not None:
             n = pl.shuffles if f.n is None else f.n + 1
             return replace(pl, deck=pl.deck + f.order, discard=(), shuffles=n)
-        return replace(pl, unknown=tuple(sorted(pl.unknown + pl.discard)), discard=())
+        return replace(
+            pl, unknown=tuple(sorted(pl.unknown + pl.discard)), discard=(), unannounced=pl.unannounced + 1
+        )
 
     return _update(state, f.player, apply)
 
 
+def _announced(state: State, f: ev.ShuffleAnnounced) -> State:
+    return _update(state, f.player, lambda pl: replace(pl, unannounced=pl.unannounced - 1))
+
+
 def _observed(state: State, f: ev.Observed) -> State:
-    return _update(
-        state, f.player, lambda pl: replace(pl, unknown=take(pl.unknown, f.cards), deck=pl.deck + f.cards)
-    )
+    def apply(pl: Player) -> Player:
+        if UNSEEN in f.cards or pl.pool:
+            return unseen.observe(pl, f.cards) or pl
+        return replace(pl, unknown=take(pl.unknown, f.cards), deck=pl.deck + f.cards)
+
+    return _update(state, f.player, apply)
+
+
+def _identified(state: State, f: ev.Identified) -> State:
+    return _update(state, f.player, lambda pl: unseen.bind(pl, f.zone, f.cards))
 
 
 def _drew(state: State, f: ev.Drew) -> State:
@@ -115,7 +129,8 @@ def _drew(state: State, f: ev.Drew) -> State:
 def _turn(state: State, f: ev.TurnStarted) -> State:
     p = state.seats.index(f.player)
     pl = state.players[p]
-    players = with_player(state.players, p, replace(pl, turns=pl.turns + 1))
+    # A shuffle is announced before its player's next turn begins, or not at all.
+    players = with_player(state.players, p, replace(pl, turns=pl.turns + 1, unannounced=0))
     enchantments = state.enchantments
     if enchantments:  # they last until the start of their source's next turn (3.2 step 4)
         enchantments = tuple(e for e in enchantments if e[0] != p)
@@ -419,7 +434,7 @@ def _reshuffled(state: State, f: ev.Reshuffled) -> State:
             n = pl.shuffles if f.n is None else f.n + 1
             return replace(pl, hand=hand, discard=discard, deck=f.order, unknown=(), shuffles=n)
         cards = tuple(sorted(pl.deck + pl.unknown + moved))
-        return replace(pl, hand=hand, discard=discard, deck=(), unknown=cards)
+        return replace(pl, hand=hand, discard=discard, deck=(), unknown=cards, unannounced=pl.unannounced + 1)
 
     return _update(state, f.player, apply)
 
@@ -435,6 +450,9 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
     ev.Dealt: _dealt,
     ev.Shuffled: _shuffled,
     ev.Observed: _observed,
+    ev.Identified: _identified,
+    ev.ShuffleAnnounced: _announced,
+    ev.AutoResolved: _same,
     ev.Drew: _drew,
     ev.TurnStarted: _turn,
     ev.PhaseChanged: _phase,

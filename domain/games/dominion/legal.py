@@ -33,8 +33,10 @@ from domain.games.dominion.actions import (
 )
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import answers
+from domain.games.dominion.rules import ENDS_ACTION_PHASE, start_buy_phase
 from domain.games.dominion.state import RECORDER, Decision, State
 from domain.games.dominion.view import PRIVATE_CHOICES
+from domain.rng import NoRng
 from domain.ruleset import Prompt
 
 BOGUS = "Bogus"
@@ -80,6 +82,11 @@ def turn_actions(state: State) -> tuple[Action, ...]:
     if state.phase == "action":
         if state.actions >= 1:
             out.extend(PlayCard(c) for c in sorted(set(pl.hand)) if c in DATA.actions)
+        # A Treasure played or a buy ends the Action phase first (rules.ENDS_ACTION_PHASE),
+        # unless the Buy phase would open with a decision.
+        ctx = start_buy_phase(state, NoRng())
+        if ctx is not None:
+            out.extend(a for a in turn_actions(ctx.state) if isinstance(a, ENDS_ACTION_PHASE))
     elif state.phase == "buy":
         if state.window:
             treasures = sorted(c for c in pl.hand if c in DATA.treasures)
@@ -184,7 +191,12 @@ def _bounds(state: State, d: Decision) -> dict[str, Any]:
     elif d.kind in ("debt", "bid"):
         out.update({"min": d.lo, "max": d.hi})
     elif d.kind == "observe":
-        out.update({"player": state.seats[d.target], "max": len(state.players[d.target].unknown)})
+        # How many cards this step takes (a Clean-up draw of 5 takes 5, or what the deck's
+        # unseen part still holds before a shuffle): naming more is refused.
+        out.update({"player": state.seats[d.target], "min": d.lo, "max": d.hi, "verb": d.verb})
+        out["unseen_allowed"] = d.purpose != "identify" and d.verb in ("draw", "aside")
+        if d.zone:
+            out["zone"] = d.zone
     elif d.kind == "kingdom":
         out["presets"] = {k: list(v) for k, v in sorted(DATA.presets.items())}
     elif d.kind == "first_player":
@@ -210,7 +222,8 @@ PROMPT_TEXT = {
     "thief_trash": "Choose the revealed Treasure to trash (Thief).",
     "thief_gain": "Gain any of the Treasures your Thief trashed.",
     "throne": "Choose a card to play twice ({source}).",
-    "observe": "Enter the next card(s) of {player}'s deck.",
+    "observe": "Enter the next {count} of {player}'s deck ({verb}{unseen}).",
+    "identify": "Name the {count} of {player} the table sees ({verb}).",
     "advance": "You may trash an Action card to gain an Action card costing up to $6 (Advance).",
     "annex": "Choose up to 5 cards of your discard pile to keep there (Annex).",
     "ritual": "Trash a card from your hand: +1 VP per $1 it costs (Ritual).",
@@ -225,6 +238,13 @@ PROMPT_TEXT = {
 }
 
 
+def _count(d: Decision) -> str:
+    if d.purpose == "identify":
+        where = "hand" if d.zone == "hand" else "top card"
+        return f"{d.hi} unseen card{'s' if d.hi != 1 else ''} in the {where}"
+    return f"{d.hi} card{'s' if d.hi != 1 else ''}"
+
+
 def pending(state: State) -> tuple[Prompt, ...]:
     if state.status == "over":
         return ()
@@ -232,7 +252,13 @@ def pending(state: State) -> tuple[Prompt, ...]:
         out = []
         for d in state.prompts:
             player = state.seats[d.target] if d.target >= 0 else ""
-            text = PROMPT_TEXT.get(d.purpose, d.purpose).format(source=d.source, player=player)
+            text = PROMPT_TEXT.get(d.purpose, d.purpose).format(
+                source=d.source,
+                player=player,
+                count=_count(d),
+                verb=d.verb,
+                unseen="; ? for a card not seen" if d.verb in ("draw", "aside") else "",
+            )
             seat = None if d.p == RECORDER else state.seats[d.p]
             out.append(Prompt(seat, d.purpose, text, (KIND_TAG[d.kind],), _bounds(state, d)))
         return tuple(out)

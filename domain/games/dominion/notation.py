@@ -1,7 +1,7 @@
 """Notation of Dominion (1st-edition base game): short text to record actions at the table.
 
-    play Village            play_card (in the Buy phase a Treasure: play_treasure; with a
-                            Throne Room decision open: its choice)
+    play Village            play_card (a Treasure: play_treasure, in the Action phase too,
+                            which ends it first; with a Throne Room decision open: its choice)
     play treasure Silver    play_treasure
     play treasures Copper, Copper, Silver    play_treasures ("play all treasures": every one in hand)
     buy Gold                buy_card (a split pile by its id or its top card: "buy Patrician")
@@ -18,6 +18,10 @@
     kingdom Cellar, Market, ...; Tax, Arena; obelisk Forum     choose_kingdom (landscapes and
                             Obelisk's pile after semicolons, when the game has them)
     first p2                choose_first_player
+    shuffle p2              announce_shuffle: the table says p2 shuffled; checked against the
+                            engine's own shuffle (refused if the engine has not shuffled then)
+    observe ?, ?, Copper    a card the table did not see is `?` (JSON null), in draws and
+                            hidden discards ("discard ?, Estate"); "5 ?" repeats it
 
 Card lists are separated by commas, or by spaces when every name is a known card (multi-word
 names such as "Throne Room" or "Salt the Earth" are matched first). Names are matched
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 from domain.games.dominion.actions import (
     Action,
+    AnnounceShuffle,
     Bid,
     BuyCard,
     BuyEvent,
@@ -46,7 +51,7 @@ from domain.games.dominion.actions import (
     SelectPile,
 )
 from domain.games.dominion.data import DATA
-from domain.games.dominion.state import State
+from domain.games.dominion.state import UNSEEN, State
 from domain.ruleset import Rejection
 
 SELECT_VERBS = ("trash", "discard", "topdeck", "reveal", "keep")
@@ -95,8 +100,8 @@ def _longest(words: list[str], i: int) -> tuple[str, int]:
     return _name(words[i]), 1
 
 
-def _list(cards: tuple[str, ...]) -> str:
-    return ", ".join(cards) if cards else NOTHING
+def _list(cards: tuple[str | None, ...]) -> str:
+    return ", ".join(UNSEEN if c is None else c for c in cards) if cards else NOTHING
 
 
 def format_action(action: Action) -> str:
@@ -128,6 +133,8 @@ def format_action(action: Action) -> str:
         return f"react {action.card or NOTHING}"
     if isinstance(action, ObserveCards):
         return f"observe {_list(action.cards)}"
+    if isinstance(action, AnnounceShuffle):
+        return f"shuffle {action.seat}"
     if isinstance(action, ChooseKingdom):
         text = f"kingdom {_list(action.piles)}"
         if action.landscapes or action.obelisk:
@@ -160,7 +167,10 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
         cards = _cards(rest)
         if _open(state, "throne"):
             return SelectCards("play", cards)
-        if state.phase == "buy" and cards and all(c in DATA.treasures for c in cards):
+        # A Treasure played in the Action phase ends it first (rules.py); a card that is both
+        # (Crown) is an Action there.
+        treasures = cards and all(c in DATA.treasures for c in cards)
+        if treasures and (state.phase == "buy" or not any(c in DATA.actions for c in cards)):
             return PlayTreasure(cards[0]) if len(cards) == 1 else PlayTreasures(cards)
         if len(cards) == 1:
             return PlayCard(cards[0])
@@ -207,6 +217,8 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
         return ChooseKingdom(_cards(parts[0]), landscapes, obelisk)
     if verb == "first" and rest:
         return ChooseFirstPlayer(rest.strip())
+    if verb in ("shuffle", "shuffles") and rest:
+        return AnnounceShuffle(rest.strip())
     return _bad(text)
 
 

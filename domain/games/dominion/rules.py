@@ -11,7 +11,6 @@ order the engine does not know (6.4).
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from domain.games.dominion import castles as _castles  # noqa: F401  (registers the cards)
@@ -21,8 +20,10 @@ from domain.games.dominion import empires_treasures as _empires_treasures  # noq
 from domain.games.dominion import landmarks as _landmarks  # noqa: F401
 from domain.games.dominion import landscape_events as _landscape_events  # noqa: F401
 from domain.games.dominion import turns as _turns  # noqa: F401  (registers setup and clean-up)
+from domain.games.dominion import unseen
 from domain.games.dominion.actions import (
     ANSWER_KIND,
+    AnnounceShuffle,
     BuyCard,
     BuyEvent,
     ChooseKingdom,
@@ -32,6 +33,7 @@ from domain.games.dominion.actions import (
     PlayTreasure,
     PlayTreasures,
     SelectCards,
+    normalized,
 )
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import check, reject
@@ -48,10 +50,18 @@ from domain.games.dominion.engine import (
     pile_of,
     play,
     run,
+    settle,
 )
-from domain.games.dominion.events import Bought, DebtPaid, EventBought, Fact, TreasuresPlayed
+from domain.games.dominion.events import (
+    Bought,
+    DebtPaid,
+    EventBought,
+    Fact,
+    ShuffleAnnounced,
+    TreasuresPlayed,
+)
 from domain.games.dominion.options import variants_from
-from domain.games.dominion.state import RECORDER, Decision, Frame, Player, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
 from domain.rng import Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
@@ -147,14 +157,15 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     if (command.by == "seat" or command.seat is not None) and command.seat != current:
         return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
     phase = state.phase
-    hand = state.players[state.current].hand
+    pl = state.players[state.current]
+    hand = pl.hand
     if isinstance(action, PlayCard):
         if phase != "action":
             return reject("wrong_phase", "Action cards are played in the Action phase.", "3.3")
         if action.card not in DATA.actions:
             return reject("not_an_action", f"{action.card} is not an Action card.", "4.2")
-        if action.card not in hand:
-            return reject("not_in_hand", f"There is no {action.card} in your hand.", "4.2")
+        if not unseen.can_bind(pl, hand, (action.card,)):
+            return reject("not_in_hand", f"There is no {action.card} in your hand{_unseen(pl)}.", "4.2")
         if state.actions < 1:
             return reject("no_actions", "You have no Action left to play it.", "4.2")
         return None
@@ -169,8 +180,8 @@ def check_turn(state: State, command: Command) -> Rejection | None:
         for card in cards:
             if card not in DATA.treasures:
                 return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
-        if Counter(cards) - Counter(hand):
-            return reject("not_in_hand", "Those Treasures are not all in your hand.", "4.2")
+        if not unseen.can_bind(pl, hand, cards):
+            return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
         return None
     if isinstance(action, BuyCard):
         if phase != "buy":
@@ -219,6 +230,12 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     return reject("not_now", "That answers a decision, and none is open.", "4.3")
 
 
+def _unseen(pl: Player) -> str:
+    if UNSEEN not in pl.hand:
+        return ""
+    return f" (its unseen cards can be only {', '.join(pl.pool)})"
+
+
 def _can_buy(state: State) -> Rejection | None:
     if state.buys < 1:
         return reject("no_buys", "You have no Buy left.", "4.2")
@@ -229,8 +246,13 @@ def _can_buy(state: State) -> Rejection | None:
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    action = normalized(command.action)
+    if action is not command.action:
+        command = Command(action, command.seat, command.by)
     if state.status == "over":
         return reject("game_over", "The game is over.", "7.1")
+    if isinstance(action, AnnounceShuffle):
+        return announce_shuffle(state, command, rng)
     if state.prompts:
         found = find_decision(state, command)
         if isinstance(found, Rejection):
@@ -245,11 +267,17 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
             return rejection
         ctx = Ctx(state, rng)
         del ctx.prompts[i]
+        if d.kind == "select" and not d.cards:
+            settle(ctx, d.p, d.zone or "hand", value)
+        elif d.kind == "react" and value is not None:
+            settle(ctx, d.p, "hand", (value,))
         ANSWERS[d.purpose](ctx, d, value)
         run(ctx)
         return finish(ctx)
     if state.status != "playing":
         return reject("not_started", "The game has not started.", "1.9")
+    if state.phase == "action" and isinstance(command.action, ENDS_ACTION_PHASE):
+        return buy_from_action_phase(state, command, rng)
     rejection = check_turn(state, command)
     if rejection is not None:
         return rejection
@@ -259,14 +287,72 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
     return finish(ctx)
 
 
+# Playing a Treasure or buying in the Action phase ends it first, as a table does without a
+# word (3.3-3.4): the facts show the Buy phase beginning, then the play or the buy.
+ENDS_ACTION_PHASE = (PlayTreasure, PlayTreasures, BuyCard, BuyEvent)
+
+
+def start_buy_phase(state: State, rng: Rng) -> Ctx | None:
+    """The Action phase ended by the engine; None when the Buy phase opens with a decision
+    (Arena), which the player must answer before anything else."""
+    ctx = Ctx(state, rng)
+    ctx.frames.append(Frame("buy_phase", state.current))
+    run(ctx)
+    return None if ctx.prompts else ctx
+
+
+def buy_from_action_phase(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    current = state.seats[state.current]
+    if (command.by == "seat" or command.seat is not None) and command.seat != current:
+        return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
+    ctx = start_buy_phase(state, rng)
+    if ctx is None:
+        return reject(
+            "buy_phase_decision",
+            "The Buy phase begins with a decision (Arena): end the Action phase first.",
+            "3.4",
+        )
+    rejection = check_turn(ctx.state, command)
+    if rejection is not None:
+        return rejection
+    apply_turn(ctx, command.action)
+    run(ctx)
+    return finish(ctx)
+
+
+def announce_shuffle(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    """The table says a seat shuffled: true only if the engine shuffled that deck since the
+    seat's turn began and that shuffle was not announced yet (4.8: a deck is shuffled when a
+    card is needed from it and it is empty)."""
+    seat = command.action.seat
+    if state.mode != "physical" or command.by == "seat":
+        return reject("recorder_only", "Only the table's recorder announces a shuffle.", "6.4")
+    if seat not in state.seats:
+        return reject("unknown_seat", f"There is no seat {seat!r}.", "2.1")
+    pl = state.players[state.index(seat)]
+    if not pl.unannounced:
+        left = len(pl.deck) + len(pl.unknown)
+        return reject(
+            "no_shuffle_due",
+            f"{seat} has not shuffled here: its deck still holds {left} card(s) and is shuffled "
+            "only when a card is needed from it and it is empty.",
+            "4.8",
+        )
+    ctx = Ctx(state, rng)
+    ctx.emit(ShuffleAnnounced(seat))
+    return finish(ctx)
+
+
 def apply_turn(ctx: Ctx, action: Any) -> None:
     state = ctx.state
     p = state.current
     seat = state.seats[p]
     if isinstance(action, PlayCard):
+        settle(ctx, p, "hand", (action.card,))
         play(ctx, p, action.card, action=True)
     elif isinstance(action, PlayTreasure | PlayTreasures):
         cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
+        settle(ctx, p, "hand", cards)
         play_treasures(ctx, p, cards)
     elif isinstance(action, BuyCard):
         pile = pile_of(state, action.pile) or action.pile

@@ -5,7 +5,9 @@ Frozen msgspec Structs and tuples of card names (plain strings). Players are ind
 
 Zones: `deck` is top first. In a digital game it is the whole deck in order. In a physical game
 it is the known top segment (cards observed or put there by effects) and `unknown` holds the
-rest of the deck as a sorted multiset (6.4). `discard` is bottom first, `play` in play order,
+rest of the deck as a sorted multiset (6.4). A physical game may hold unseen cards, `?`, in
+the hidden zones (deck, hand, discard pile, Archive's sets): `pool` lists the names they stand
+for, in no place in particular (`unseen`). `discard` is bottom first, `play` in play order,
 `aside` is the temporary zone of revealed / set-aside cards (Adventurer, Library, Thief).
 
 Effects that wait for an answer keep their continuation as data: `frames` is a stack of small
@@ -28,6 +30,7 @@ from domain.games.dominion.options import Variants
 
 SEATS = ("p1", "p2", "p3", "p4", "p5", "p6")
 RECORDER = -1
+UNSEEN = "?"  # a card the recorder of a physical game did not see (6.4); JSON null
 AS = ">"  # Overlord>Village: an Overlord in play acting as a Village
 
 
@@ -67,6 +70,11 @@ class Player(msgspec.Struct, frozen=True):
     lasting: tuple[Lasting, ...] = ()
     donates: int = 0  # Donates bought, waiting for the between-turns step (or the next turn)
     camp: tuple[str, ...] = ()  # Encampments set aside until Clean-up (apart from `aside`)
+    # The names the player's unseen cards (`?` in any zone) stand for, sorted: as many as there
+    # are `?`s. Every gain and trash is public, so which cards a player has is always known;
+    # only where some of them are is not (6.4).
+    pool: tuple[str, ...] = ()
+    unannounced: int = 0  # physical shuffles since the player's turn began, not yet announced
 
     def newest(self, card: str) -> int:
         """The index of the newest Duration record of a card (by the name it acts as)."""
@@ -78,7 +86,10 @@ class Player(msgspec.Struct, frozen=True):
         aside = tuple(physical(c) for c in self.aside) if any(AS in c for c in self.aside) else self.aside
         kept = tuple(c for record in self.lasting for s in record.sets for c in s)
         camp = tuple(physical(c) for c in self.camp)
-        return self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
+        cards = self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
+        if self.pool:
+            return tuple(c for c in cards if c != UNSEEN) + self.pool
+        return cards
 
 
 class Frame(msgspec.Struct, frozen=True, omit_defaults=True):

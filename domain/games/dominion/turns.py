@@ -53,6 +53,7 @@ from domain.games.dominion.events import (
     DurationsEnded,
     FirstPlayerChosen,
     GameEnded,
+    Identified,
     KingdomChosen,
     LandscapesSetUp,
     Observed,
@@ -187,8 +188,8 @@ def _setup(ctx: Ctx, f: Frame) -> None:
 
 def _kingdom(ctx: Ctx, d: Decision, value: Any) -> None:
     piles, landscapes, obelisk = value
-    method = "manual" if ctx.state.variants.kingdom == "manual" else "random"
-    choose_kingdom(ctx, piles, method, landscapes, obelisk, observed=True)
+    # The table typed its kingdom in: logged as chosen, whatever way the table chose it.
+    choose_kingdom(ctx, piles, "manual", landscapes, obelisk, observed=True)
 
 
 def _first(ctx: Ctx, d: Decision, seat: Any) -> None:
@@ -197,6 +198,10 @@ def _first(ctx: Ctx, d: Decision, seat: Any) -> None:
 
 def _observe(ctx: Ctx, d: Decision, cards: Any) -> None:
     ctx.emit(Observed(ctx.seat(d.target), tuple(cards), len(cards)))
+
+
+def _identify(ctx: Ctx, d: Decision, cards: Any) -> None:
+    ctx.emit(Identified(ctx.seat(d.target), d.zone, tuple(cards), len(cards)))
 
 
 def staying(state: State, p: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
@@ -338,6 +343,7 @@ HANDLERS["bought"] = _bought
 ANSWERS["kingdom"] = _kingdom
 ANSWERS["first_player"] = _first
 ANSWERS["observe"] = _observe
+ANSWERS["identify"] = _identify
 
 
 def game_over(state: State) -> str | None:

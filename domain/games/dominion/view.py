@@ -23,7 +23,8 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.games.dominion import events as ev
-from domain.games.dominion.actions import Action, ObserveCards, SelectCards
+from domain.games.dominion.actions import Action, ObserveCards, SelectCards, card_names
+from domain.games.dominion.decisions import HIDDEN_SELECTIONS
 from domain.games.dominion.state import RECORDER, SEATS, Decision, State
 from domain.ruleset import Prompt, Viewer
 
@@ -49,6 +50,10 @@ def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str,
     }
     if own:
         out["hand"] = sorted(pl.hand)
+        if pl.pool:
+            # `?` in a zone is a card the table did not see; these are the names they stand
+            # for (6.4), in no place in particular.
+            out["unseen"] = list(pl.pool)
         # The owner knows what the pile holds, not always in what order: a deck Chancellor
         # moved there keeps its unseen order (6.5), so only the omniscient view lists it.
         out["discard"] = list(pl.discard) if everything else sorted(pl.discard)
@@ -135,7 +140,7 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
     if isinstance(fact, ev.Reshuffled):
         kept = fact.kept if viewer.sees_seat(fact.player) else ()
         return replace(fact, order=None, kept=kept)
-    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled | ev.Topdecked):
+    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled | ev.Topdecked | ev.Identified):
         return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
     if isinstance(fact, ev.ArchiveTaken):
         return fact if viewer.sees_seat(fact.player) else replace(fact, card="")
@@ -148,16 +153,6 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
 
 
 UNSEEN = "?"  # a card the viewer did not see, in an action's notation
-# Selections whose cards stay out of other players' sight (6.5): discards from the hand keep
-# their last card, which is the discard pile's new top card; the others hide every card.
-HIDDEN_SELECTIONS = {
-    "cellar": "top",
-    "discard": "top",
-    "haunted": "all",
-    "annex": "all",
-    "archive": "all",
-    "archive_take": "all",
-}
 
 
 def redact_action(action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
@@ -176,16 +171,23 @@ def redact_action(action: Action, seat: str | None, state: State, viewer: Viewer
     p = state.index(seat) if seat in state.seats else None
     d = next((d for d in state.prompts if d.p == p and d.kind == "select"), None)
     hidden = HIDDEN_SELECTIONS.get(d.purpose) if d is not None else None
-    cards = action.cards
+    cards = card_names(action.cards)
     if hidden is None or not cards or (hidden == "top" and state.variants.all_discards_public):
         return action
     shown = (UNSEEN,) * (len(cards) - 1) + (cards[-1],) if hidden == "top" else (UNSEEN,) * len(cards)
     return replace(action, cards=shown)
 
 
+OBSERVE_TEXT = "Enter the next card(s) of {player}'s deck."
+IDENTIFY_TEXT = "Name the unseen cards of {player} the table now sees."
+
+
 def redact_prompt(prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
     """Prompts name no hidden card (their candidates are public, or omitted as in the state's
-    view); how many cards a deck still hides is the recorder's to know."""
-    if viewer.kind == "omniscient" or prompt.kind != "observe":
+    view); how many cards a step takes from a deck tells how many it still hides, which is
+    the recorder's to know."""
+    if viewer.kind == "omniscient" or prompt.kind not in ("observe", "identify"):
         return prompt
-    return replace(prompt, bounds={k: v for k, v in prompt.bounds.items() if k != "max"})
+    bounds = {k: v for k, v in prompt.bounds.items() if k not in ("max", "min")}
+    text = OBSERVE_TEXT if prompt.kind == "observe" else IDENTIFY_TEXT
+    return replace(prompt, bounds=bounds, text=text.format(player=bounds.get("player", "")))

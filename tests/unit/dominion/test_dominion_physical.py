@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ObserveCards
+from domain.games.dominion.events import KingdomChosen
+from domain.ruleset import PUBLIC
 from tests.unit.dominion.scenarios import Game, config
 
 KINGDOM = "kingdom Cellar, Market, Militia, Mine, Moat, Remodel, Smithy, Village, Woodcutter, Workshop"
@@ -108,3 +110,29 @@ def test_a_physical_game_replays_step_by_step_from_its_facts() -> None:
     for fact in game.facts:
         state = RULESET.evolve(state, fact)
     assert state == game.state
+
+
+def test_a_shuffle_the_table_announces_is_checked_against_the_engines() -> None:
+    game = Game(config(2, mode="physical"))
+    game.do(None, KINGDOM)
+    early = game.refused(None, "shuffle p1")
+    assert early.code == "no_shuffle_due" and early.rule == "dominion.md 4.8"
+    game.do(None, "first p1")
+    # p1's starting cards are shuffled; p2's are not yet (they are dealt after p1 drew).
+    assert game.refused(None, "shuffle p2").code == "no_shuffle_due"
+    facts = game.do(None, "shuffle p1")
+    assert game.lines(facts) == ["The table says Ann shuffled, as the engine did."]
+    assert game.refused(None, "shuffle p1").code == "no_shuffle_due"  # announced once
+    assert game.prompts() == [(None, "observe")]  # the draw still waits for its cards
+    game.do(None, "observe Copper, Copper, Copper, Estate, Estate")
+    game.do(None, "shuffle p2")
+    assert game.refused("p1", "shuffle p2", by="seat").code == "recorder_only"
+
+
+def test_a_kingdom_the_table_typed_in_is_logged_as_chosen() -> None:
+    game = Game(config(2, mode="physical"))  # the kingdom option is `random`
+    game.do(None, KINGDOM)
+    chosen = next(f for f in game.facts if isinstance(f, KingdomChosen))
+    assert chosen.method == "manual"
+    assert RULESET.view(game.state, PUBLIC)["kingdom_method"] == "manual"
+    assert RULESET.boundary(chosen) is None

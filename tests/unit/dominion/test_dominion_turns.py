@@ -7,10 +7,42 @@ from domain.games.dominion.turns import game_over
 from tests.unit.dominion.scenarios import table
 
 
-def test_treasures_cannot_be_played_in_the_action_phase() -> None:
-    game = table(zones={"p1": {"hand": ["Copper"]}})
-    rejection = game.refused("p1", "play treasure Copper")
-    assert rejection.code == "wrong_phase" and rejection.rule == "dominion.md 3.3"
+def test_a_treasure_played_in_the_action_phase_ends_it_first() -> None:
+    game = table(zones={"p1": {"hand": ["Copper", "Silver"]}})
+    facts = game.do("p1", "play Copper")
+    assert game.lines(facts) == ["Ann goes to the Buy phase.", "Ann plays a Copper (+$1)."]
+    assert game.state.phase == "buy" and game.state.coins == 1
+
+
+def test_a_buy_in_the_action_phase_ends_it_first_and_a_refused_one_changes_nothing() -> None:
+    game = table(coins=3, zones={"p1": {"hand": ["Copper"]}})
+    assert game.refused("p1", "buy Gold").code == "cannot_afford"
+    assert game.state.phase == "action"
+    facts = game.do("p1", "buy Silver")
+    assert game.lines(facts)[:2] == ["Ann goes to the Buy phase.", "Ann buys a Silver."]
+    assert game.refused("p1", "play Copper").code == "treasures_closed"
+
+
+def test_an_arena_at_the_start_of_the_buy_phase_must_be_answered_before_a_treasure() -> None:
+    game = table(
+        kingdom=[
+            "Village",
+            "Smithy",
+            "Market",
+            "Cellar",
+            "Chapel",
+            "Moat",
+            "Mine",
+            "Militia",
+            "Remodel",
+            "Workshop",
+        ],
+        landscapes=["Arena"],
+        zones={"p1": {"hand": ["Copper", "Village"]}},
+    )
+    rejection = game.refused("p1", "play Copper")
+    assert rejection.code == "buy_phase_decision" and rejection.rule == "dominion.md 3.4"
+    assert "play treasure Copper" not in game.legal("p1")
 
 
 def test_an_action_needs_an_action_left() -> None:
