@@ -266,12 +266,21 @@ class Planner:
 
     def _left(self) -> Stop:
         names = ", ".join(self.log.left)
+        last = self.last_line()
+        where = f" after line {last.number}" if last is not None else ""
         return Stop(
             "left",
-            f"{names} left the online game here; Chronicle cannot record a player leaving, so the "
-            "game stays unfinished.",
-            self.current_line(),
+            f"{names} left the online game{where}; Chronicle cannot record a player leaving, so "
+            "the game stays unfinished.",
+            last,
         )
+
+    def last_line(self) -> Line | None:
+        """The last event line accounted for."""
+        for i in range(min(self.cursor, len(self.lines)) - 1, -1, -1):
+            if self.done[i] and self.lines[i].kind == "event":
+                return self.lines[i]
+        return None
 
     def _answer(self, state: State, d: Decision) -> Step | Stop:
         seat = state.seats[d.p]
