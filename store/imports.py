@@ -21,7 +21,7 @@ from domain.games.dominion.logimport import Planner, Step, Stop, unsupported
 from domain.games.dominion.onlinelog import FORMAT_2013, FORMAT_TODAY, GameLog, LogError, detect, parse
 from domain.games.dominion.turns import card_vp
 from domain.ruleset import RejectedError
-from store.app import RECORDER, Chronicle, NewGame
+from store.app import RECORDER, Chronicle, CreatedGame, NewGame
 from store.errors import InvalidRequest
 
 MAX_PLAYERS = 4  # the base game without the players_5_6 variant (dominion.md 1.3)
@@ -113,6 +113,11 @@ def check_log(text: str) -> GameLog:
 
 def import_log(app: Chronicle, text: str, source: str = "") -> ImportReport:
     """Import one log's text into `app`'s store (raises `LogRefused` before storing anything)."""
+    return import_with_tokens(app, text, source)[0]
+
+
+def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[ImportReport, CreatedGame]:
+    """`import_log`, with the created game's tokens (shown once, to whoever imported it)."""
     log = check_log(text)
     order = log.turn_order
     seats = {name: seat for name, seat in zip(order, RULESET.meta.seat_ids, strict=False)}
@@ -154,7 +159,7 @@ def import_log(app: Chronicle, text: str, source: str = "") -> ImportReport:
         scores = {
             _name(seats, state.seats[p]): card_vp(pl.owned()) + pl.vp for p, pl in enumerate(state.players)
         }
-    return ImportReport(
+    report = ImportReport(
         source=source,
         format=log.format,
         game_id=str(game_id),
@@ -170,6 +175,7 @@ def import_log(app: Chronicle, text: str, source: str = "") -> ImportReport:
         unexplained=[line.number for line in planner.unexplained],
         lines=len(log.lines),
     )
+    return report, created
 
 
 def _name(seats: dict[str, str], seat: str) -> str:
