@@ -18,7 +18,16 @@ import msgspec
 
 from domain.games.dominion import RULESET
 from domain.games.dominion.logimport import Planner, Step, Stop, unsupported
-from domain.games.dominion.onlinelog import FORMAT_2013, FORMAT_TODAY, GameLog, LogError, detect, parse
+from domain.games.dominion.onlinelog import (
+    FORMAT_2013,
+    FORMAT_TODAY,
+    UNSEEN,
+    GameLog,
+    LogError,
+    detect,
+    parse,
+    parse_today,
+)
 from domain.games.dominion.turns import card_vp
 from domain.ruleset import RejectedError
 from store.app import RECORDER, Chronicle, CreatedGame, NewGame
@@ -75,9 +84,14 @@ def check_log(text: str) -> GameLog:
     """The parsed log, or `LogRefused` with a stable code when it cannot be imported."""
     kind = detect(text)
     if kind == FORMAT_TODAY:
+        try:
+            hidden = sum(line.cards.count(UNSEEN) for line in parse_today(text).lines)
+        except LogError:
+            hidden = 0
+        count = f" ({hidden} cards unnamed)" if hidden else ""
         raise LogRefused(
             "This log is in today's Dominion Online format, which hides other players' draws "
-            "('draws 5 cards.'); recording cards the table did not see is not supported yet.",
+            f"('draws 5 cards.'){count}; recording cards the table did not see is not supported yet.",
             code="log_format_unsupported",
         )
     if kind != FORMAT_2013:

@@ -175,7 +175,11 @@ class Planner:
             self._turn_started(self.name_of[fact.player])
             return
         if isinstance(fact, Shuffled):
-            self.consume(self.name_of[fact.player], ("shuffles",), ())
+            # A shuffle line carries no card: the first one of the player in this turn, even
+            # when the log wrote it before a line of cards the shuffle came in the middle of.
+            shuffles = [i for i in self._of(self.name_of[fact.player]) if self.lines[i].verb == "shuffles"]
+            if shuffles:
+                self._tick(shuffles[0])
             return
         name = self.name_of.get(getattr(fact, "player", ""), "")
         if isinstance(fact, Played):
@@ -195,6 +199,8 @@ class Planner:
             self.consume(name, ("discards",), fact.cards)
         elif isinstance(fact, Moved) and fact.to == "aside":
             self.consume(name, ("discards",), fact.cards)  # Library's set-aside card
+        elif isinstance(fact, Moved) and fact.to == "hand":
+            self.consume(name, ("takes",), fact.cards)  # Adventurer's Treasures
         elif isinstance(fact, Moved) and fact.to == "deck":
             # Bureaucrat: "reveals Estate" then "places Estate on top of deck"
             self.consume(name, ("reveals",), fact.cards)

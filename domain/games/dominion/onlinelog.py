@@ -16,12 +16,14 @@ Two public text formats exist. The 2012-13 client wrote every player's draws and
 
 Each event line becomes a `Line` with a normalised verb: `plays`, `buys`, `gains`, `trashes`,
 `draws`, `discards` (also "discards: A, B"), `reveals` ("reveals: A, B"), `reacts` ("reveals
-reaction Moat"), `topdecks` ("places X on top of deck"), `shuffles`, `leaves` ("quit",
+reaction Moat"), `topdecks` ("places X on top of deck"), `takes` (Adventurer's "places cards in
+hand: A, B"), `shuffles`, `leaves` ("quit",
 "resigned"); anything else keeps its first word and no cards, and the importer says so.
 
 Today's client (dominion.games, 2016 on) writes "Turn 1 - Name", "L starts with 7 Coppers."
-and hides other players' draws ("L draws 5 cards."): `detect` tells it apart, so it can be
-refused with a reason until unseen cards can be entered.
+and hides other players' draws ("L draws 5 cards."): `detect` tells it apart and `parse_today`
+reads it into the same `Line`s, each card it does not name an `UNSEEN` entry ("?"), "buys and
+gains" as a `buys` and a `gains` line, players' abbreviations resolved from the turn headers.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ from __future__ import annotations
 import re
 
 import msgspec
+import msgspec.structs
+
+from domain.games.dominion.data import DATA
 
 FORMAT_2013 = "dominion-online-2013"
 FORMAT_TODAY = "dominion-online"
@@ -151,6 +156,8 @@ def _event(number: int, text: str, player: str, rest: str) -> Line:
         return line("shuffles")
     if rest.startswith("reveals reaction "):
         return line("reacts", cards_of(rest[len("reveals reaction ") :]))
+    if rest.startswith("places cards in hand:"):
+        return line("takes", cards_of(rest[len("places cards in hand:") :]))
     if rest.startswith("places ") and rest.endswith(" on top of deck"):
         return line("topdecks", cards_of(rest[len("places ") : -len(" on top of deck")]))
     verb, _, tail = rest.partition(" ")
@@ -219,4 +226,120 @@ def parse(text: str) -> GameLog:
         starting=starting,
         lines=tuple(lines),
         final={name: msgspec.convert(entry, Final) for name, entry in final.items()},
+    )
+
+
+# --- today's format -------------------------------------------------------------------------
+
+UNSEEN = "?"  # a card the log does not name ("L draws 5 cards.", "discards a card")
+_STATEMENT = re.compile(r"^(?P<who>\S+) (?P<rest>.+)$")
+_TURN = re.compile(r"^Turn (?P<turn>\d+) - (?P<player>.+?)(?: \[.*\])?$")
+_ARTICLE = re.compile(r"^(?:(?P<n>\d+)|an?) (?P<card>.+)$")
+# Verbs of today's log, longest first, and the verbs of `Line` they become.
+_VERBS = (
+    ("buys and gains", ("buys", "gains")),
+    ("shuffles their deck", ("shuffles",)),
+    ("starts with", ("starts",)),
+    ("plays", ("plays",)),
+    ("buys", ("buys",)),
+    ("gains", ("gains",)),
+    ("trashes", ("trashes",)),
+    ("draws", ("draws",)),
+    ("discards", ("discards",)),
+    ("reveals", ("reveals",)),
+    ("topdecks", ("topdecks",)),
+)
+
+
+def statements(text: str) -> list[tuple[int, str]]:
+    """The log's statements with the number of the line each starts on. A log copied from the
+    browser breaks lines around every card name ("O\\n plays \\n3 Coppers\\n. (+$\\n3\\n)"): a
+    line continues the statement before it unless that one is complete (it ends with "." or
+    ")", or it is a turn header)."""
+    out: list[tuple[int, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\n")
+        if not line.strip():
+            continue
+        if out:
+            start, last = out[-1]
+            head = last.strip()
+            complete = head.endswith((".", ")")) or head.startswith("Card Pool") or bool(_TURN.match(head))
+            if not complete or line[:1] in (" ", ".", ")", ","):
+                out[-1] = (start, last + line)
+                continue
+        out.append((number, line))
+    return [(number, " ".join(text.split())) for number, text in out]
+
+
+def singular(name: str) -> str:
+    """ "Coppers" -> "Copper", "Duchies" -> "Duchy", "Witches" -> "Witch"; a card whose own
+    name ends in s ("2 Gardens") stays as it is."""
+    if name in DATA.cards:
+        return name
+    if name.endswith("ies") and len(name) > 4:
+        return name[:-3] + "y"
+    if name.endswith(("ches", "shes", "sses")):
+        return name[:-2]
+    if name.endswith("s") and not name.endswith("ss"):
+        return name[:-1]
+    return name
+
+
+def hidden_cards(text: str) -> tuple[str, ...]:
+    """ "3 Coppers and 2 Estates", "a card and an Estate", "5 cards": names, with `UNSEEN`
+    for each card the log does not name."""
+    text = text.strip().rstrip(".")
+    out: list[str] = []
+    for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
+        part = part.strip()
+        if not part:
+            continue
+        counted = _ARTICLE.match(part)
+        n, card = (int(counted["n"] or 1), counted["card"]) if counted else (1, part)
+        many = n > 1
+        card = singular(card) if many else card
+        out.extend([UNSEEN if card in ("card", "cards") else card] * n)
+    return tuple(out)
+
+
+def parse_today(text: str) -> GameLog:
+    """Read a log of today's format: hidden cards become `UNSEEN` entries. The log names no
+    kingdom (the table shows it) and, copied during the game, no final scores."""
+    players: dict[str, str] = {}  # abbreviation -> full name, from the turn headers
+    starting: dict[str, list[str]] = {}
+    lines: list[Line] = []
+    for number, statement in statements(text):
+        turn = _TURN.match(statement)
+        if turn:
+            full = turn["player"]
+            for short in starting:
+                if full.startswith(short) and short not in players:
+                    players[short] = full
+            name = next((n for s, n in players.items() if n == full), full)
+            lines.append(Line(number, statement, "header", name, turn=int(turn["turn"])))
+            continue
+        said = _STATEMENT.match(statement)
+        if said is None or (said["who"] not in starting and not said["rest"].startswith("starts with ")):
+            continue  # "Game #1, unrated.", "Card Pool: level 1", chat
+        who, rest = said["who"], said["rest"]
+        for phrase, verbs in _VERBS:
+            if rest.startswith(phrase + " ") or rest.rstrip(".") == phrase:
+                tail = rest[len(phrase) :].split(". (", 1)[0]
+                cards = hidden_cards(tail) if tail.strip() else ()
+                if verbs == ("starts",):
+                    starting.setdefault(who, []).extend(cards)
+                else:
+                    lines.extend(Line(number, statement, "event", who, verb, cards) for verb in verbs)
+                break
+    if not starting:
+        raise LogError("the log names no players (no 'starts with' lines)")
+    named = [msgspec.structs.replace(x, player=players.get(x.player, x.player)) for x in lines]
+    return GameLog(
+        format=FORMAT_TODAY,
+        players=tuple(players.get(short, short) for short in starting),
+        supply=(),
+        starting={players.get(short, short): tuple(cards) for short, cards in starting.items()},
+        lines=tuple(named),
+        final={},
     )

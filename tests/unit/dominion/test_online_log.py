@@ -10,7 +10,19 @@ import pytest
 
 from domain.games.dominion import RULESET
 from domain.games.dominion.logimport import Planner, Stop, unsupported
-from domain.games.dominion.onlinelog import FORMAT_2013, FORMAT_TODAY, LogError, cards_of, detect, parse
+from domain.games.dominion.onlinelog import (
+    FORMAT_2013,
+    FORMAT_TODAY,
+    UNSEEN,
+    LogError,
+    cards_of,
+    detect,
+    hidden_cards,
+    parse,
+    parse_today,
+    singular,
+    statements,
+)
 from domain.games.dominion.turns import card_vp
 from domain.rng import NoRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, resolve_options
@@ -73,6 +85,46 @@ def test_todays_format_is_told_apart_and_not_read_as_the_old_one() -> None:
     assert detect("hello") is None
     with pytest.raises(LogError):
         parse(today)
+
+
+def test_todays_format_reads_hidden_cards_as_unseen_entries() -> None:
+    log = parse_today(_text("today-162962491.txt"))
+    assert log.format == FORMAT_TODAY
+    assert log.turn_order == ("OneDayOfPeace", "Lord Rattington")
+    assert log.starting["OneDayOfPeace"] == ("Copper",) * 7 + ("Estate",) * 3
+    assert log.turns == 9
+    events = [(line.number, line.player, line.verb, line.cards) for line in log.lines if line.kind == "event"]
+    assert events[:4] == [
+        (21, "OneDayOfPeace", "shuffles", ()),
+        (23, "Lord Rattington", "shuffles", ()),
+        (25, "OneDayOfPeace", "draws", ("Copper", "Copper", "Copper", "Estate", "Estate")),
+        (31, "Lord Rattington", "draws", (UNSEEN,) * 5),
+    ]
+    # "buys and gains" is a buy and a gain, as the older format writes them.
+    assert [(v, c) for n, _, v, c in events if n == 42] == [("buys", ("Village",)), ("gains", ("Village",))]
+    # Militia's victim discards a card the log does not name, and an Estate.
+    assert (115, "Lord Rattington", "discards", (UNSEEN, "Estate")) in events
+    assert (155, "Lord Rattington", "plays", ("Silver", "Copper")) in events
+
+
+def test_a_log_copied_from_the_browser_is_joined_into_statements() -> None:
+    text = (
+        "Game #1, unrated.\nCard Pool: level 1\n"
+        "O\n plays \n3 Coppers\n. (+$\n3\n)\nO\n buys and gains \na Village\n.\n"
+    )
+    assert [s for _, s in statements(text)] == [
+        "Game #1, unrated.",
+        "Card Pool: level 1",
+        "O plays 3 Coppers. (+$3)",
+        "O buys and gains a Village.",
+    ]
+    assert hidden_cards("a Copper, an Estate, a Laboratory, and 2 Villages") == (
+        "Copper", "Estate", "Laboratory", "Village", "Village",
+    )  # fmt: skip
+    assert hidden_cards("5 cards") == (UNSEEN,) * 5 and hidden_cards("a card") == (UNSEEN,)
+    assert [singular(n) for n in ("Coppers", "Duchies", "Witches", "Gardens")] == [
+        "Copper", "Duchy", "Witch", "Gardens",
+    ]  # fmt: skip
 
 
 def test_the_cards_chronicle_does_not_implement_are_named() -> None:
