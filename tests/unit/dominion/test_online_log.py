@@ -4,11 +4,14 @@ evolve) to the log's own final scores (the store-backed import is tests/store/te
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from domain.games.dominion import RULESET
+from domain.games.dominion.actions import ChooseKingdom
+from domain.games.dominion.events import Fact
 from domain.games.dominion.logimport import Planner, Stop, unsupported
 from domain.games.dominion.onlinelog import (
     FORMAT_2013,
@@ -24,8 +27,10 @@ from domain.games.dominion.onlinelog import (
     statements,
 )
 from domain.games.dominion.turns import card_vp
-from domain.rng import NoRng
+from domain.rng import NoRng, SeededRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, resolve_options
+from tests.unit.dominion.log_writer import write_log
+from tests.unit.dominion.scenarios import config
 
 LOGS = Path(__file__).parents[2] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
@@ -138,9 +143,9 @@ def test_the_cards_chronicle_does_not_implement_are_named() -> None:
     assert unsupported(parse(_text(TWO_PLAYER))) == []
 
 
-def _play(name: str) -> tuple[Planner, object, Stop, int]:
+def _play(name: str, text: str | None = None) -> tuple[Planner, object, Stop, int]:
     """The log through the engine alone, as the importer records it."""
-    log = parse(_text(name))
+    log = parse(_text(name) if text is None else text)
     seats = {player: f"p{i + 1}" for i, player in enumerate(log.turn_order)}
     options = resolve_options(RULESET.meta, {"kingdom": "manual"})
     assert not isinstance(options, Rejection)
@@ -190,3 +195,60 @@ def test_a_game_a_player_quit_is_played_up_to_where_they_left() -> None:
     assert vp == [3, 7, 3, 3]
     assert state.turn == 10 and actions > 0  # type: ignore[attr-defined]
     assert planner.unexplained == []
+
+
+KINGDOM = (
+    "Adventurer", "Bureaucrat", "Cellar", "Council Room", "Gardens",
+    "Library", "Militia", "Mine", "Moat", "Woodcutter",
+)  # fmt: skip
+
+
+# Between them these seeds play every card of KINGDOM, Moat revealed against Militia and
+# Bureaucrat, Library setting cards aside, Cellar, Mine and Adventurer.
+@pytest.mark.parametrize("seed", [2, 4, 5, 6, 8])
+def test_bot_games_with_the_cards_no_real_log_plays_import_from_their_written_log(seed: int) -> None:
+    """A seeded digital game written as a 2012-13 log (tests/unit/dominion/log_writer.py)
+    imports as a physical game to the same scores: Adventurer, Bureaucrat, Cellar, Council
+    Room, Library, Militia, Mine and Moat, whose lines the real logs above never show."""
+    cfg = config(2, game_id=f"log-{seed}", kingdom="manual")
+    rng = SeededRng(bytes(32), cfg.game_id)
+    state = RULESET.initial(cfg)
+    facts: list[Fact] = list(RULESET.setup(cfg, state, rng))
+    for fact in facts:
+        state = RULESET.evolve(state, fact)
+    bot = random.Random(seed)
+    for _ in range(10_000):
+        if RULESET.outcome(state) is not None:
+            break
+        if state.prompts and state.prompts[0].kind == "kingdom":
+            command = Command(ChooseKingdom(KINGDOM), None, "recorder")
+        else:
+            seat = bot.choice(RULESET.pending(state)).seat
+            legal = RULESET.legal_actions(state, seat)
+            command = Command(RULESET.bot_choose(state, seat, legal, bot.randrange), seat, "seat")
+        out = RULESET.decide(state, command, rng)
+        assert not isinstance(out, Rejection), out
+        for fact in out:
+            state = RULESET.evolve(state, fact)
+        facts.extend(out)
+    played = RULESET.outcome(state)
+    assert played is not None
+    names = {seat.id: seat.name for seat in cfg.seats}
+    planner, imported, stop, _ = _play("written", write_log(facts, names))
+    outcome = RULESET.outcome(imported)  # type: ignore[arg-type]
+    assert stop.reason == "finished" and outcome is not None, stop
+    seat_of = planner.seat_of
+    assert {name: outcome.scores[seat_of[name]] for name in names.values()} == {
+        names[seat]: score for seat, score in played.scores.items()
+    }
+    assert imported.turn == state.turn  # type: ignore[attr-defined]
+    assert planner.unexplained == []
+
+
+def test_a_log_cut_off_mid_turn_stops_where_the_engine_needs_what_the_log_does_not_say() -> None:
+    text = _text(TWO_PLAYER)
+    cut = text[: text.index("KeyNoir - draws Copper, Village, Estate, Copper, Copper")]
+    _, state, stop, actions = _play("cut", cut + "------------ Game Over ------------\n")
+    assert stop.reason == "stuck"
+    assert stop.message == "The log does not say which card KeyNoir took from the deck next."
+    assert state.turn == 4 and actions > 0  # type: ignore[attr-defined]
