@@ -65,7 +65,8 @@ class ImportReport(msgspec.Struct):
     scores_log: dict[str, int | None]
     scores: dict[str, int]
     refusal: Refusal | None = None
-    unexplained: list[int] = []
+    unexplained: list[int] = []  # log lines no fact stands for
+    unlogged: list[str] = []  # the engine's shuffles, plays, buys, gains, trashes no line shows
     lines: int = 0
 
     @property
@@ -187,6 +188,7 @@ def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[Imp
         scores=scores,
         refusal=refusal,
         unexplained=[line.number for line in planner.unexplained],
+        unlogged=planner.unlogged,
         lines=len(log.lines),
     )
     return report, created

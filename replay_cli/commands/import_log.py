@@ -100,6 +100,8 @@ def report_lines(report: ImportReport) -> list[str]:
         lines.append("  refused  nothing")
     if report.unexplained:
         lines.append(f"  lines no fact stands for: {', '.join(map(str, report.unexplained))}")
+    if report.unlogged:
+        lines.append(f"  not in the log: {'; '.join(report.unlogged)}")
     return lines
 
 

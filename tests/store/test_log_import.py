@@ -39,7 +39,7 @@ def _imports_the_two_player_game(app: Chronicle) -> None:
     assert report.status == "finished", report.message
     assert report.scores == {"Lady Sarra": 38, "KeyNoir": 34} == report.scores_log
     assert report.turns == report.turns_log == 48
-    assert report.refusal is None and report.unexplained == []
+    assert report.refusal is None and report.unexplained == [] and report.unlogged == []
     assert report.players == {"p1": "Lady Sarra", "p2": "KeyNoir"}
     game_id = UUID(report.game_id)
     game = app.game(game_id)

@@ -7,7 +7,9 @@ a player's choice) or, with none open, enters the current player's next turn act
 `absorb(facts)` ticks off the log lines the engine performed on its own (a Throne Room's second
 play, Witch's Curses, a Moneylender's trash, the shuffles, each draw). A log line is ticked off
 only by the fact that stands for it, never by the action that caused it, so every line is
-accounted for by what the rules derived.
+accounted for by what the rules derived. Both ways: a line no fact stands for is
+`unexplained`, and a shuffle, play, buy, gain or trash of the engine's that no line shows is
+`unlogged` (a shuffle the log announces is thereby checked against the engine's).
 
 Lines are matched per player, in each player's order, inside the current turn (the lines
 before the next turn header): the log interleaves players in its own order (the opening
@@ -101,6 +103,7 @@ class Planner:
         self.done = [False] * len(self.lines)
         self.cursor = 0
         self.unexplained: list[Line] = []
+        self.unlogged: list[str] = []  # what the engine did that no log line shows
         self.attacker = ""  # the current player's name (Thief's trash is the attacker's line)
 
     # --- the window: the undone lines before the next turn header ----------------------------
@@ -177,22 +180,25 @@ class Planner:
         if isinstance(fact, Shuffled):
             # A shuffle line carries no card: the first one of the player in this turn, even
             # when the log wrote it before a line of cards the shuffle came in the middle of.
-            shuffles = [i for i in self._of(self.name_of[fact.player]) if self.lines[i].verb == "shuffles"]
+            name = self.name_of[fact.player]
+            shuffles = [i for i in self._of(name) if self.lines[i].verb == "shuffles"]
             if shuffles:
                 self._tick(shuffles[0])
+            else:
+                self._unlogged(f"{name} shuffles")
             return
         name = self.name_of.get(getattr(fact, "player", ""), "")
         if isinstance(fact, Played):
-            self.consume(name, ("plays",), (fact.card,))
+            self._must(name, "plays", (fact.card,))
         elif isinstance(fact, TreasuresPlayed):
-            self.consume(name, ("plays",), fact.cards)
+            self._must(name, "plays", fact.cards)
         elif isinstance(fact, Bought):
-            self.consume(name, ("buys",), (fact.card,))
+            self._must(name, "buys", (fact.card,))
         elif isinstance(fact, Gained):
-            self.consume(name, ("gains",), (fact.card,))
+            self._must(name, "gains", (fact.card,))
         elif isinstance(fact, Trashed):
-            if not self.consume(name, ("trashes",), fact.cards) and self.attacker:
-                self.consume(self.attacker, ("trashes",), fact.cards)  # Thief: the attacker's line
+            if not self.consume(name, ("trashes",), fact.cards):
+                self._must(self.attacker or name, "trashes", fact.cards)  # Thief: the attacker's line
         elif isinstance(fact, Drew):
             self.consume(name, ("draws",), fact.cards)
         elif isinstance(fact, Discarded):
@@ -211,6 +217,14 @@ class Planner:
             self.consume(name, ("reacts",), (fact.card,))
         elif isinstance(fact, Revealed) and fact.to == "aside":
             self.consume(name, ("reveals",), fact.cards)
+
+    def _must(self, name: str, verb: str, cards: Sequence[str]) -> None:
+        """Tick off a fact the 2012-13 log always writes, or note that it does not show it."""
+        if not self.consume(name, (verb,), cards):
+            self._unlogged(f"{name} {verb} {', '.join(cards)}")
+
+    def _unlogged(self, what: str) -> None:
+        self.unlogged.append(f"turn {self.current_turn()}: {what}")
 
     def _turn_started(self, name: str) -> None:
         end = self._end()

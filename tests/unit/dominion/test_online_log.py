@@ -185,6 +185,7 @@ def test_a_real_base_game_plays_through_the_engine_to_the_logs_final_scores(
     assert state.turn == turns  # type: ignore[attr-defined]
     # Every line is accounted for by a fact, but the Feast trashes the log repeats.
     assert [line.text for line in planner.unexplained] == ["Art Fey - trashes Feast"] * repeated_feast_trashes
+    assert planner.unlogged == []
 
 
 def test_a_game_a_player_quit_is_played_up_to_where_they_left() -> None:
@@ -242,7 +243,7 @@ def test_bot_games_with_the_cards_no_real_log_plays_import_from_their_written_lo
         names[seat]: score for seat, score in played.scores.items()
     }
     assert imported.turn == state.turn  # type: ignore[attr-defined]
-    assert planner.unexplained == []
+    assert planner.unexplained == [] and planner.unlogged == []
 
 
 def test_a_log_cut_off_mid_turn_stops_where_the_engine_needs_what_the_log_does_not_say() -> None:
@@ -252,3 +253,11 @@ def test_a_log_cut_off_mid_turn_stops_where_the_engine_needs_what_the_log_does_n
     assert stop.reason == "stuck"
     assert stop.message == "The log does not say which card KeyNoir took from the deck next."
     assert state.turn == 4 and actions > 0  # type: ignore[attr-defined]
+
+
+def test_a_shuffle_the_log_does_not_announce_is_reported_against_the_engines() -> None:
+    text = _text(TWO_PLAYER)
+    line = "Lady Sarra - shuffles deck\nLady Sarra - draws Copper, Copper, Silver, Copper, Spy\n"
+    planner, _, stop, _ = _play("edited", text.replace(line, line.split("\n", 1)[1]))
+    assert stop.reason == "finished"
+    assert planner.unlogged == ["turn 2: Lady Sarra shuffles"]
