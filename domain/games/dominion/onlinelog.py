@@ -116,6 +116,7 @@ class LogError(ValueError):
 
 def detect(text: str) -> str | None:
     """Which format `text` is in, or None."""
+    text = text.lstrip("\ufeff")
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if any(_SETUP.match(line) for line in lines[:3]):
         return FORMAT_2013
@@ -174,7 +175,7 @@ def parse(text: str) -> GameLog:
         raise LogError("this is not a Dominion Online log (no Game Setup section, no turn lines)")
     if kind != FORMAT_2013:
         raise LogError("only the 2012-13 format is read here")
-    raw = text.splitlines()
+    raw = text.lstrip("\ufeff").splitlines()
     supply: tuple[str, ...] = ()
     starting: dict[str, tuple[str, ...]] = {}
     lines: list[Line] = []

@@ -88,6 +88,8 @@ def test_todays_format_is_told_apart_and_not_read_as_the_old_one() -> None:
     assert detect(today) == FORMAT_TODAY
     assert detect(_text(TWO_PLAYER)) == FORMAT_2013
     assert detect("hello") is None
+    windows = "\ufeff" + _text(TWO_PLAYER).replace("\n", "\r\n")  # saved by a Windows editor
+    assert detect(windows) == FORMAT_2013 and parse(windows).turns == 48
     with pytest.raises(LogError):
         parse(today)
 
