@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api.routes import games, health, reading, retractions, rulesets, stats
+from api.routes import games, health, imports, reading, retractions, rulesets, stats
 
 HANDLERS = [
     *health.ROUTES,
     *rulesets.ROUTES,
     *games.ROUTES,
+    *imports.ROUTES,
     *retractions.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,

@@ -15,6 +15,7 @@ class Command(Protocol):
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
     games,
+    import_log,
     log,
     new,
     projections,
@@ -31,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     serve,
     new,
     record,
+    import_log,
     games,
     show,
     log,

@@ -1,0 +1,60 @@
+"""Importing a game log: `POST /games/import/dominion` with a Dominion Online log's text.
+
+The service checks the log before anything is stored (`store.imports.check_log`: a 422
+problem `log_format_unsupported`, `cards_not_implemented`, `log_unreadable`, ...), then records
+it action by action through the same append path as `POST /games/{id}/actions`. The answer
+is the import's report (its game, status, turns, actions, the log's scores beside
+Chronicle's, the first refusal) with the game's tokens, shown this once. Creating the game
+follows the server's creation policy like `POST /games`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from litestar import post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+
+from api.problems import problem_responses
+from api.settings import EdgeSettings
+from store.app import Chronicle
+from store.imports import ImportReport, import_with_tokens
+from store.limits import MAX_BODY_BYTES, MAX_NAME, NO_CONTROL
+
+
+class LogImport(msgspec.Struct, forbid_unknown_fields=True):
+    """A log's text (line breaks allowed) and, optionally, a name for it in the report."""
+
+    log: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY_BYTES)]
+    source: Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=NO_CONTROL)] = ""
+
+
+class ImportedGame(msgspec.Struct):
+    report: ImportReport
+    recorder_token: str
+    seat_tokens: dict[str, str]
+
+
+@post(
+    "/games/import/dominion",
+    status_code=201,
+    sync_to_thread=True,
+    tags=["games"],
+    responses=problem_responses(400, 401, 403, 413, 422, 429),
+)
+def import_dominion_log(
+    data: JSONBody[LogImport],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    settings: NamedDependency[EdgeSettings],
+) -> ImportedGame:
+    """Turn a Dominion Online log (2012-13 format) into a physical game. A log the rules
+    refuse part way keeps the actions before the refusal; the report names the refused one."""
+    settings.check_create(token, chronicle.is_admin(token))
+    report, created = import_with_tokens(chronicle, data.log, data.source)
+    return ImportedGame(report, created.recorder_token, created.seat_tokens)
+
+
+ROUTES = [import_dominion_log]

@@ -1,0 +1,393 @@
+"""Turning a Dominion Online log (`onlinelog.GameLog`) into the actions a physical table would
+record, one at a time, against the engine's state (pure: no IO; `store.imports` records them).
+
+The log says what happened; the engine asks for what it cannot work out itself. So the planner
+is driven by the engine: `next_step(state)` answers the open decision (the recorder's draws,
+a player's choice) or, with none open, enters the current player's next turn action; and
+`absorb(facts)` ticks off the log lines the engine performed on its own (a Throne Room's second
+play, Witch's Curses, a Moneylender's trash, the shuffles, each draw). A log line is ticked off
+only by the fact that stands for it, never by the action that caused it, so every line is
+accounted for by what the rules derived. Both ways: a line no fact stands for is
+`unexplained`, and a shuffle, play, buy, gain or trash of the engine's that no line shows is
+`unlogged` (a shuffle the log announces is thereby checked against the engine's).
+
+Lines are matched per player, in each player's order, inside the current turn (the lines
+before the next turn header): the log interleaves players in its own order (the opening
+draws, an Attack's victims) where the engine takes them in turn order.
+
+Rulings on the log's wording (2012-13 client):
+- "plays 3 Copper" during the Action phase ends the Action phase first; "buys" likewise.
+- A draw or shuffle line of the current player with no decision open is the Clean-up draw:
+  the turn's remaining phases are ended.
+- Library's "discards Village" is the card drawn and set aside; its "discards: A, B" at the
+  end is the discard of the set-aside cards. Spy's revealed card shows as "discards X" or
+  "places X on top of deck" of its owner.
+- A Throne Room's second play of a Feast is logged with a second "trashes Feast" that did not
+  happen (the Feast is already in the trash): such a line is left unexplained, not entered.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import msgspec
+
+from domain.games.dominion.actions import (
+    Action,
+    BuyCard,
+    Choose,
+    ChooseFirstPlayer,
+    ChooseKingdom,
+    EndPhase,
+    ObserveCards,
+    PlayCard,
+    PlayTreasures,
+    React,
+    SelectCards,
+    SelectPile,
+)
+from domain.games.dominion.data import DATA
+from domain.games.dominion.events import (
+    Bought,
+    Discarded,
+    Drew,
+    Fact,
+    Gained,
+    Moved,
+    Played,
+    Reacted,
+    Revealed,
+    Shuffled,
+    Trashed,
+    TreasuresPlayed,
+    TurnStarted,
+)
+from domain.games.dominion.onlinelog import GameLog, Line
+from domain.games.dominion.state import RECORDER, Decision, State
+
+
+class Step(msgspec.Struct, frozen=True):
+    """One action to record: `seat` answers for that seat (None: the recorder's own entry);
+    `line` is the log line it stands for (None for the table's setup choices)."""
+
+    action: Action
+    seat: str | None
+    line: Line | None
+
+
+class Stop(msgspec.Struct, frozen=True):
+    """The import cannot go on: `reason` is `finished` (the game is over), `left` (a player
+    left the online game, which the rules engine cannot record) or `stuck` (the log does not
+    say what the engine asks)."""
+
+    reason: str
+    message: str
+    line: Line | None = None
+
+
+def unsupported(log: GameLog) -> list[str]:
+    """The cards of the log Chronicle does not implement, sorted."""
+    return sorted(name for name in log.card_names() if name not in DATA.cards)
+
+
+class Planner:
+    """Walks the log alongside the engine. `seats` maps each log name to its seat id."""
+
+    def __init__(self, log: GameLog, seats: dict[str, str]) -> None:
+        self.log = log
+        self.lines = log.lines
+        self.seat_of = seats
+        self.name_of = {seat: name for name, seat in seats.items()}
+        self.left = [list(line.cards) for line in self.lines]  # cards not yet ticked off
+        self.done = [False] * len(self.lines)
+        self.cursor = 0
+        self.unexplained: list[Line] = []
+        self.unlogged: list[str] = []  # what the engine did that no log line shows
+        self.attacker = ""  # the current player's name (Thief's trash is the attacker's line)
+
+    # --- the window: the undone lines before the next turn header ----------------------------
+
+    def _end(self) -> int:
+        i = self.cursor
+        while i < len(self.lines) and self.lines[i].kind == "event":
+            i += 1
+        return i
+
+    def _advance(self) -> None:
+        while self.cursor < len(self.lines) and self.done[self.cursor]:
+            self.cursor += 1
+
+    def _of(self, name: str) -> list[int]:
+        return [
+            i for i in range(self.cursor, self._end()) if not self.done[i] and self.lines[i].player == name
+        ]
+
+    def _first(self, name: str) -> int | None:
+        mine = self._of(name)
+        return mine[0] if mine else None
+
+    def _rest(self, i: int) -> tuple[str, ...]:
+        return tuple(self.left[i])
+
+    def _tick(self, i: int) -> None:
+        self.done[i] = True
+        self._advance()
+
+    def current_turn(self) -> int:
+        """The log's turn header at or before the cursor (0 in the setup)."""
+        for line in reversed(self.lines[: self.cursor + 1]):
+            if line.kind == "header":
+                return line.turn
+        return 0
+
+    def current_line(self) -> Line | None:
+        return self.lines[self.cursor] if self.cursor < len(self.lines) else None
+
+    # --- ticking lines off with the engine's facts ------------------------------------------
+
+    def consume(self, name: str, verbs: tuple[str, ...], cards: Sequence[str]) -> bool:
+        """Tick off `cards` from the player's next lines with one of these verbs."""
+        wanted = Counter(cards)
+        for i in self._of(name):
+            if self.lines[i].verb not in verbs:
+                break
+            rest = self.left[i]
+            taken: list[str] = []
+            for card in rest:
+                if wanted[card] > 0:
+                    wanted[card] -= 1
+                    taken.append(card)
+            if not taken and rest:
+                break
+            for card in taken:
+                rest.remove(card)
+            if not rest:
+                self.done[i] = True
+            if not +wanted:
+                break
+        self._advance()
+        return not +wanted
+
+    def absorb(self, facts: Sequence[Fact]) -> None:
+        for fact in facts:
+            self._absorb(fact)
+
+    def _absorb(self, fact: Fact) -> None:
+        if isinstance(fact, TurnStarted):
+            self._turn_started(self.name_of[fact.player])
+            return
+        if isinstance(fact, Shuffled):
+            # A shuffle line carries no card: the first one of the player in this turn, even
+            # when the log wrote it before a line of cards the shuffle came in the middle of.
+            name = self.name_of[fact.player]
+            shuffles = [i for i in self._of(name) if self.lines[i].verb == "shuffles"]
+            if shuffles:
+                self._tick(shuffles[0])
+            else:
+                self._unlogged(f"{name} shuffles")
+            return
+        name = self.name_of.get(getattr(fact, "player", ""), "")
+        if isinstance(fact, Played):
+            self._must(name, "plays", (fact.card,))
+        elif isinstance(fact, TreasuresPlayed):
+            self._must(name, "plays", fact.cards)
+        elif isinstance(fact, Bought):
+            self._must(name, "buys", (fact.card,))
+        elif isinstance(fact, Gained):
+            self._must(name, "gains", (fact.card,))
+        elif isinstance(fact, Trashed):
+            if not self.consume(name, ("trashes",), fact.cards):
+                self._must(self.attacker or name, "trashes", fact.cards)  # Thief: the attacker's line
+        elif isinstance(fact, Drew):
+            self.consume(name, ("draws",), fact.cards)
+        elif isinstance(fact, Discarded):
+            self.consume(name, ("discards",), fact.cards)
+        elif isinstance(fact, Moved) and fact.to == "aside":
+            self.consume(name, ("discards",), fact.cards)  # Library's set-aside card
+        elif isinstance(fact, Moved) and fact.to == "hand":
+            self.consume(name, ("takes",), fact.cards)  # Adventurer's Treasures
+        elif isinstance(fact, Moved) and fact.to == "deck":
+            # Bureaucrat: "reveals Estate" then "places Estate on top of deck"
+            self.consume(name, ("reveals",), fact.cards)
+            self.consume(name, ("topdecks",), fact.cards)
+        elif isinstance(fact, Revealed) and fact.source == "hand":
+            self.consume(name, ("reveals",), fact.cards)
+        elif isinstance(fact, Reacted) and fact.card:
+            self.consume(name, ("reacts",), (fact.card,))
+        elif isinstance(fact, Revealed) and fact.to == "aside":
+            self.consume(name, ("reveals",), fact.cards)
+
+    def _must(self, name: str, verb: str, cards: Sequence[str]) -> None:
+        """Tick off a fact the 2012-13 log always writes, or note that it does not show it."""
+        if not self.consume(name, (verb,), cards):
+            self._unlogged(f"{name} {verb} {', '.join(cards)}")
+
+    def _unlogged(self, what: str) -> None:
+        self.unlogged.append(f"turn {self.current_turn()}: {what}")
+
+    def _turn_started(self, name: str) -> None:
+        end = self._end()
+        for i in range(self.cursor, end):
+            if not self.done[i]:
+                self.unexplained.append(self.lines[i])
+                self.done[i] = True
+        self.cursor = end
+        if end < len(self.lines) and self.lines[end].kind == "header" and self.lines[end].player == name:
+            self.done[end] = True
+            self.cursor = end + 1
+        self._advance()
+
+    # --- what to record next ----------------------------------------------------------------
+
+    def next_step(self, state: State) -> Step | Stop:
+        if state.status == "over":
+            return Stop("finished", "The game is over.")
+        self.attacker = self.name_of[state.seats[state.current]] if state.status == "playing" else ""
+        for d in state.prompts:
+            if d.p == RECORDER:
+                return self._table(state, d)
+        if state.prompts:
+            return self._answer(state, state.prompts[0])
+        if state.status != "playing":
+            return Stop("stuck", "The engine waits for nothing in the setup.")
+        return self._turn(state)
+
+    def _table(self, state: State, d: Decision) -> Step | Stop:
+        if d.kind == "kingdom":
+            return Step(ChooseKingdom(tuple(sorted(self.log.kingdom))), None, None)
+        if d.kind == "first_player":
+            first = self.log.turn_order[0]
+            return Step(ChooseFirstPlayer(self.seat_of[first]), None, None)
+        if d.kind != "observe":
+            return Stop("stuck", f"The engine asks the table for {d.kind}, which a log cannot say.")
+        name = self.name_of[state.seats[d.target]]
+        i = self._first(name)
+        if i is None:
+            return self._missing(f"the log does not say which card {name} took from the deck next")
+        line = self.lines[i]
+        rest = self._rest(i)
+        if line.verb in ("draws", "reveals") and rest:
+            return Step(ObserveCards(rest[: max(d.hi, 1)]), None, line)
+        if line.verb in ("discards", "topdecks") and rest:
+            return Step(ObserveCards(rest[:1]), None, line)
+        return self._missing(f"the engine needs the next card of {name}'s deck; the log says {line.text!r}")
+
+    def _missing(self, message: str) -> Stop:
+        if self._at_end() and self.log.left:
+            return self._left()
+        return Stop("stuck", message[:1].upper() + message[1:] + ".", self.current_line())
+
+    def _at_end(self) -> bool:
+        end = self._end()
+        return all(self.done[self.cursor : end]) and (
+            end >= len(self.lines) or self.lines[end].kind == "over"
+        )
+
+    def _left(self) -> Stop:
+        names = ", ".join(self.log.left)
+        last = self.last_line()
+        where = f" after line {last.number}" if last is not None else ""
+        return Stop(
+            "left",
+            f"{names} left the online game{where}; Chronicle cannot record a player leaving, so "
+            "the game stays unfinished.",
+            last,
+        )
+
+    def last_line(self) -> Line | None:
+        """The last event line accounted for."""
+        for i in range(min(self.cursor, len(self.lines)) - 1, -1, -1):
+            if self.done[i] and self.lines[i].kind == "event":
+                return self.lines[i]
+        return None
+
+    def _answer(self, state: State, d: Decision) -> Step | Stop:
+        seat = state.seats[d.p]
+        name = self.name_of[seat]
+        i = self._first(name)
+        if i is not None and d.source == "Feast" and self.lines[i].verb == "trashes":
+            # Throne Room's second Feast: the log repeats a trash that did not happen.
+            self.unexplained.append(self.lines[i])
+            self._tick(i)
+            i = self._first(name)
+        line = self.lines[i] if i is not None else None
+        rest = self._rest(i) if i is not None else ()
+        verb = line.verb if line is not None else ""
+        purpose = d.purpose
+        action: Action
+        if purpose == "react":
+            action = React("Moat" if verb == "reacts" and "Moat" in rest else None)
+        elif purpose == "throne":
+            ok = verb == "plays" and len(rest) == 1 and rest[0] in DATA.actions
+            action = SelectCards("play", rest if ok else ())
+        elif purpose in ("cellar", "discard"):
+            action = SelectCards("discard", self._gather(name, "discards", d.hi))
+        elif purpose in ("trash", "mine", "remodel", "thief_trash"):
+            action = SelectCards("trash", rest[: d.hi] if verb == "trashes" else ())
+        elif purpose in ("gain", "gain_hand"):
+            action = SelectPile(rest[0] if verb == "gains" and rest else None)
+        elif purpose == "thief_gain":
+            pool = Counter(d.cards)
+            gains = [c for c in self._gather(name, "gains", d.hi) if pool[c] > 0]
+            action = SelectCards("gain", tuple(gains))
+        elif purpose == "library":
+            drawn = state.players[d.p].hand[-1:]
+            aside = verb == "discards" and rest[:1] == drawn
+            action = Choose("set_aside" if aside else "keep")
+        elif purpose == "spy":
+            target = self.name_of[state.seats[d.target]]
+            j = self._first(target)
+            keep = j is not None and self.lines[j].verb == "topdecks"
+            if keep and j is not None:
+                line = self.lines[j]
+                self._tick(j)  # the card stays where it is: no fact stands for this line
+            action = Choose("keep" if keep else "discard")
+        elif purpose == "topdeck":
+            action = SelectCards("topdeck", rest[:1] if verb in ("topdecks", "reveals") else ())
+        elif purpose == "chancellor":
+            action = Choose("no")  # the 2012-13 log never shows the deck put into the discard pile
+        else:
+            return Stop(
+                "stuck", f"Importing a log cannot answer {d.source or purpose} ({purpose}) yet.", line
+            )
+        return Step(action, seat, line)
+
+    def _gather(self, name: str, verb: str, most: int) -> tuple[str, ...]:
+        """Up to `most` cards from the player's next lines with this verb."""
+        out: list[str] = []
+        for i in self._of(name):
+            if self.lines[i].verb != verb or len(out) >= most:
+                break
+            out.extend(self._rest(i)[: most - len(out)])
+        return tuple(out)
+
+    def _turn(self, state: State) -> Step | Stop:
+        name = self.name_of[state.seats[state.current]]
+        while True:
+            i = self._first(name)
+            if i is None:
+                if self._at_end() and self.log.left:
+                    return self._left()
+                return Step(EndPhase(), state.seats[state.current], self.current_line())
+            line = self.lines[i]
+            cards = self._rest(i)
+            seat = state.seats[state.current]
+            if line.verb == "plays" and cards:
+                if all(c in DATA.treasures for c in cards):
+                    if state.phase == "action":
+                        return Step(EndPhase(), seat, line)
+                    return Step(PlayTreasures(cards), seat, line)
+                if state.phase == "action" and len(cards) == 1:
+                    return Step(PlayCard(cards[0]), seat, line)
+            elif line.verb == "buys" and cards:
+                if state.phase == "action":
+                    return Step(EndPhase(), seat, line)
+                return Step(BuyCard(cards[0]), seat, line)
+            elif line.verb in ("draws", "shuffles"):
+                return Step(EndPhase(), seat, line)
+            elif line.verb == "leaves":
+                return self._left()
+            # A line no action stands for (a log's repeated trash): set it apart and go on.
+            self.unexplained.append(line)
+            self._tick(i)

@@ -1,0 +1,109 @@
+"""`chronicle import-log dominion FILE...`: turn Dominion Online game logs into physical games
+in the local store, every action recorded through the rules as if entered at the table.
+
+For each log it prints the game id, how the import ended (finished; a player left; refused by
+the rules; stuck where the log does not say what the engine asks), the turns and actions, the
+final scores of the log against Chronicle's, and the first refusal with its turn, log line and
+rule. A log Chronicle cannot import (today's format with hidden draws, cards it does not
+implement) is refused before anything is stored and the next file is read. Exit status 0
+when every log imported to its end with the log's scores, else 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import msgspec
+
+from replay_cli.commands import Subparsers
+from replay_cli.errors import CliError, UsageError
+from replay_cli.local import open_store
+from replay_cli.sources import add_store_option
+from store.imports import ImportReport, LogRefused, import_log
+
+GAMES = ("dominion",)
+MAX_LOG_BYTES = 4 * 1024 * 1024
+
+
+def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "import-log", help="import Dominion Online game logs as physical games", description=__doc__
+    )
+    parser.add_argument("game", metavar="GAME", choices=GAMES, help="the game the logs are of: dominion")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="log files (text)")
+    parser.add_argument("--json", action="store_true", help="one JSON object per log")
+    add_store_option(parser)
+    parser.set_defaults(run=run)
+
+
+def _read(path: str) -> str:
+    file = Path(path)
+    try:
+        if file.stat().st_size > MAX_LOG_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_LOG_BYTES // (1024 * 1024)} MiB, not a game log")
+        return file.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    texts = [(path, _read(path)) for path in args.files]
+    app = open_store(args.store)
+    failed = 0
+    try:
+        for path, text in texts:
+            try:
+                report = import_log(app, text, path)
+            except LogRefused as error:
+                failed += 1
+                if args.json:
+                    print(json.dumps({"source": path, "refused": error.code, "detail": error.detail}))
+                else:
+                    print(f"{path}\n  not imported ({error.code}): {error.detail}")
+                continue
+            ok = report.status in ("finished", "left") and report.scores_match
+            failed += not ok
+            if args.json:
+                print(json.dumps(msgspec.to_builtins(report)))
+            else:
+                print("\n".join(report_lines(report)))
+    finally:
+        app.close()
+    if failed:
+        raise CliError(f"{failed} of {len(texts)} logs did not import to their end with the log's scores")
+    return 0
+
+
+def report_lines(report: ImportReport) -> list[str]:
+    players = ", ".join(f"{seat} {name}" for seat, name in report.players.items())
+    scores = ", ".join(
+        f"{name} {score} (log {_shown(report.scores_log.get(name))})" for name, score in report.scores.items()
+    )
+    verdict = "equal" if report.scores_match else "DIFFERENT"
+    refusal = report.refusal
+    lines = [
+        report.source,
+        f"  game     {report.game_id}  {report.status}: {report.message}",
+        f"  players  {players}",
+        f"  turns    {report.turns} (log {report.turns_log})",
+        f"  actions  {report.actions}",
+        f"  scores   {scores}: {verdict}",
+    ]
+    if refusal is not None:
+        lines.append(
+            f"  refused  turn {refusal.turn}, line {refusal.line} {refusal.text!r}: "
+            f"rejected ({refusal.code}): {refusal.message} [{refusal.rule}]"
+        )
+    else:
+        lines.append("  refused  nothing")
+    if report.unexplained:
+        lines.append(f"  lines no fact stands for: {', '.join(map(str, report.unexplained))}")
+    if report.unlogged:
+        lines.append(f"  not in the log: {'; '.join(report.unlogged)}")
+    return lines
+
+
+def _shown(score: int | None) -> str:
+    return "-" if score is None else str(score)

@@ -1,0 +1,218 @@
+"""Importing a Dominion Online log as a physical game: every action recorded through the same
+append path as an action typed at the table (`Chronicle.record`, the recorder's token).
+
+Parsing and planning are pure (`domain.games.dominion.onlinelog`, `.logimport`); this module
+checks the log before anything is stored (its format, the cards Chronicle implements, the
+player count), creates the game, records the planner's steps one by one until the game ends,
+the log runs out, a player leaves, or the rules refuse an action, and reports what happened.
+A refused action is not stored: the game keeps every action before it, so the refusal can be
+inspected where it happened.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from domain.games.dominion import RULESET
+from domain.games.dominion.logimport import Planner, Step, Stop, unsupported
+from domain.games.dominion.onlinelog import (
+    FORMAT_2013,
+    FORMAT_TODAY,
+    UNSEEN,
+    GameLog,
+    LogError,
+    detect,
+    parse,
+    parse_today,
+)
+from domain.games.dominion.turns import card_vp
+from domain.ruleset import RejectedError
+from store.app import RECORDER, Chronicle, CreatedGame, NewGame
+from store.errors import InvalidRequest
+
+MAX_PLAYERS = 4  # the base game without the players_5_6 variant (dominion.md 1.3)
+LOG_TAG = "dominion-online"
+
+
+class Refusal(msgspec.Struct):
+    """The first action the rules refused: the log's turn header and line, the rejection."""
+
+    turn: int
+    line: int
+    text: str
+    code: str
+    message: str
+    rule: str
+
+
+class ImportReport(msgspec.Struct):
+    """What one log became. `scores_log` are the log's final totals (None when it has none),
+    `scores` Chronicle's (the final outcome, or the VP of the cards held where the import
+    stopped); `turns_log` counts the log's turn headers and `turns` Chronicle's turns."""
+
+    source: str
+    format: str
+    game_id: str
+    players: dict[str, str]
+    status: str  # finished, left, refused, stuck
+    message: str
+    turns_log: int
+    turns: int
+    actions: int
+    scores_log: dict[str, int | None]
+    scores: dict[str, int]
+    refusal: Refusal | None = None
+    unexplained: list[int] = []  # log lines no fact stands for
+    unlogged: list[str] = []  # the engine's shuffles, plays, buys, gains, trashes no line shows
+    lines: int = 0
+
+    @property
+    def scores_match(self) -> bool:
+        return all(self.scores_log.get(name) == score for name, score in self.scores.items())
+
+
+class LogRefused(InvalidRequest):
+    """The log is refused before anything is stored."""
+
+    status = 422
+    title = "The log cannot be imported"
+
+
+def check_log(text: str) -> GameLog:
+    """The parsed log, or `LogRefused` with a stable code when it cannot be imported."""
+    kind = detect(text)
+    if kind == FORMAT_TODAY:
+        try:
+            hidden = sum(line.cards.count(UNSEEN) for line in parse_today(text).lines)
+        except LogError:
+            hidden = 0
+        count = f" ({hidden} cards unnamed)" if hidden else ""
+        raise LogRefused(
+            "This log is in today's Dominion Online format, which hides other players' draws "
+            f"('draws 5 cards.'){count}; recording cards the table did not see is not supported yet.",
+            code="log_format_unsupported",
+        )
+    if kind != FORMAT_2013:
+        raise LogRefused("This is not a Dominion Online game log.", code="log_unreadable")
+    try:
+        log = parse(text)
+    except LogError as error:
+        raise LogRefused(f"The log cannot be read: {error}.", code="log_unreadable") from None
+    missing = unsupported(log)
+    if missing:
+        raise LogRefused(
+            "Chronicle implements the 1st-edition base game and Empires; this log uses "
+            f"{', '.join(missing)}.",
+            code="cards_not_implemented",
+        )
+    if not 2 <= len(log.players) <= MAX_PLAYERS:
+        raise LogRefused(
+            f"The log has {len(log.players)} players; Dominion takes 2 to 4.", code="log_players"
+        )
+    if len(log.kingdom) != 10:
+        raise LogRefused(
+            f"The log's kingdom has {len(log.kingdom)} piles, not 10: {', '.join(log.kingdom)}.",
+            code="log_kingdom",
+        )
+    starting = ("Copper",) * 7 + ("Estate",) * 3
+    odd = [name for name, cards in log.starting.items() if sorted(cards) != sorted(starting)]
+    if odd:
+        raise LogRefused(
+            f"{', '.join(odd)} did not start with 7 Copper and 3 Estate.", code="log_starting_cards"
+        )
+    return log
+
+
+def import_log(app: Chronicle, text: str, source: str = "") -> ImportReport:
+    """Import one log's text into `app`'s store (raises `LogRefused` before storing anything)."""
+    return import_with_tokens(app, text, source)[0]
+
+
+def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[ImportReport, CreatedGame]:
+    """`import_log`, with the created game's tokens (shown once, to whoever imported it)."""
+    log = check_log(text)
+    order = log.turn_order
+    seats = {name: seat for name, seat in zip(order, RULESET.meta.seat_ids, strict=False)}
+    created = app.create_game(
+        NewGame("dominion", list(order), "physical", {"kingdom": "manual"}, tags=[LOG_TAG]), admin=True
+    )
+    game_id = UUID(created.game_id)
+    planner = Planner(log, seats)
+    actions = 0
+    refusal: Refusal | None = None
+    stop: Stop | None = None
+    budget = 20 * len(log.lines) + 100  # the planner ticks a line or ends a phase each step
+    while stop is None and refusal is None:
+        state = app.game(game_id).state
+        step = planner.next_step(state)
+        if isinstance(step, Stop):
+            stop = step
+            break
+        budget -= 1
+        if budget < 0:
+            stop = Stop("stuck", "The import made no progress.", planner.current_line())
+            break
+        refusal = _record(app, game_id, step, planner, log)
+        if refusal is None:
+            actions += 1
+    game = app.game(game_id)
+    state = game.state
+    if refusal is not None:
+        status, message = "refused", f"Refused at line {refusal.line}: {refusal.message}"
+    else:
+        assert stop is not None
+        status, message = stop.reason, stop.message
+        if stop.reason == "stuck" and stop.line is not None:
+            message = f"Stopped at line {stop.line.number} ({stop.line.text!r}): {stop.message}"
+    outcome = RULESET.outcome(state)
+    if outcome is not None:
+        scores = {_name(seats, seat): score for seat, score in outcome.scores.items()}
+    else:
+        scores = {
+            _name(seats, state.seats[p]): card_vp(pl.owned()) + pl.vp for p, pl in enumerate(state.players)
+        }
+    report = ImportReport(
+        source=source,
+        format=log.format,
+        game_id=str(game_id),
+        players={seat: name for name, seat in seats.items()},
+        status=status,
+        message=message,
+        turns_log=log.turns,
+        turns=state.turn,
+        actions=actions,
+        scores_log={name: log.final[name].vp if name in log.final else None for name in order},
+        scores=scores,
+        refusal=refusal,
+        unexplained=[line.number for line in planner.unexplained],
+        unlogged=planner.unlogged,
+        lines=len(log.lines),
+    )
+    return report, created
+
+
+def _name(seats: dict[str, str], seat: str) -> str:
+    return next(name for name, s in seats.items() if s == seat)
+
+
+def _record(app: Chronicle, game_id: UUID, step: Step, planner: Planner, log: GameLog) -> Refusal | None:
+    codec = RULESET.codec
+    action: dict[str, Any] = codec.encode(step.action)
+    try:
+        recorded = app.record(game_id, action, RECORDER, seat=step.seat)
+    except RejectedError as error:
+        line = step.line or planner.current_line()
+        rejection = error.rejection
+        return Refusal(
+            turn=planner.current_turn(),
+            line=line.number if line is not None else 0,
+            text=line.text if line is not None else "",
+            code=rejection.code,
+            message=rejection.message,
+            rule=rejection.rule,
+        )
+    planner.absorb([codec.decode_fact(f) for f in recorded.facts])
+    return None

@@ -1,0 +1,101 @@
+"""Real Dominion Online logs imported into the store as physical games, action by action
+through the same append path as the table's recorder, then audited (both stores)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from store.app import Chronicle
+from store.audit import audit_events
+from store.imports import LogRefused, import_log
+
+LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
+TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
+QUIT = "log.51919af0e4b0d001ef25b885.1368496912009.txt"
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    application = Chronicle(store_url)
+    yield application
+    application.close()
+
+
+def test_a_real_two_player_base_game_imports_audit_clean_with_the_logs_final_scores(tmp_path: Path) -> None:
+    """590 appends: on SQLite only (PostgreSQL takes the same path in the shorter imports below)."""
+    app = Chronicle(f"sqlite:///{tmp_path}/games.sqlite3")
+    try:
+        _imports_the_two_player_game(app)
+    finally:
+        app.close()
+
+
+def _imports_the_two_player_game(app: Chronicle) -> None:
+    report = import_log(app, (LOGS / TWO_PLAYER).read_text(), TWO_PLAYER)
+    assert report.status == "finished", report.message
+    assert report.scores == {"Lady Sarra": 38, "KeyNoir": 34} == report.scores_log
+    assert report.turns == report.turns_log == 48
+    assert report.refusal is None and report.unexplained == [] and report.unlogged == []
+    assert report.players == {"p1": "Lady Sarra", "p2": "KeyNoir"}
+    game_id = UUID(report.game_id)
+    game = app.game(game_id)
+    assert game.outcome is not None and game.outcome.winners == ("p1",)
+    assert game.config.mode == "physical"
+    audit = audit_events(app.stored_events(game_id), None)
+    assert audit.clean, audit.divergence
+    assert report.actions == audit.actions
+
+
+def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicle) -> None:
+    report = import_log(app, (LOGS / QUIT).read_text(), QUIT)
+    assert report.status == "left" and "guest2666.0000" in report.message
+    assert report.scores == report.scores_log == {
+        "Villager Bot": 3, "guest2666.0000": 7, "Defender Bot": 3, "Banker Bot": 3,
+    }  # fmt: skip
+    assert report.turns == report.turns_log == 10
+    game_id = UUID(report.game_id)
+    assert app.game(game_id).outcome is None
+    audit = audit_events(app.stored_events(game_id), None)
+    assert audit.clean, audit.divergence
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "named"),
+    [
+        ("log.4fec9f5b30c40b085b22e3fe.1344218998422.txt", "cards_not_implemented", "Secret Chamber"),
+        ("log.50612a9b51c36e573294bfd0.1367635173776.txt", "cards_not_implemented", "Necropolis"),
+        ("today-162962491.txt", "log_format_unsupported", "draws 5 cards"),
+    ],
+)
+def test_a_log_chronicle_cannot_import_is_refused_before_anything_is_stored(
+    app: Chronicle, name: str, code: str, named: str
+) -> None:
+    before = app.recorder.max_notification_id()
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, (LOGS / name).read_text(), name)
+    assert refused.value.code == code and named in refused.value.detail
+    assert app.recorder.max_notification_id() == before
+
+
+def test_the_first_refused_action_is_reported_with_its_turn_line_and_rule(app: Chronicle) -> None:
+    text = (
+        (LOGS / TWO_PLAYER)
+        .read_text()
+        .replace(
+            "Lady Sarra - plays 4 Copper\nLady Sarra - buys Spy",
+            "Lady Sarra - plays 4 Copper\nLady Sarra - buys Gold",
+        )
+    )
+    report = import_log(app, text, "edited")
+    assert report.status == "refused"
+    refusal = report.refusal
+    assert refusal is not None
+    assert (refusal.turn, refusal.line, refusal.text) == (2, 24, "Lady Sarra - buys Gold")
+    assert (refusal.code, refusal.rule) == ("cannot_afford", "dominion.md 4.2")
+    game_id = UUID(report.game_id)
+    assert app.game(game_id).state.turn == 3 and report.actions > 0
+    assert audit_events(app.stored_events(game_id), None).clean
