@@ -67,6 +67,7 @@ class Player(msgspec.Struct, frozen=True):
     lasting: tuple[Lasting, ...] = ()
     donates: int = 0  # Donates bought, waiting for the between-turns step (or the next turn)
     camp: tuple[str, ...] = ()  # Encampments set aside until Clean-up (apart from `aside`)
+    looking: tuple[str, ...] = ()  # cards taken from the deck to look at, unseen by others (Sentry)
 
     def newest(self, card: str) -> int:
         """The index of the newest Duration record of a card (by the name it acts as)."""
@@ -78,7 +79,8 @@ class Player(msgspec.Struct, frozen=True):
         aside = tuple(physical(c) for c in self.aside) if any(AS in c for c in self.aside) else self.aside
         kept = tuple(c for record in self.lasting for s in record.sets for c in s)
         camp = tuple(physical(c) for c in self.camp)
-        return self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
+        held = self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
+        return held + self.looking if self.looking else held
 
 
 class Frame(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -171,6 +173,7 @@ class State(msgspec.Struct, frozen=True):
     buy_phases: int = 0
     # (source player, targets) of each enchantment, until the source's next turn starts.
     enchantments: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    merchants: int = 0  # Merchant bonuses (+$1 each) waiting for the turn's first Silver (2e)
     province_gained: bool = False  # Mountain Pass: has anyone gained a Province yet
     mountain_pass: int = -1  # the gainer whose bidding waits for the end of this turn
     frames: tuple[Frame, ...] = ()
