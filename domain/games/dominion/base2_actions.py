@@ -50,6 +50,7 @@ from domain.games.dominion.engine import (
     trash,
 )
 from domain.games.dominion.events import Chose, Discarded, Looked, Played, Plus, Revealed, Topdecked
+from domain.games.dominion.fold import take
 from domain.games.dominion.state import Decision, Frame
 from domain.games.dominion.view import HIDDEN_SELECTIONS
 
@@ -226,8 +227,13 @@ def _artisan_gain(ctx: Ctx, d: Decision, pile: Any) -> None:
 
 def _topdeck(source: str) -> Any:
     def answer(ctx: Ctx, d: Decision, cards: Any) -> None:
-        if cards:
-            ctx.emit(Topdecked(ctx.seat(d.p), tuple(cards), len(cards), source))
+        if not cards:
+            return
+        top = None
+        if source == "discard":  # the discard pile's new top card shows (6.5)
+            rest = take(ctx.state.players[d.p].discard[::-1], tuple(cards))
+            top = rest[0] if rest else None
+        ctx.emit(Topdecked(ctx.seat(d.p), tuple(cards), len(cards), source, top))
 
     return answer
 

@@ -361,12 +361,14 @@ class Reshuffled(_Fact, frozen=True, tag="reshuffled"):
 class Topdecked(_Fact, frozen=True, tag="topdecked"):
     """Cards put onto the deck unrevealed (Haunted Castle, 6.5; Artisan, Harbinger and Sentry,
     dominion-2e.md 2) from `source` (the hand, the discard pile, or the cards looked at): the
-    last one named ends on top; only the owner sees which."""
+    last one named ends on top; only the owner sees which. From the discard pile, `top` is its
+    new top card, public as every discard pile's top card is (6.5)."""
 
     player: str
     cards: tuple[str, ...]
     count: int
     source: str = "hand"
+    top: str | None = None
 
 
 class Looked(_Fact, frozen=True, tag="looked"):

@@ -269,7 +269,7 @@ def test_harbinger_puts_a_card_from_the_discard_pile_on_the_deck_unseen_by_other
     assert p1.deck == ("Gold",) and p1.discard == ("Estate",) and p1.hand == ("Copper",)
     assert game.state.actions == 1
     hidden = [f for f in seen(game, P2) if isinstance(f, ev.Topdecked)]
-    assert hidden == [ev.Topdecked("p1", (), 1, "discard")]
+    assert hidden == [ev.Topdecked("p1", (), 1, "discard", "Estate")]
     action = RULESET.redact_action(SelectCards("topdeck", ("Gold",)), "p1", _before(game, "harbinger"), P2)
     assert action == SelectCards("topdeck", ("?",))
     assert "Ann puts 1 card from their discard pile onto their deck." in lines_for(game, PUBLIC)
