@@ -51,8 +51,13 @@ CONFIGURATIONS: list[tuple[str, str, dict[str, Any]]] = [
 ] + [
     ("dominion", "digital", {"expansions": "base,empires"}),
     ("dominion", "physical", {"expansions": "base,empires"}),
+    ("dominion", "digital", {"base_edition": 2}),
+    ("dominion", "physical", {"base_edition": 2}),
 ]
-IDS = [f"{r}-{m}{'-empires' if o else ''}" for r, m, o in CONFIGURATIONS]
+IDS = [
+    f"{r}-{m}{'-empires' if o.get('expansions') else ''}{'-2e' if o.get('base_edition') else ''}"
+    for r, m, o in CONFIGURATIONS
+]
 
 SETTINGS = settings(
     max_examples=EXAMPLES,

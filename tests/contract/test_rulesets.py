@@ -48,10 +48,19 @@ PHYSICAL_PLAYOUTS: dict[str, int] = {"province": 30}
 # lets uniformly random players reach a dead end the rules allow (every deck trashed down to
 # nothing that makes $, every player in debt, so nobody can ever buy again); these playouts
 # therefore let the ruleset's own bot make half of the choices (STEER), the rest stay random.
+KEPT_IN_2E = (
+    "Bureaucrat,Cellar,Chapel,Council Room,Festival,Gardens,Laboratory,Library,Market,Militia,"
+    "Moat,Remodel,Smithy,Village,Witch,Workshop"
+)
 CONFIGURATIONS: list[tuple[str, str, dict[str, Any], int, int]] = [
     ("dominion", "empires", {"expansions": "base,empires"}, 300, 20),
     ("dominion", "empires-separate", {"expansions": "base,empires", "landscapes": "separate"}, 40, 0),
     ("dominion", "five-six", {"expansions": "base,empires", "players_5_6": True}, 20, 0),
+    # The 2nd-edition base set (dominion-2e.md): its random kingdoms, its ten new or changed
+    # cards alone (the kept ones excluded), and with Empires.
+    ("dominion", "second-edition", {"base_edition": 2}, 60, 0),
+    ("dominion", "second-edition-new-cards", {"base_edition": 2, "exclude": KEPT_IN_2E}, 60, 4),
+    ("dominion", "second-edition-empires", {"base_edition": 2, "expansions": "base,empires"}, 32, 0),
 ]
 STEER = 0.8
 DEFAULT_DIGITAL = 200

@@ -55,6 +55,7 @@ from domain.games.dominion.events import (
     Fact,
     FirstPlayerChosen,
     KingdomChosen,
+    Looked,
     Moved,
     Observed,
     Revealed,
@@ -106,8 +107,11 @@ class DominionRuleset:
                 "dominion.md 1.3",
             )
         excluded = [n.strip() for n in str(config.options.get("exclude", "")).split(",") if n.strip()]
-        pool = DATA.randomizers(str(config.options.get("expansions", "base")))
-        unknown = [n for n in excluded if n not in pool and n not in DATA.landscapes]
+        expansions = str(config.options.get("expansions", "base"))
+        edition = 2 if config.options.get("base_edition") == 2 else 1
+        pool = DATA.randomizers(expansions, edition)
+        known = DATA.nameable(expansions)
+        unknown = [n for n in excluded if n not in known and n not in DATA.landscapes]
         if unknown:
             return Rejection(
                 "bad_exclude", f"{unknown[0]!r} is not a pile or landscape of this game.", "dominion.md 6.3"
@@ -157,7 +161,7 @@ class DominionRuleset:
         return bot.choose(state, legal, draw)
 
     def boundary(self, fact: Fact) -> Boundary | None:
-        if isinstance(fact, Shuffled | Drew | Observed | FirstPlayerChosen):
+        if isinstance(fact, Shuffled | Drew | Observed | FirstPlayerChosen | Looked):
             return "random"
         if isinstance(fact, KingdomChosen):
             return "random" if fact.method == "random" else None

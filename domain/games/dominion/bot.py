@@ -8,7 +8,9 @@ Estate at $2 very late; now and then it buys an Event it can afford instead (Don
 only rarely, as they slow the game); otherwise it ends the phase. In debt it buys nothing.
 Decisions are answered at random, except that a Moat is always revealed, a Chapel trashes only
 Curses and Estates, gains usually take the dearest card allowed, a Thief takes everything and
-debt is paid off as far as possible and Mountain Pass gets a small bid or a pass. Big Money
+debt is paid off as far as possible and Mountain Pass gets a small bid or a pass; Vassal plays
+the Action card it discarded, Sentry trashes Curses and Estates like Chapel and discards what it
+would not draw, and Harbinger puts back the dearest card of the discard pile. Big Money
 buys a Province every few turns, so games end;
 should a game still drag on (past turn 120) the bot buys from the smallest piles to end it on
 piles.
@@ -23,6 +25,7 @@ from domain.games.dominion.actions import (
     Bid,
     BuyCard,
     BuyEvent,
+    Choose,
     EndPhase,
     PayDebt,
     PlayCard,
@@ -37,7 +40,22 @@ from domain.games.dominion.state import State
 LONG_GAME = 120
 JUNK = frozenset({"Curse", "Estate"})
 SLOW_EVENTS = frozenset({"Donate", "Annex"})
-ACTION_GIVERS = frozenset({"Village", "Festival", "Laboratory", "Market", "Cellar", "Spy"})
+ACTION_GIVERS = frozenset(
+    {
+        "Village",
+        "Festival",
+        "Laboratory",
+        "Market",
+        "Cellar",
+        "Spy",
+        "Harbinger",
+        "Merchant",
+        "Poacher",
+        "Sentry",
+    }
+)
+# The 2nd edition's decisions (dominion-2e.md 2) the bot answers by a rule rather than at random.
+KEEP_ON_DECK = frozenset({"Gold", "Province", "Duchy", "Laboratory", "Market", "Festival", "Smithy"})
 
 
 def choose(state: State, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:
@@ -100,11 +118,24 @@ def _event(events: dict[str, BuyEvent], draw: Callable[[int], int]) -> BuyEvent 
     return pool[draw(len(pool))] if pool else None
 
 
+def _dearest(action: Action) -> tuple[int, int]:
+    cards = action.cards if isinstance(action, SelectCards) else ()
+    return max((DATA.cost[c] for c in cards), default=(-1, 0))
+
+
 def _answer(state: State, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:
     first = legal[0]
     if isinstance(first, React):
         reveal = [a for a in legal if isinstance(a, React) and a.card]
         return reveal[0] if reveal else first
+    if isinstance(first, Choose) and any(isinstance(a, Choose) and a.option == "play" for a in legal):
+        return Choose("play") if draw(10) < 9 else legal[draw(len(legal))]
+    purpose = state.prompts[0].purpose if state.prompts else ""
+    if purpose == "sentry_discard":
+        rest = [a for a in legal if isinstance(a, SelectCards) and not set(a.cards) & KEEP_ON_DECK]
+        return max(rest, key=lambda a: len(a.cards)) if rest else first
+    if purpose == "harbinger" and draw(4) > 0:
+        return max(legal, key=lambda a: _dearest(a))
     if isinstance(first, SelectCards):
         if first.verb == "trash" and len(legal) > 1:
             junk = [a for a in legal if isinstance(a, SelectCards) and all(c in JUNK for c in a.cards)]

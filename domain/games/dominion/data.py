@@ -1,5 +1,9 @@
-"""Card data of Dominion (1st-edition base game and Empires): dominion.md sections 1.2, 1.5-1.8,
-5 and Appendix B, read from `cards-v1.json` and validated on load.
+"""Card data of Dominion (base game, 1st and 2nd edition, and Empires): dominion.md sections 1.2,
+1.5-1.8, 5 and Appendix B, and dominion-2e.md 1-2, read from `cards-v1.json` and validated on load.
+
+The 25 first-edition kingdom cards stay `kingdom` (a first-edition game draws from them alone, as
+it always did); the 7 cards new in the 2nd edition are `base2`, and `removed_in_2e` names the 6
+first-edition cards the 2nd edition dropped. Any of the 32 may be named in a kingdom.
 
 Every card is typed data: name, types, cost as a `(coins, debt)` pair (dominion.md 0; base
 cards have no debt, Empires cards will), the coins a plain Treasure makes, printed VP, the
@@ -55,6 +59,8 @@ class CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     version: str
     basic: tuple[Card, ...]
     kingdom: tuple[Card, ...]
+    base2: tuple[Card, ...]
+    removed_in_2e: tuple[str, ...]
     empires: tuple[Card, ...]
     split_piles: dict[str, tuple[str, str]]
     castles: dict[str, tuple[str, ...]]
@@ -78,12 +84,17 @@ class CardData:
     def __init__(self, raw: CardFile) -> None:
         self.version = raw.version
         self.raw = raw
-        cards = (*raw.basic, *raw.kingdom, *raw.empires)
+        cards = (*raw.basic, *raw.kingdom, *raw.base2, *raw.empires)
         self.cards: dict[str, Card] = {c.name: c for c in cards}
         self.basic: tuple[str, ...] = tuple(c.name for c in raw.basic)
         # The base randomizers (sorted): the kingdom of a base game is drawn from these alone,
         # as it always was, so a stored base game draws the same kingdom for ever.
         self.kingdom: tuple[str, ...] = tuple(sorted(c.name for c in raw.kingdom))
+        # The 2nd edition's 26 randomizers (19 kept, 7 new) and every base card (32).
+        self.kingdom_2e: tuple[str, ...] = tuple(
+            sorted((*(n for n in self.kingdom if n not in raw.removed_in_2e), *(c.name for c in raw.base2)))
+        )
+        self.base_all: tuple[str, ...] = tuple(sorted((*self.kingdom, *(c.name for c in raw.base2))))
         self.empires_piles: tuple[str, ...] = tuple(sorted(raw.expansions["empires"]))
         self.presets = raw.presets
         self.preset_landscapes = raw.preset_landscapes
@@ -111,18 +122,27 @@ class CardData:
         self.attacks = self.of_type["Attack"]
         self.castles = self.of_type["Castle"]
         self.pile_types: dict[str, frozenset[str]] = {
-            name: frozenset(self.cards[name].types) for name in (*self.basic, *self.kingdom)
+            name: frozenset(self.cards[name].types) for name in (*self.basic, *self.base_all)
         }
         for name in self.empires_piles:
             first = self.pile_cards(name, 2)[0]
             self.pile_types[name] = frozenset(self.cards[first].types)
         self.pile_types["Castles"] = frozenset({"Victory", "Castle"})  # not a Treasure pile (1.7)
 
-    def randomizers(self, expansions: str) -> tuple[str, ...]:
-        """The kingdom piles a random kingdom is drawn from (sorted pile ids)."""
+    def randomizers(self, expansions: str, edition: int = 1) -> tuple[str, ...]:
+        """The kingdom piles a random kingdom is drawn from (sorted pile ids): the base set of
+        that edition, and Empires' piles with it."""
+        base = self.kingdom_2e if edition == 2 else self.kingdom
         if expansions == "base":
-            return self.kingdom
-        return tuple(sorted((*self.kingdom, *self.empires_piles)))
+            return base
+        return tuple(sorted((*base, *self.empires_piles)))
+
+    def nameable(self, expansions: str) -> tuple[str, ...]:
+        """The kingdom piles a table may name under either edition (dominion-2e.md 1): all 32
+        base cards, and Empires' piles with it."""
+        if expansions == "base":
+            return self.base_all
+        return tuple(sorted((*self.base_all, *self.empires_piles)))
 
     def is_pile(self, name: str) -> bool:
         return name in self.pile_types
@@ -155,10 +175,14 @@ class CardData:
 
 
 def _check(raw: CardFile) -> None:
-    names = [c.name for c in (*raw.basic, *raw.kingdom, *raw.empires)]
+    names = [c.name for c in (*raw.basic, *raw.kingdom, *raw.base2, *raw.empires)]
     if len(set(names)) != len(names):
         raise CardDataError("card names must be unique")
-    for card in (*raw.basic, *raw.kingdom, *raw.empires):
+    if len(raw.base2) != 7 or len(raw.removed_in_2e) != 6:
+        raise CardDataError("the 2nd edition adds 7 base cards and removes 6")
+    if not set(raw.removed_in_2e) <= {c.name for c in raw.kingdom}:
+        raise CardDataError("the cards removed in the 2nd edition are 1st-edition kingdom cards")
+    for card in (*raw.basic, *raw.kingdom, *raw.base2, *raw.empires):
         if not card.types or any(t not in TYPES for t in card.types):
             raise CardDataError(f"{card.name}: unknown type in {card.types}")
         if min(card.cost) < 0:
@@ -174,7 +198,7 @@ def _check(raw: CardFile) -> None:
             raise CardDataError(f"split pile {pile} must be named Top/Bottom after two known cards")
     if len(raw.castles["2"]) != 8 or len(raw.castles["3"]) != 12 or not set(raw.castles["3"]) <= known:
         raise CardDataError("the Castle pile holds 8 (2 players) or 12 known Castles")
-    piles = {c.name for c in raw.kingdom} | set(raw.expansions["empires"])
+    piles = {c.name for c in (*raw.kingdom, *raw.base2)} | set(raw.expansions["empires"])
     if len(raw.expansions["empires"]) != 24 or not set(raw.expansions["empires"]) <= known | set(
         raw.split_piles
     ) | {"Castles"}:

@@ -11,7 +11,7 @@ listed in sorted order.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import product
+from itertools import permutations, product
 from typing import Any
 
 from domain.games.dominion import unseen as _unseen
@@ -138,7 +138,10 @@ def answers(state: State, d: Decision) -> list[Any]:
     if d.kind == "select":
         lo, hi, cands = bounds(state, d)
         if UNSEEN not in cands:
-            return _multisets(cands, lo, hi, distinct(d))
+            picks = _multisets(cands, lo, hi, distinct(d))
+            if d.purpose in ORDERED:
+                return sorted({order for pick in picks for order in permutations(pick)})
+            return picks
         # Unseen cards: any name of the pool that fits, as often as there are `?`s; `?`
         # itself where the selection stays hidden. Only what `check` accepts is listed.
         k = _unseen.count(cands)
@@ -147,6 +150,8 @@ def answers(state: State, d: Decision) -> list[Any]:
         if d.purpose in HIDDEN_SELECTIONS:
             names.extend([UNSEEN] * k)
         picks = _multisets(tuple(names), lo, hi, distinct(d))
+        if d.purpose in ORDERED:
+            picks = sorted({order for pick in picks for order in permutations(pick)})
         return [v for v in picks if check(state, d, v, d.verb) is None]
     if d.kind == "choose":
         return list(d.options)
@@ -205,6 +210,8 @@ def forced(state: State, d: Decision) -> Any:
             if lo == hi == len(cands) and d.purpose in HIDDEN_SELECTIONS:
                 return tuple(sorted(cands))
             return MANY
+        if d.purpose in ORDERED and hi > 1 and len(set(cands)) > 1:
+            return MANY
         if distinct(d):
             names = tuple(sorted(set(cands)))
             return names if lo == hi == len(names) else MANY
@@ -232,8 +239,12 @@ def forced(state: State, d: Decision) -> Any:
     return MANY
 
 
-# Selections among cards everyone has seen revealed (Thief): their candidates are public.
-AMONG_REVEALED = frozenset({"thief_trash", "thief_gain"})
+# Selections among cards everyone has seen revealed (Thief, Bandit): their candidates are public.
+AMONG_REVEALED = frozenset({"thief_trash", "thief_gain", "bandit"})
+# Selections whose order is part of the answer (Sentry's cards back onto the deck, the last
+# named on top): every order is a legal answer, and the choice is forced only when the cards
+# could all have one name.
+ORDERED = frozenset({"sentry_topdeck"})
 
 
 def private(d: Decision) -> bool:
@@ -251,7 +262,7 @@ def unseen(state: State, p: int) -> tuple[str, ...]:
     which of them is where is not."""
     pl = state.players[p]
     kept = tuple(c for record in pl.lasting for s in record.sets for c in s)
-    return _unseen.resolved(pl, pl.hand + pl.deck + pl.unknown + pl.discard + kept)
+    return _unseen.resolved(pl, pl.hand + pl.deck + pl.unknown + pl.discard + kept + pl.looking)
 
 
 FORCED = object()  # every hand the other players cannot rule out leaves one answer
@@ -287,6 +298,8 @@ def forced_for_others(state: State, d: Decision) -> Any:
         return NONE if d.lo > 0 else FORCED
     if least == 0 and d.lo > 0:
         return MANY  # some zones would skip it, others answer it: it is asked of all
+    if d.purpose in ORDERED and most > 1 and len(set(matching)) > 1:
+        return MANY  # the order of cards that may differ is the player's to choose
     if most <= d.lo:
         return FORCED  # every zone gives up all its candidates
     if len(set(matching)) == 1 and (d.lo == d.hi or distinct(d)):
@@ -422,8 +435,9 @@ def _section(d: Decision) -> str:
 
 
 def allowed(state: State, piles: tuple[str, ...]) -> bool:
-    """Are these kingdom piles in the sets this game plays with?"""
-    pool = DATA.randomizers(state.variants.expansions)
+    """Are these kingdom piles in the sets this game plays with? Any of the 32 base cards may be
+    named under either edition (dominion-2e.md 1)."""
+    pool = DATA.nameable(state.variants.expansions)
     return all(p in pool for p in piles)
 
 

@@ -106,7 +106,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         return f"{name(fact.player)} goes to the {fact.phase.capitalize()} phase."
     if isinstance(fact, ev.Played):
         again = " again" if fact.again else ""
-        return f"{name(fact.player)} plays {article(fact.card)}{again}."
+        where = " from their discard pile" if fact.source == "discard" else ""
+        return f"{name(fact.player)} plays {article(fact.card)}{where}{again}."
     if isinstance(fact, ev.TreasuresPlayed):
         return f"{name(fact.player)} plays {cards_text(fact.cards)} (+${fact.coins})."
     if isinstance(fact, ev.Plus):
@@ -123,6 +124,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
             parts.append("an extra gain to come")
         if fact.doubled:
             parts.append("the turn's doubling")
+        if fact.merchants > 0:
+            parts.append("+$1 on the first Silver to come")
         return f"{name(fact.player)} gets {', '.join(parts) or 'nothing'} ({fact.source})."
     if isinstance(fact, ev.Bought):
         debt = f" and takes {fact.debt} debt" if fact.debt else ""
@@ -131,7 +134,10 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         debt = f" and takes {fact.debt} debt" if fact.debt else ""
         return f"{name(fact.player)} buys the Event {fact.event}{debt}."
     if isinstance(fact, ev.Topdecked):
-        return f"{name(fact.player)} puts {_shown(fact.cards, fact.count)} onto their deck."
+        source = {"discard": " from their discard pile", "looking": " back"}.get(fact.source, "")
+        return f"{name(fact.player)} puts {_shown(fact.cards, fact.count)}{source} onto their deck."
+    if isinstance(fact, ev.Looked):
+        return f"{name(fact.player)} looks at {_shown(fact.cards, fact.count)} from their deck."
     if isinstance(fact, ev.DebtPaid):
         return f"{name(fact.player)} pays off {fact.amount} debt."
     if isinstance(fact, ev.Tokens):

@@ -108,6 +108,9 @@ ON_BUY_PHASE: dict[str, TurnHook] = {}
 ON_END_OF_TURN: dict[str, TurnHook] = {}
 ON_DISCARD_FROM_PLAY: dict[str, TrashHook] = {}
 DURATION_START: dict[str, Callable[[Ctx, int, int], None]] = {}
+# Treasures played in one batch from the hand (their coins already counted): Merchant's bonus
+# on the turn's first Silver (dominion-2e.md 2).
+ON_TREASURES: list[Callable[[Ctx, int, tuple[str, ...]], None]] = []
 # Events bought with `buy_event` (5.5), run after the Event is paid for.
 EVENTS: dict[str, TurnHook] = {}
 # Scoring landmarks (5.6): VP for a player at the end of the game.

@@ -137,6 +137,7 @@ class Played(_Fact, frozen=True, tag="played"):
     again: bool = False
     action: bool = False
     enchanted: bool = False
+    source: str = "hand"  # where it was played from: the hand, or the discard pile (Vassal)
 
 
 class TreasuresPlayed(_Fact, frozen=True, tag="treasures_played"):
@@ -156,6 +157,7 @@ class Plus(_Fact, frozen=True, tag="plus"):
     coins: int = 0
     charms: int = 0
     doubled: bool = False
+    merchants: int = 0  # Merchant bonuses set up (or, negative, paid on the first Silver)
 
 
 class Bought(_Fact, frozen=True, tag="bought"):
@@ -383,8 +385,21 @@ class Reshuffled(_Fact, frozen=True, tag="reshuffled"):
 
 
 class Topdecked(_Fact, frozen=True, tag="topdecked"):
-    """Cards put from the hand onto the deck unrevealed (Haunted Castle, 6.5): the last one
-    named ends on top; only the owner sees which."""
+    """Cards put onto the deck unrevealed (Haunted Castle, 6.5; Artisan, Harbinger and Sentry,
+    dominion-2e.md 2) from `source` (the hand, the discard pile, or the cards looked at): the
+    last one named ends on top; only the owner sees which. From the discard pile, `top` is its
+    new top card, public as every discard pile's top card is (6.5)."""
+
+    player: str
+    cards: tuple[str, ...]
+    count: int
+    source: str = "hand"
+    top: str | None = None
+
+
+class Looked(_Fact, frozen=True, tag="looked"):
+    """The top cards of the deck taken to be looked at by their owner alone (Sentry,
+    dominion-2e.md 2); the others see how many."""
 
     player: str
     cards: tuple[str, ...]
@@ -436,4 +451,5 @@ Fact = (
     | Donated
     | Reshuffled
     | Topdecked
+    | Looked
 )

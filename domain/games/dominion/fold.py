@@ -46,6 +46,8 @@ def _remove(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
         return replace(player, discard=rest)
     if zone == "encampment":
         return replace(player, camp=take(player.camp, cards))
+    if zone == "looking":
+        return replace(player, looking=take(player.looking, cards))
     return replace(player, aside=take(player.aside, cards))
 
 
@@ -60,6 +62,8 @@ def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
         return replace(player, play=player.play + cards)
     if zone == "encampment":
         return replace(player, camp=player.camp + cards)
+    if zone == "looking":
+        return replace(player, looking=player.looking + cards)
     return replace(player, aside=player.aside + cards)
 
 
@@ -152,6 +156,7 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
         first_action=False,
         buy_phases=0,
         enchantments=enchantments,
+        merchants=0,
     )
 
 
@@ -168,6 +173,14 @@ def _played(state: State, f: ev.Played) -> State:
     if f.again:
         return replace(state, actions=actions, first_action=first)
     card = (f.card,)
+    if f.source != "hand":  # Vassal plays the card it discarded, from the discard pile
+        return _update(
+            state,
+            f.player,
+            lambda pl: replace(_remove(pl, f.source, card), play=pl.play + card),
+            actions=actions,
+            first_action=first,
+        )
     return _update(
         state,
         f.player,
@@ -194,6 +207,7 @@ def _plus(state: State, f: ev.Plus) -> State:
         coins=state.coins + f.coins,
         charms=state.charms + f.charms,
         fortune=state.fortune or f.doubled,
+        merchants=state.merchants + f.merchants,
     )
 
 
@@ -491,10 +505,16 @@ FOLDS: dict[type[Any], Callable[[State, Any], State]] = {
 
 
 def _topdecked(state: State, f: ev.Topdecked) -> State:
-    return _update(state, f.player, lambda pl: _add(_remove(pl, "hand", f.cards), "deck", f.cards))
+    return _update(state, f.player, lambda pl: _add(_remove(pl, f.source, f.cards), "deck", f.cards))
+
+
+def _looked(state: State, f: ev.Looked) -> State:
+    k = len(f.cards)
+    return _update(state, f.player, lambda pl: replace(pl, deck=pl.deck[k:], looking=pl.looking + f.cards))
 
 
 FOLDS[ev.Topdecked] = _topdecked
+FOLDS[ev.Looked] = _looked
 
 
 def evolve(state: State, fact: ev.Fact) -> State:

@@ -235,6 +235,14 @@ PROMPT_TEXT = {
     "arena": "You may discard an Action card for 2 VP (Arena).",
     "mountain_pass": "Bid debt for +8 VP, or pass (Mountain Pass).",
     "aqueduct_or_shrine": "Put the last VP of the pile on Aqueduct or on Defiled Shrine.",
+    "artisan_gain": "Gain a card costing up to $5 into your hand (Artisan).",
+    "artisan": "Put a card from your hand onto your deck (Artisan).",
+    "bandit": "Choose the revealed Treasure to trash (Bandit).",
+    "harbinger": "You may put a card from your discard pile onto your deck (Harbinger).",
+    "sentry_trash": "Trash any of the cards you look at (Sentry).",
+    "sentry_discard": "Discard any of the rest (Sentry).",
+    "sentry_topdeck": "Put the rest back onto your deck, the last named on top (Sentry).",
+    "vassal": "Play the discarded Action card? (Vassal)",
 }
 
 

@@ -12,7 +12,10 @@
     discard Copper Estate   select_cards (also trash, topdeck, reveal, keep; "select play X",
                             "select gain X" for Throne Room and Thief; "nothing" for none)
     gain Silver             select_pile ("gain nothing" declines an optional gain)
-    choose yes              choose (also a bare "yes", "no", "keep", "set_aside", "discard")
+    choose yes              choose (also a bare "yes", "no", "keep", "set_aside", "discard"; "play"
+                            answers Vassal)
+    topdeck Gold, Silver    select_cards(topdeck): Sentry's cards go back in this order, the
+                            last named on top
     react Moat              react ("react nothing" declines; "reveal Moat" while a reaction is asked)
     observe Copper, Gold    observe_cards (the recorder names cards seen; also "draw ...")
     kingdom Cellar, Market, ...; Tax, Arena; obelisk Forum     choose_kingdom (landscapes and
@@ -165,6 +168,8 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
         if low.startswith("treasure "):
             return PlayTreasure(_name(rest.strip()[len("treasure ") :]))
         cards = _cards(rest)
+        if _open(state, "vassal"):  # "play" (or "play Smithy"): Vassal plays the discarded card
+            return Choose("play")
         if _open(state, "throne"):
             return SelectCards("play", cards)
         # A Treasure played in the Action phase ends it first (rules.py); a card that is both

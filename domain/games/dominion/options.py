@@ -1,5 +1,10 @@
-"""Variant options of Dominion (1st-edition base game and Empires): dominion.md 1.5, 1.8, 6.3, 6.5,
-7 and 8.
+"""Variant options of Dominion (base game and Empires): dominion.md 1.5, 1.8, 6.3, 6.5, 7 and 8,
+and dominion-2e.md 1.
+
+- `base_edition`: `1` (the first edition, the default) or `2` (dominion-2e.md): the pool of
+  random base kingdoms (25 or 26 cards) and the wording of Throne Room, Moneylender and Mine,
+  which edition 2 makes optional (as `base_second_edition_wording` does for edition 1). A
+  named kingdom may hold any of the 32 base cards under either edition.
 
 - `expansions`: `base` (the 25 base kingdom piles) or `base,empires` (49 piles, with Events and
   Landmarks). A base game draws its kingdom exactly as before Empires existed.
@@ -49,6 +54,12 @@ OPTIONS: tuple[VariantOption, ...] = (
         "base",
         "Which sets the kingdom is drawn from: base, or base,empires (with Events and Landmarks).",
         choices=EXPANSIONS,
+    ),
+    VariantOption(
+        "base_edition",
+        1,
+        "Which edition of the base set: 1 (2008) or 2 (2016; 7 new cards, 6 removed from random kingdoms).",
+        choices=(1, 2),
     ),
     VariantOption(
         "kingdom",
@@ -125,6 +136,7 @@ class Variants(msgspec.Struct, frozen=True):
     open_counts: bool = False
     players_5_6: bool = False
     expansions: str = "base"
+    base_edition: int = 1
     exclude: str = ""
     landscapes: str = "mixed"
     landscape_count: int = 2
@@ -141,4 +153,8 @@ class Variants(msgspec.Struct, frozen=True):
 
 def variants_from(options: Mapping[str, Any]) -> Variants:
     known = {o.name for o in OPTIONS}
-    return Variants(**{k: v for k, v in options.items() if k in known})
+    chosen = {k: v for k, v in options.items() if k in known}
+    if chosen.get("base_edition") == 2:
+        # The 2nd edition's text of Throne Room, Moneylender and Mine (dominion-2e.md 3).
+        chosen["base_second_edition_wording"] = True
+    return Variants(**chosen)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.dominion import castles as _castles  # noqa: F401  (registers the cards)
+from domain.games.dominion import base2_actions as _base2_actions  # noqa: F401  (registers the cards)
+from domain.games.dominion import castles as _castles  # noqa: F401
 from domain.games.dominion import effects as _effects  # noqa: F401
 from domain.games.dominion import empires_actions as _empires_actions  # noqa: F401
 from domain.games.dominion import empires_treasures as _empires_treasures  # noqa: F401
@@ -41,6 +42,7 @@ from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
     EVENTS,
+    ON_TREASURES,
     OWN_BUY,
     Ctx,
     bought,
@@ -385,21 +387,26 @@ def plain_treasure(card: str) -> bool:
 def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
     """Play Treasures in the order given: plain ones in batches, the others one by one. The
     first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
-    seat = ctx.seat(p)
     batch: list[str] = []
     for card in cards:
         if plain_treasure(card):
             batch.append(card)
             continue
         if batch:
-            ctx.emit(TreasuresPlayed(seat, tuple(batch), sum(DATA.coins[c] for c in batch)))
+            _batch(ctx, p, tuple(batch))
             batch = []
         play(ctx, p, card)
         run(ctx)
         if ctx.prompts:
             return
     if batch:
-        ctx.emit(TreasuresPlayed(seat, tuple(batch), sum(DATA.coins[c] for c in batch)))
+        _batch(ctx, p, tuple(batch))
+
+
+def _batch(ctx: Ctx, p: int, batch: tuple[str, ...]) -> None:
+    ctx.emit(TreasuresPlayed(ctx.seat(p), batch, sum(DATA.coins[c] for c in batch)))
+    for hook in ON_TREASURES:
+        hook(ctx, p, batch)
 
 
 def outcome(state: State) -> Outcome | None:

@@ -75,6 +75,7 @@ class Player(msgspec.Struct, frozen=True):
     # only where some of them are is not (6.4).
     pool: tuple[str, ...] = ()
     unannounced: int = 0  # physical shuffles since the player's turn began, not yet announced
+    looking: tuple[str, ...] = ()  # cards taken from the deck to look at, unseen by others (Sentry)
 
     def newest(self, card: str) -> int:
         """The index of the newest Duration record of a card (by the name it acts as)."""
@@ -87,6 +88,8 @@ class Player(msgspec.Struct, frozen=True):
         kept = tuple(c for record in self.lasting for s in record.sets for c in s)
         camp = tuple(physical(c) for c in self.camp)
         cards = self.deck + self.unknown + self.hand + self.discard + play + aside + kept + camp
+        if self.looking:
+            cards += self.looking
         if self.pool:
             return tuple(c for c in cards if c != UNSEEN) + self.pool
         return cards
@@ -182,6 +185,7 @@ class State(msgspec.Struct, frozen=True):
     buy_phases: int = 0
     # (source player, targets) of each enchantment, until the source's next turn starts.
     enchantments: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    merchants: int = 0  # Merchant bonuses (+$1 each) waiting for the turn's first Silver (2e)
     province_gained: bool = False  # Mountain Pass: has anyone gained a Province yet
     mountain_pass: int = -1  # the gainer whose bidding waits for the end of this turn
     frames: tuple[Frame, ...] = ()

@@ -9,7 +9,8 @@ player (stream `first-player`, n 0: one roll over the seats; or entered), then i
 each player is dealt 7 Copper and 3 Estate into an empty discard pile, shuffles it (stream
 `deck:<seat>`) and draws 5.
 
-A base game draws from the 25 base names alone. With Empires the 49 kingdom randomizers are
+A base game draws from the 25 first-edition base names alone, or under `base_edition` 2 from the
+26 second-edition names (dominion-2e.md 1), by the same procedure. With Empires the 49 kingdom randomizers are
 shuffled, in `mixed` mode together with the 34 Events and Landmarks: dealt landscapes are kept
 up to `landscape_count` and skipped beyond it, and dealing stops at the 10th kingdom pile; in
 `separate` mode the landscapes are shuffled apart (stream `landscapes`, n 0) and the first
@@ -129,7 +130,7 @@ def deal_random(ctx: Ctx) -> None:
     """The random kingdom of 6.3, from the seed."""
     v = ctx.state.variants
     left_out = {name.strip() for name in v.exclude.split(",")}
-    names = tuple(n for n in DATA.randomizers(v.expansions) if n not in left_out)
+    names = tuple(n for n in DATA.randomizers(v.expansions, v.base_edition) if n not in left_out)
     if v.expansions == "base":
         order = ctx.rng.shuffle(KINGDOM_STREAM, 0, names)
         choose_kingdom(ctx, tuple(order[:10]), "random", stream=KINGDOM_STREAM, n=0)

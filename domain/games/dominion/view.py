@@ -63,6 +63,8 @@ def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str,
     if everything:
         out["deck"] = list(pl.deck)
         out["deck_unknown"] = list(pl.unknown)
+        if pl.looking:
+            out["looking"] = list(pl.looking)
     return out
 
 
@@ -113,7 +115,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
 # Decisions whose candidate cards are listed from a zone only their owner sees: Archive's
 # face-down sets. (Other private decisions name no card: they filter the hand by type or name.)
-PRIVATE_CHOICES = frozenset({"archive", "archive_take"})
+# Sentry's choices list the cards its player looked at (dominion-2e.md 2).
+PRIVATE_CHOICES = frozenset({"archive", "archive_take", "sentry_trash", "sentry_discard", "sentry_topdeck"})
 
 
 def _seen(d: Decision, state: State, viewer: Viewer) -> Decision:
@@ -140,7 +143,7 @@ def redact(fact: ev.Fact, viewer: Viewer) -> ev.Fact:
     if isinstance(fact, ev.Reshuffled):
         kept = fact.kept if viewer.sees_seat(fact.player) else ()
         return replace(fact, order=None, kept=kept)
-    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled | ev.Topdecked | ev.Identified):
+    if isinstance(fact, ev.Drew | ev.Observed | ev.ArchiveFilled | ev.Topdecked | ev.Identified | ev.Looked):
         return fact if viewer.sees_seat(fact.player) else replace(fact, cards=())
     if isinstance(fact, ev.ArchiveTaken):
         return fact if viewer.sees_seat(fact.player) else replace(fact, card="")
