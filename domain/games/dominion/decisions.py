@@ -166,10 +166,10 @@ def answers(state: State, d: Decision) -> list[Any]:
         amounts: list[Any] = list(range(d.lo, d.hi + 1))
         return [*amounts, None] if d.kind == "bid" else amounts
     if d.kind == "observe":
-        names = sorted(_observable(state, d))
         if d.purpose == "identify":
-            return _multisets(tuple(c for c in names for _ in range(d.hi)), d.hi, d.hi)
-        return [(name,) for name in names]
+            pool = Counter(state.players[d.target].pool)
+            return _multisets(tuple(c for c, n in pool.items() for _ in range(min(n, d.hi))), d.hi, d.hi)
+        return [(name,) for name in sorted(_observable(state, d))]
     if d.kind == "kingdom":
         return [
             (tuple(sorted(piles)), DATA.preset_landscapes.get(name, ()), None)

@@ -34,7 +34,7 @@ from domain.games.dominion.actions import (
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import answers
 from domain.games.dominion.rules import ENDS_ACTION_PHASE, start_buy_phase
-from domain.games.dominion.state import RECORDER, Decision, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, State
 from domain.games.dominion.view import PRIVATE_CHOICES
 from domain.rng import NoRng
 from domain.ruleset import Prompt
@@ -79,9 +79,11 @@ def _party(state: State, seat: str | None) -> int | None:
 def turn_actions(state: State) -> tuple[Action, ...]:
     pl = state.players[state.current]
     out: list[Action] = []
+    # An unseen card in hand may be any name of the pool (unseen.py): each may be played.
+    names = sorted(set(pl.hand + pl.pool) - {UNSEEN}) if UNSEEN in pl.hand else sorted(set(pl.hand))
     if state.phase == "action":
         if state.actions >= 1:
-            out.extend(PlayCard(c) for c in sorted(set(pl.hand)) if c in DATA.actions)
+            out.extend(PlayCard(c) for c in names if c in DATA.actions)
         # A Treasure played or a buy ends the Action phase first (rules.ENDS_ACTION_PHASE),
         # unless the Buy phase would open with a decision.
         ctx = start_buy_phase(state, NoRng())
@@ -90,8 +92,8 @@ def turn_actions(state: State) -> tuple[Action, ...]:
     elif state.phase == "buy":
         if state.window:
             treasures = sorted(c for c in pl.hand if c in DATA.treasures)
+            out.extend(PlayTreasure(c) for c in names if c in DATA.treasures)
             if treasures:
-                out.extend(PlayTreasure(c) for c in sorted(set(treasures)))
                 out.append(PlayTreasures(tuple(treasures)))
         if state.buys >= 1 and not pl.debt:
             cost = DATA.cost

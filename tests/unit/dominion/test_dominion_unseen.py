@@ -4,7 +4,9 @@ cards explains an entry."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from msgspec.structs import replace
@@ -12,9 +14,9 @@ from msgspec.structs import replace
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ObserveCards, SelectCards
 from domain.games.dominion.events import GameEnded, Identified, Observed
-from domain.games.dominion.state import UNSEEN
+from domain.games.dominion.state import UNSEEN, State
 from domain.games.dominion.stats import per_game
-from domain.ruleset import OMNISCIENT, PUBLIC, Viewer
+from domain.ruleset import OMNISCIENT, PUBLIC, Command, Rejection, Viewer
 from tests.unit.dominion.scenarios import Game, config
 from tests.unit.dominion.unseen_table import record
 
@@ -196,3 +198,48 @@ def test_views_show_unseen_cards_as_such_and_their_names_only_to_the_recorder_an
     assert own["hand"] == [UNSEEN] * 5 and "unseen" in own
     other = RULESET.view(game.state, Viewer("seat", "p1"))["players"]["p2"]
     assert other["hand_count"] == 5 and "hand" not in other and "unseen" not in other
+
+
+def _one_name_per_unseen_card(state: State) -> None:
+    for pl in state.players:
+        kept = tuple(c for record in pl.lasting for s in record.sets for c in s)
+        zones = pl.deck + pl.unknown + pl.hand + pl.discard + kept
+        assert zones.count(UNSEEN) == len(pl.pool)
+        assert UNSEEN not in pl.play + pl.aside + pl.camp  # cards in sight are named
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"kingdom": "interaction"}, {"kingdom": "advanced_intro", "expansions": "base,empires"}],
+)
+def test_a_game_with_every_card_of_a_seat_unseen_plays_on_every_legal_answer(options: dict[str, str]) -> None:
+    """The bot plays a physical game whose recorder enters `?` for each card p2 draws or sets
+    aside; every legal answer listed on the way is accepted, each `?` keeps one name in the
+    pool, and the facts replay to the same state."""
+    game = Game(config(2, mode="physical", game_id="unseen-fuzz", **options))
+    bot = random.Random(7)
+    for step in range(3000):
+        state = game.state
+        if state.status == "over":
+            break
+        prompt = bot.choice(RULESET.pending(state))
+        legal = RULESET.legal_actions(state, prompt.seat)
+        hidden = [
+            d for d in state.prompts if d.kind == "observe" and d.target == 1 and d.purpose == "observe"
+        ]
+        if hidden and hidden[0].verb in ("draw", "aside"):
+            action: Any = ObserveCards((UNSEEN,) * hidden[0].hi)
+        else:
+            action = RULESET.bot_choose(state, prompt.seat, legal, bot.randrange)
+        if step % 9 == 0:
+            for other in legal:
+                outcome = RULESET.decide(state, Command(other, prompt.seat, "recorder"), game.rng)
+                assert not isinstance(outcome, Rejection), f"legal {other} refused: {outcome}"
+        game.do(prompt.seat, action, by="recorder")
+        _one_name_per_unseen_card(game.state)
+    assert game.state.status == "over"
+    assert sum(f.cards.count(UNSEEN) for f in game.facts if isinstance(f, Observed)) > 50
+    replayed = RULESET.initial(game.config)
+    for fact in game.facts:
+        replayed = RULESET.evolve(replayed, fact)
+    assert replayed == game.state
