@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         app.close()
     if failed:
-        raise CliError(f"{failed} of {len(texts)} logs did not import to their end with the log's scores")
+        which = f"{failed} of {len(texts)} logs"
+        raise CliError(f"{which} were refused or did not reach their end with the log's scores")
     return 0
 
 

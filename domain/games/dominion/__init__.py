@@ -10,7 +10,8 @@ shuffles, gains, triggers: 3.1, 4.3, 4.6-4.8, 6.4), `decisions` (candidates and 
 answers), `effects` (the base cards, 5.1-5.2), `empires_treasures` and `empires_actions` (5.3),
 `castles` (5.4), `landscape_events` (5.5), `landmarks` (5.6), `turns` (setup, the turn's
 phases, Clean-up, between turns, end, scoring: 1, 3, 7), `rules` (`decide`), `legal` (prompts
-and legal actions), `view` (6.5), `describe`, `notation` and `bot`.
+and legal actions), `view` (6.5), `describe`, `notation` and `bot`; `onlinelog` (Dominion Online
+game logs read into data) and `logimport` (a log planned into a physical table's actions).
 
 Randomness (design.md 4): stream `kingdom` n 0 shuffles the randomizer names (sorted) and deals
 from the first (a base game: the 25 base names, the first 10 taken; with Empires see `turns`);

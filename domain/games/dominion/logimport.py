@@ -105,6 +105,7 @@ class Planner:
         self.unexplained: list[Line] = []
         self.unlogged: list[str] = []  # what the engine did that no log line shows
         self.attacker = ""  # the current player's name (Thief's trash is the attacker's line)
+        self.off_turn: Stop | None = None  # a turn the rules give another player than the log
 
     # --- the window: the undone lines before the next turn header ----------------------------
 
@@ -233,7 +234,14 @@ class Planner:
                 self.unexplained.append(self.lines[i])
                 self.done[i] = True
         self.cursor = end
-        if end < len(self.lines) and self.lines[end].kind == "header" and self.lines[end].player == name:
+        header = self.lines[end] if end < len(self.lines) else None
+        if header is not None and header.kind == "header":
+            if header.player != name:
+                self.off_turn = Stop(
+                    "stuck",
+                    f"The log's next turn is {header.player}'s, but the rules give it to {name}.",
+                    header,
+                )
             self.done[end] = True
             self.cursor = end + 1
         self._advance()
@@ -243,6 +251,8 @@ class Planner:
     def next_step(self, state: State) -> Step | Stop:
         if state.status == "over":
             return Stop("finished", "The game is over.")
+        if self.off_turn is not None:
+            return self.off_turn
         self.attacker = self.name_of[state.seats[state.current]] if state.status == "playing" else ""
         for d in state.prompts:
             if d.p == RECORDER:

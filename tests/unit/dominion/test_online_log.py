@@ -263,3 +263,12 @@ def test_a_shuffle_the_log_does_not_announce_is_reported_against_the_engines() -
     planner, _, stop, _ = _play("edited", text.replace(line, line.split("\n", 1)[1]))
     assert stop.reason == "finished"
     assert planner.unlogged == ["turn 2: Lady Sarra shuffles"]
+
+
+def test_a_turn_the_log_gives_another_player_stops_the_import_at_its_header() -> None:
+    text = _text(TWO_PLAYER).replace(
+        "---------- KeyNoir: turn 2 ----------", "---------- Lady Sarra: turn 3 ----------"
+    )
+    _, _, stop, _ = _play("edited", text)
+    assert stop.reason == "stuck" and stop.line is not None and stop.line.number == 29
+    assert stop.message == "The log's next turn is Lady Sarra's, but the rules give it to KeyNoir."
