@@ -60,9 +60,10 @@ class Api:
         mode: str = "digital",
         players: tuple[str, ...] = ("Ann", "Ben"),
         token: str | None = None,
+        ruleset: str = "province",
         **extra: Any,
     ) -> Game:
-        body = {"ruleset": "province", "players": list(players), "mode": mode, **extra}
+        body = {"ruleset": ruleset, "players": list(players), "mode": mode, **extra}
         response = self.client.post("/games", json=body, headers=bearer(token))
         assert response.status_code == 201, response.text
         created = response.json()
