@@ -104,7 +104,7 @@ class GameDetail(msgspec.Struct):
     tags: list[str]
     commitment: str
     version: int
-    status: Literal["running", "finished"]
+    status: Literal["running", "finished", "abandoned"]
     prompts: list[dict[str, Any]]
     outcome: dict[str, Any] | None
 
@@ -134,7 +134,7 @@ class EventList(msgspec.Struct):
 class StateView(msgspec.Struct):
     game_id: str
     version: int
-    status: Literal["running", "finished"]
+    status: Literal["running", "finished", "abandoned"]
     view: str
     state: dict[str, Any]
     outcome: dict[str, Any] | None

@@ -10,7 +10,8 @@ A ruleset is a set of pure functions over immutable state:
 
 Optional hooks, looked up with `getattr` so a ruleset adds them when it has something to say:
 `check_config(config) -> Rejection | None` (what option values alone cannot check, such as a
-custom map), `metrics(state)` and `dice(fact)` (statistics).
+custom map), `metrics(state)` and `dice(fact)` (statistics), `resign_outcome(state, seat)`
+(how a resignation ranks; domain/endings.py has the default).
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.

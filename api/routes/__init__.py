@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api.routes import games, health, reading, retractions, rulesets, stats
+from api.routes import endings, games, health, reading, retractions, rulesets, stats
 
 HANDLERS = [
     *health.ROUTES,
     *rulesets.ROUTES,
     *games.ROUTES,
     *retractions.ROUTES,
+    *endings.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,
 ]

@@ -14,6 +14,7 @@ class Command(Protocol):
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
+    endings,
     games,
     log,
     new,
@@ -31,6 +32,7 @@ COMMANDS: tuple[Command, ...] = (
     serve,
     new,
     record,
+    endings,
     games,
     show,
     log,
