@@ -192,7 +192,12 @@ class Chronicle(Application[UUID]):
         if ruleset is None:
             raise InvalidRequest(f"There is no ruleset {new.ruleset!r}.", code="unknown_ruleset")
         meta = ruleset.meta
-        if not meta.min_players <= len(new.players) <= meta.max_players:
+        # A ruleset whose player limit depends on its configuration (a map's homeland capacity)
+        # has more seat ids than its default maximum, and its `check_config` judges the count.
+        check_config = getattr(ruleset, "check_config", None)
+        flexible = check_config is not None and len(meta.seat_ids) > meta.max_players
+        highest = len(meta.seat_ids) if flexible else meta.max_players
+        if not meta.min_players <= len(new.players) <= highest:
             raise InvalidRequest(
                 f"{meta.title} takes {meta.min_players} to {meta.max_players} players, "
                 f"not {len(new.players)}.",
@@ -208,7 +213,6 @@ class Chronicle(Application[UUID]):
         seats = tuple(Seat(sid, name.strip()) for sid, name in zip(meta.seat_ids, new.players, strict=False))
         config = GameConfig(str(game_id), meta.id, new.mode, seats, options, new.client_seed)
         # A ruleset may check what options alone cannot (a custom map's geometry, say).
-        check_config = getattr(ruleset, "check_config", None)
         problem = check_config(config) if check_config is not None else None
         if isinstance(problem, Rejection):
             raise RejectedError(problem, status=400)
