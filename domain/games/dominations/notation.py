@@ -1,7 +1,8 @@
 """Table notation of Dominations + Provinces: one line per action (dominations-provinces.md 4.2).
 
     end        abandon      siege       corsaires      buy TRA       attempt P08 [spy]
-    influence 2             draw R17
+    influence 2             draw R17    attempt P08 [spy] draw R17 R03   (physical: the cards
+                                        the attempt draws, entered with it as one action)
     place L002 D(0,0) 0 [SCI:2,TRA:3 | -]          (hand tile; optional declared production,
     province P08 D(0,0) 0 [GOV:1 | -]               `-` declares nothing produced)
     resolve C33,C21,C22 [ART]                       conquer FX1 CRA:4,REL:2 [TRA]
@@ -27,7 +28,8 @@ _BARE: dict[str, Any] = {
 }
 _KINDS = {str(cls.__struct_config__.tag): cls for cls in ac.Action.__args__}
 USAGE = (
-    "end | abandon | siege | corsaires | buy DOMAIN | attempt PROVINCE [spy] | influence N | draw CARD"
+    "end | abandon | siege | corsaires | buy DOMAIN | attempt PROVINCE [spy] [draw CARD...] | influence N"
+    " | draw CARD"
     " | KIND {json}"
 )
 
@@ -79,7 +81,8 @@ def format_action(action: Any) -> str:
     if isinstance(action, ac.BuyConquestCard) and action.payment is None and action.domain:
         return f"buy {action.domain}"
     if isinstance(action, ac.AttemptConquest) and not action.use_siege and action.spy_peek is None:
-        return f"attempt {action.province}" + (" spy" if action.use_spy else "")
+        drawn = "" if action.drawn is None else " ".join(("", "draw", *action.drawn))
+        return f"attempt {action.province}" + (" spy" if action.use_spy else "") + drawn
     if isinstance(action, ac.SpendInfluence):
         return f"influence {action.amount}"
     if isinstance(action, ac.RecordDraw):
@@ -105,8 +108,12 @@ def parse_notation(text: str) -> Any:
         return _BARE[verb]
     if verb == "buy" and len(args) == 1:
         return ac.BuyConquestCard(args[0])
-    if verb == "attempt" and len(args) in (1, 2) and (len(args) == 1 or args[1].lower() == "spy"):
-        return ac.AttemptConquest(args[0], use_spy=len(args) == 2)
+    if verb == "attempt" and args:
+        spy = len(args) > 1 and args[1].lower() == "spy"
+        rest = args[2:] if spy else args[1:]
+        if rest and rest[0].lower() != "draw":
+            return bad
+        return ac.AttemptConquest(args[0], use_spy=spy, drawn=tuple(rest[1:]) if rest else None)
     if verb == "influence" and len(args) == 1 and args[0].lstrip("-").isdigit():
         return ac.SpendInfluence(int(args[0]))
     if verb == "draw" and len(args) == 1:

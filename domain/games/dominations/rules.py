@@ -722,6 +722,8 @@ def _check_attempt(state: State, a: ac.AttemptConquest, seat: str) -> Rejection 
             return rej("E_CARD_NOT_IN_PILE", "The peeked cards are not in the rebellion draw pile.", "5.4")
     if a.use_siege and state.opt("siege_timing") != "before_draw":
         return rej("E_BAD_PARAMS", "use_siege exists only with siege_timing = before_draw.", "4.2.3")
+    if a.drawn is not None and state.mode == "digital":
+        return rej("E_OUTCOME_NOT_ALLOWED", "In a digital game the server draws.", "4.0")
     _, k, _ = _draw_plan(state, a.province, seat)
     if state.opt("exhausted_deck") == "reject_attempt" and k > _available_cards(state.rebellion):
         return rej("E_DECK_EXHAUSTED", "The rebellion draw cannot be completed.", "7.32")
@@ -1381,7 +1383,31 @@ def decide(state: State, command: Command, rng: Rng) -> list[Any] | Rejection:
         seat = acting_seat(state, command)
         assert seat is not None
         _DOS[type(action)](ctx, action, seat)
+        if isinstance(action, ac.AttemptConquest) and action.drawn is not None:
+            refused = _record_drawn(ctx, action.drawn, command)
+            if refused is not None:
+                return refused
     return ctx.facts
+
+
+def _record_drawn(ctx: Ctx, drawn: tuple[str, ...], command: Command) -> Rejection | None:
+    """The cards entered with a physical attempt, checked and recorded one by one as
+    `record_draw`s would be (5.4); the first that cannot have been drawn refuses the whole
+    attempt, and so does a count other than the attempt's draw."""
+    if command.by == "seat":
+        return rej("E_NOT_YOUR_TURN", "Only the recorder enters drawn cards.", "5.4")
+    wanted = sum(1 for r in ctx.state.awaiting if r.target == "attack")
+    if len(drawn) != wanted:
+        return rej(
+            "E_OUTCOME_REQUIRED", f"This attempt draws {wanted} card(s); {len(drawn)} were entered.", "5.4"
+        )
+    for card in drawn:
+        entry = ac.RecordDraw(card)
+        refused = _check_record(ctx.state, entry, command)
+        if refused is not None:
+            return refused
+        _do_record(ctx, entry)
+    return None
 
 
 def _clean_signed(m: Mapping[str, int]) -> dict[str, int]:

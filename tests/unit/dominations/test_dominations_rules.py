@@ -260,6 +260,28 @@ def test_physical_rebellion_draws_are_strengths_from_the_known_multiset() -> Non
     assert play.state.avail("FX1").kept == ("4",)  # type: ignore[union-attr]
 
 
+def test_a_physical_attempt_and_its_drawn_cards_are_one_action() -> None:
+    """5.4: entered together, a card that cannot have been drawn refuses the attempt itself,
+    and nothing of it is stored; the right cards record the attempt and its draw at once."""
+    state = make(mode="physical", available=["P08"], players={"p1": {"conquest_hand": ["3", "3"]}})
+    play = Play(state, NoRng())
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "7")), "E_CARD_NOT_IN_PILE", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4",)), "E_OUTCOME_REQUIRED", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "4", "4")), "E_OUTCOME_REQUIRED", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "2")), "E_NOT_YOUR_TURN")
+    assert play.state is state and play.facts == []
+    facts = play("p1", ac.AttemptConquest("P08", drawn=("4", "2")), by="recorder")
+    assert [type(f).__name__ for f in facts].count("CardRecorded") == 2
+    assert not play.state.awaiting and play.state.attack is not None
+    assert play.state.attack.rebellion_value == 4 + 4 + 2
+    digital = Play(make(available=["P08"]))
+    digital("p1", ac.AttemptConquest("P08", drawn=("R01", "R02")), "E_OUTCOME_NOT_ALLOWED", by="recorder")
+    assert RULESET.parse_notation("attempt P08 spy draw 4 2", state) == ac.AttemptConquest(
+        "P08", use_spy=True, drawn=("4", "2")
+    )
+    assert RULESET.format_action(ac.AttemptConquest("P08", drawn=("4", "2"))) == "attempt P08 draw 4 2"
+
+
 def test_digital_setup_shuffles_each_deck_on_its_own_stream() -> None:
     cfg = config()
     state = RULESET.initial(cfg)
