@@ -39,6 +39,17 @@ class Rejection(msgspec.Struct, frozen=True):
     message: str
     rule: str
 
+    @property
+    def stable_code(self) -> str:
+        """`code` in the one style every game answers with, snake_case like `no_worker_moved`:
+        a spec's `WRONG_PHASE` reads `wrong_phase`, its `E_BAD_PARAMS` `bad_params`."""
+        return (self.code[2:] if self.code.startswith("E_") else self.code).lower()
+
+    @property
+    def spec_code(self) -> str | None:
+        """The spec's own name of the code, where it differs from `stable_code`."""
+        return None if self.stable_code == self.code else self.code
+
 
 class RejectedError(Exception):
     """A rejection raised across a layer boundary (service to API / CLI)."""

@@ -29,7 +29,7 @@ from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
 from replay_cli.commands import Subparsers
-from replay_cli.errors import CliError, UsageError, rejection_line
+from replay_cli.errors import CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.reading import EventLine
@@ -260,7 +260,7 @@ class Session:
                 print(event_line(event))
         except RejectedError as error:
             r = error.rejection
-            print(rejection_line(r.code, r.message, r.rule))
+            print(rejection_of(r))
         except ServiceError as error:
             print(f"refused ({error.code}): {error.detail}")
         except CliError as error:
@@ -277,7 +277,7 @@ class Session:
             undone = self.recorder.undo(count, reason)
         except RejectedError as error:
             r = error.rejection
-            print(rejection_line(r.code, r.message, r.rule))
+            print(rejection_of(r))
             return
         except ServiceError as error:
             print(f"refused ({error.code}): {error.detail}")
