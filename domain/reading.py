@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain import templates
 from domain.events import (
     ActionRecorded,
     ActionsRetracted,
@@ -140,15 +141,31 @@ def state(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def legal_actions(game: Game, seat: str | None) -> dict[str, Any]:
     """The legal answers of `seat` (None: the table), for that seat or the recorder only: they
-    are its own choices, so nothing in them is hidden from whoever may ask."""
+    are its own choices, so nothing in them is hidden from whoever may ask. Where listing every
+    answer would be too long, `templates` carry ranges (domain/templates.py) and `complete`
+    is false: the listed actions and the templates' instances are then every legal answer."""
     ruleset = game.ruleset
     actions = () if game.closed else ruleset.legal_actions(game.state, seat)
+    shapes = () if game.closed else templates.of(ruleset, game.state, seat)
     return {
         "version": game.version,
         "seat": seat,
         "actions": [ruleset.codec.encode(a) for a in actions],
         "notation": [ruleset.format_action(a) for a in actions],
+        "templates": list(shapes),
+        "complete": not shapes,
+        "explanations": [explained(ruleset, game.state, a) for a in actions],
     }
+
+
+def explained(ruleset: Ruleset[Any, Any, Any], state: Any, action: Any) -> str:
+    """What `action` means, in a sentence: the ruleset's optional `explain_action(state,
+    action)`, else its kind."""
+    explain = getattr(ruleset, "explain_action", None)
+    if explain is not None:
+        found: str = explain(state, action)
+        return found
+    return str(action.__struct_config__.tag)
 
 
 def outcome(game: Game) -> dict[str, Any] | None:

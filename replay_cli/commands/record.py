@@ -107,6 +107,15 @@ class Recorder:
         found: list[str] = self.app.legal_actions(self.game_id, RECORDER, self.seat)["notation"]
         return found
 
+    def legal_templates(self) -> list[str]:
+        found: list[str] = self.app.legal_actions(self.game_id, RECORDER, self.seat)["templates"]
+        return found
+
+    def legal_explained(self) -> list[tuple[str, str]]:
+        """Each legal action's notation with what it means."""
+        found = self.app.legal_actions(self.game_id, RECORDER, self.seat)
+        return list(zip(found["notation"], found["explanations"], strict=True))
+
 
 @dataclass(frozen=True)
 class Undone:
@@ -287,8 +296,15 @@ class Session:
         print(undone.summary())
 
     def _list_legal(self) -> bool:
-        for notation in self.recorder.legal_notation():
-            print(f"  {notation}")
+        explained = self.recorder.legal_explained()
+        width = min(40, max((len(n) for n, _ in explained), default=0))
+        for notation, meaning in explained:
+            print(f"  {notation:<{width}}  {meaning}")
+        shapes = self.recorder.legal_templates()
+        if shapes:
+            print("  and any count in each LOW..HIGH of:")
+            for shape in shapes:
+                print(f"  {shape}")
         return True
 
     def _help(self) -> bool:

@@ -102,6 +102,9 @@ class DynastiesRuleset:
     def probe_actions(self, state: State) -> tuple[Action, ...]:
         return legal.probe_actions(state)
 
+    def legal_templates(self, state: State, seat: str | None) -> tuple[str, ...]:
+        return legal.legal_templates(state, seat)
+
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.view(state, viewer)
 
