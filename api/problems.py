@@ -2,8 +2,10 @@
 
 Every error body is `application/problem+json`:
 `{"type": "https://chronicle.dev/problems/<code>", "title", "status", "detail", "code", "rule"?}`.
-`code` is stable and machine-readable: a ruleset's rejection code (`not_active_player`, ...) or
-one of the service's (`game_not_found`, `version_conflict`, `invalid_token`, ...). A bad request
+`code` is stable and machine-readable, snake_case in every game: a ruleset's rejection code
+(`not_active_player`, `wrong_phase`, ..., with the spec's own name beside it as `spec_code` where
+it differs, such as `WRONG_PHASE` or `E_BAD_PARAMS`) or one of the service's (`game_not_found`,
+`version_conflict`, `invalid_token`, ...). A bad request
 is always a 4xx with such a body; only a fault of the server itself is a 500 (`internal_error`),
 and its details go to the log, never to the client.
 """
@@ -42,11 +44,14 @@ class Problem(msgspec.Struct, omit_defaults=True):
     detail: str
     code: str
     rule: str | None = None
+    spec_code: str | None = None  # the rules spec's own name of `code`, where it differs
 
 
-def problem(status: int, code: str, title: str, detail: str, rule: str | None = None) -> Response[Problem]:
+def problem(
+    status: int, code: str, title: str, detail: str, rule: str | None = None, spec_code: str | None = None
+) -> Response[Problem]:
     headers = {"WWW-Authenticate": 'Bearer realm="chronicle"'} if status == 401 else None
-    body = Problem(PROBLEM_TYPE_BASE + code, title, status, detail, code, rule or None)
+    body = Problem(PROBLEM_TYPE_BASE + code, title, status, detail, code, rule or None, spec_code)
     return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
@@ -64,7 +69,9 @@ _REJECTION_TITLES = {400: "The request is not valid", 403: "Not allowed", 422: "
 def _on_rejection(_: Request[Any, Any, Any], exc: RejectedError) -> Response[Problem]:
     rejection = exc.rejection
     title = _REJECTION_TITLES.get(exc.status, HTTPStatus(exc.status).phrase)
-    return problem(exc.status, rejection.code, title, rejection.message, rejection.rule)
+    return problem(
+        exc.status, rejection.stable_code, title, rejection.message, rejection.rule, rejection.spec_code
+    )
 
 
 def _on_validation(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:

@@ -104,7 +104,7 @@ class GameDetail(msgspec.Struct):
     tags: list[str]
     commitment: str
     version: int
-    status: Literal["running", "finished"]
+    status: Literal["running", "finished", "abandoned"]
     prompts: list[dict[str, Any]]
     outcome: dict[str, Any] | None
 
@@ -134,7 +134,7 @@ class EventList(msgspec.Struct):
 class StateView(msgspec.Struct):
     game_id: str
     version: int
-    status: Literal["running", "finished"]
+    status: Literal["running", "finished", "abandoned"]
     view: str
     state: dict[str, Any]
     outcome: dict[str, Any] | None
@@ -145,10 +145,16 @@ class PromptList(msgspec.Struct):
 
 
 class LegalActions(msgspec.Struct):
+    """The legal answers; where listing each would be too long, `templates` in notation with
+    ranges `LOW..HIGH` (`move xiangzhou chengdu:1..5`) cover the rest and `complete` is false."""
+
     version: int
     seat: str | None
     actions: list[dict[str, Any]]
     notation: list[str]
+    templates: list[str] = []
+    complete: bool = True
+    explanations: list[str] = []  # what each listed action means, in a sentence
 
 
 class RetractionRequest(msgspec.Struct, forbid_unknown_fields=True):

@@ -10,6 +10,9 @@ One stream per game. Its events are the library's own dataclass events with prim
 - `ActionsRetracted`: a correction: the last live actions it undoes (they stay stored), who
   asked, why, and who approved (domain/corrections.py);
 - `RetractionRequested`, `RetractionAnswered`: a retraction waiting for the other seats;
+- `GameResigned`: a seat left the game (which seat, who entered it, why); the game's
+  `GameFinished` follows at once, ranked as the ruleset ranks a resignation (domain/endings.py);
+- `GameAbandoned`: the game ends with no outcome (who, why), revealing the seed;
 - `GameFinished`: the outcome, and the revealed seed of a digital game.
 
 They are declared inside the `Game` aggregate, as the library expects, and named here for
@@ -27,6 +30,8 @@ FactRecorded = Game.FactRecorded
 ActionsRetracted = Game.Retracted
 RetractionRequested = Game.RetractionRequested
 RetractionAnswered = Game.RetractionAnswered
+GameResigned = Game.Resigned
+GameAbandoned = Game.Abandoned
 GameFinished = Game.Finished
 
 STREAM_EVENTS = (
@@ -36,5 +41,7 @@ STREAM_EVENTS = (
     ActionsRetracted,
     RetractionRequested,
     RetractionAnswered,
+    GameResigned,
+    GameAbandoned,
     GameFinished,
 )

@@ -21,7 +21,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.domain import Aggregate
 
-from domain import corrections
+from domain import corrections, endings
 from domain.rng import ALGORITHM, Rng
 from domain.ruleset import (
     Command,
@@ -127,6 +127,24 @@ class Game(Aggregate):
         def apply(self, aggregate: Game) -> None:
             aggregate.on_answered(self)
 
+    class Resigned(Aggregate.Event):
+        TOPIC = "chronicle:GameResigned"
+        seat: str
+        by: str
+        reason: str
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_resigned(self)
+
+    class Abandoned(Aggregate.Event):
+        TOPIC = "chronicle:GameAbandoned"
+        by: str
+        reason: str
+        server_seed: str
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.on_abandoned(self)
+
     class Finished(Aggregate.Event):
         TOPIC = "chronicle:GameFinished"
         outcome: dict[str, Any]
@@ -148,6 +166,8 @@ class Game(Aggregate):
         self.live: list[int] = []
         self.checkpoints: dict[int, Any] = {}
         self.requests: dict[str, PendingRetraction] = {}
+        self.resigned: str | None = None  # the seat whose resignation ended the game
+        self.abandoned = False
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -188,7 +208,7 @@ class Game(Aggregate):
 
     def decide(self, command: Command, rng: Rng) -> list[Any] | Rejection:
         """The facts `command` would cause now, without recording anything."""
-        if self.outcome is not None:
+        if self.closed:
             return GAME_OVER
         result = self.ruleset.decide(self.state, command, rng)
         return result if isinstance(result, Rejection) else list(result)
@@ -219,9 +239,28 @@ class Game(Aggregate):
             self.Finished, timestamp=at, outcome=msgspec.to_builtins(outcome), server_seed=server_seed
         )
 
+    def resign(self, seat: str, by: str, reason: str, server_seed: str, at: datetime) -> Rejection | None:
+        """`seat` leaves the game: it ends at once, ranked as the ruleset ranks a resignation
+        (domain/endings.py), and the seed is revealed as at any end."""
+        if self.closed:
+            return GAME_OVER
+        outcome = endings.resignation_outcome(self.ruleset, self.state, seat, self.config.seat_ids())
+        self.trigger_event(self.Resigned, timestamp=at, seat=seat, by=by, reason=reason)
+        self.trigger_event(
+            self.Finished, timestamp=at, outcome=msgspec.to_builtins(outcome), server_seed=server_seed
+        )
+        return None
+
+    def abandon(self, by: str, reason: str, server_seed: str, at: datetime) -> Rejection | None:
+        """End the game with no outcome. The seed is revealed, so the audit still runs."""
+        if self.closed:
+            return GAME_OVER
+        self.trigger_event(self.Abandoned, timestamp=at, by=by, reason=reason, server_seed=server_seed)
+        return None
+
     def plan_retraction(self, count: int, by: str, seat: str | None) -> corrections.Plan | Rejection:
         """What retracting the last `count` live actions would undo and whose approval it needs."""
-        if self.outcome is not None:
+        if self.closed:
             return GAME_OVER
         live = [self.actions[seq - 1] for seq in self.live]
         facts = [corrections.LiveAction(a.seq, a.seat, a.boundaries) for a in live]
@@ -261,7 +300,7 @@ class Game(Aggregate):
 
     def answer_retraction(self, request_id: str, seat: str, approved: bool, at: datetime) -> Rejection | None:
         """A seat approves or declines a pending retraction; the last approval carries it out."""
-        if self.outcome is not None:
+        if self.closed:
             return GAME_OVER
         request = self.requests.get(request_id)
         if request is None:
@@ -341,10 +380,21 @@ class Game(Aggregate):
                 request, approvals=(*request.approvals, event.seat)
             )
 
+    def on_resigned(self, event: Game.Resigned) -> None:
+        self.resigned = event.seat
+        self.requests.clear()
+
+    def on_abandoned(self, event: Game.Abandoned) -> None:
+        self.abandoned = True
+        self.revealed_seed = event.server_seed or None
+        self.requests.clear()
+
     def on_finished(self, event: Game.Finished) -> None:
         self.outcome = msgspec.convert(event.outcome, Outcome)
         self.revealed_seed = event.server_seed or None
-        if self.actions:  # the closing event belongs to the answer of the action that ended the game
+        if (
+            self.actions and self.resigned is None
+        ):  # the closing event belongs to the answer of the action that ended the game
             self.actions[-1] = msgspec.structs.replace(
                 self.actions[-1], last_version=event.originator_version
             )
@@ -352,7 +402,14 @@ class Game(Aggregate):
     # -- reading ------------------------------------------------------------------------
 
     @property
+    def closed(self) -> bool:
+        """Whether the record is closed: finished (by the rules or a resignation) or abandoned."""
+        return self.outcome is not None or self.abandoned
+
+    @property
     def status(self) -> str:
+        if self.abandoned:
+            return "abandoned"
         return "finished" if self.outcome is not None else "running"
 
     def retracted_versions(self) -> set[int]:

@@ -20,12 +20,15 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain import templates
 from domain.events import (
     ActionRecorded,
     ActionsRetracted,
     FactRecorded,
+    GameAbandoned,
     GameCreated,
     GameFinished,
+    GameResigned,
     RetractionAnswered,
     RetractionRequested,
 )
@@ -38,7 +41,15 @@ class StoredEvent(msgspec.Struct):
 
     version: int
     type: Literal[
-        "created", "action", "fact", "retraction", "retraction_request", "retraction_answer", "finished"
+        "created",
+        "action",
+        "fact",
+        "retraction",
+        "retraction_request",
+        "retraction_answer",
+        "resigned",
+        "abandoned",
+        "finished",
     ]
     at: str
     data: dict[str, Any]
@@ -89,6 +100,8 @@ def present(game: Game, event: Any, viewer: Viewer, retracted: bool = False) -> 
             "tags": event.tags,
         }
         return StoredEvent(version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}.")
+    if isinstance(event, GameResigned | GameAbandoned):
+        return _present_ending(event, config, at)
     assert isinstance(event, GameFinished)
     outcome = event.outcome
     winners = " and ".join(config.seat_name(s) for s in outcome.get("winners", ())) or "nobody (a draw)"
@@ -110,7 +123,9 @@ def facts(game: Game, stored: Sequence[Any], viewer: Viewer) -> list[dict[str, A
 
 
 def prompts(game: Game, viewer: Viewer) -> list[dict[str, Any]]:
-    """Who must answer what now, as `viewer` sees it."""
+    """Who must answer what now, as `viewer` sees it (nobody, once the record is closed)."""
+    if game.closed:
+        return []
     return prompts_of(game.ruleset, game.state, viewer)
 
 
@@ -126,15 +141,31 @@ def state(game: Game, viewer: Viewer) -> dict[str, Any]:
 
 def legal_actions(game: Game, seat: str | None) -> dict[str, Any]:
     """The legal answers of `seat` (None: the table), for that seat or the recorder only: they
-    are its own choices, so nothing in them is hidden from whoever may ask."""
+    are its own choices, so nothing in them is hidden from whoever may ask. Where listing every
+    answer would be too long, `templates` carry ranges (domain/templates.py) and `complete`
+    is false: the listed actions and the templates' instances are then every legal answer."""
     ruleset = game.ruleset
-    actions = ruleset.legal_actions(game.state, seat)
+    actions = () if game.closed else ruleset.legal_actions(game.state, seat)
+    shapes = () if game.closed else templates.of(ruleset, game.state, seat)
     return {
         "version": game.version,
         "seat": seat,
         "actions": [ruleset.codec.encode(a) for a in actions],
         "notation": [ruleset.format_action(a) for a in actions],
+        "templates": list(shapes),
+        "complete": not shapes,
+        "explanations": [explained(ruleset, game.state, a) for a in actions],
     }
+
+
+def explained(ruleset: Ruleset[Any, Any, Any], state: Any, action: Any) -> str:
+    """What `action` means, in a sentence: the ruleset's optional `explain_action(state,
+    action)`, else its kind."""
+    explain = getattr(ruleset, "explain_action", None)
+    if explain is not None:
+        found: str = explain(state, action)
+        return found
+    return str(action.__struct_config__.tag)
 
 
 def outcome(game: Game) -> dict[str, Any] | None:
@@ -145,6 +176,18 @@ def builtins(value: Any) -> dict[str, Any]:
     out = msgspec.to_builtins(value)
     assert isinstance(out, dict)
     return out
+
+
+def _present_ending(event: Any, config: GameConfig, at: str) -> StoredEvent:
+    version = event.originator_version
+    because = f" ({event.reason})" if event.reason else ""
+    entered = "" if event.by == "seat" else f", entered by the {event.by}"
+    if isinstance(event, GameResigned):
+        data = {"seat": event.seat, "by": event.by, "reason": event.reason}
+        text = f"{config.seat_name(event.seat)} resigns{because}{entered}."
+        return StoredEvent(version, "resigned", at, data, text)
+    data = {"by": event.by, "reason": event.reason, "server_seed": event.server_seed}
+    return StoredEvent(version, "abandoned", at, data, f"The game is abandoned{because}, by the {event.by}.")
 
 
 def _present_correction(event: Any, config: GameConfig, at: str) -> StoredEvent:

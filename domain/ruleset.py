@@ -10,7 +10,8 @@ A ruleset is a set of pure functions over immutable state:
 
 Optional hooks, looked up with `getattr` so a ruleset adds them when it has something to say:
 `check_config(config) -> Rejection | None` (what option values alone cannot check, such as a
-custom map), `metrics(state)` and `dice(fact)` (statistics).
+custom map), `metrics(state)` and `dice(fact)` (statistics), `resign_outcome(state, seat)`
+(how a resignation ranks; domain/endings.py has the default).
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
@@ -37,6 +38,17 @@ class Rejection(msgspec.Struct, frozen=True):
     code: str
     message: str
     rule: str
+
+    @property
+    def stable_code(self) -> str:
+        """`code` in the one style every game answers with, snake_case like `no_worker_moved`:
+        a spec's `WRONG_PHASE` reads `wrong_phase`, its `E_BAD_PARAMS` `bad_params`."""
+        return (self.code[2:] if self.code.startswith("E_") else self.code).lower()
+
+    @property
+    def spec_code(self) -> str | None:
+        """The spec's own name of the code, where it differs from `stable_code`."""
+        return None if self.stable_code == self.code else self.code
 
 
 class RejectedError(Exception):

@@ -1,6 +1,6 @@
 """The game index: which games exist, with their ruleset, players, tags and status.
 
-It follows the application sequence (creation and finishing events only), from its last
+It follows the application sequence (creation, finishing and abandoning events only), from its last
 position, each time it is read; so every server process and the CLI see the same list,
 derived from the log and never written anywhere else.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 import msgspec
 
-from domain.events import GameCreated, GameFinished
+from domain.events import GameAbandoned, GameCreated, GameFinished
 from store.app import Chronicle
 
 
@@ -31,7 +31,7 @@ class GameSummary(msgspec.Struct):
 
 
 class GameIndex:
-    _TOPICS = (GameCreated.TOPIC, GameFinished.TOPIC)
+    _TOPICS = (GameCreated.TOPIC, GameFinished.TOPIC, GameAbandoned.TOPIC)
 
     def __init__(self, app: Chronicle) -> None:
         self.app = app
@@ -72,6 +72,10 @@ class GameIndex:
             summary.status = "finished"
             summary.finished_at = event.timestamp.isoformat()
             summary.winners = [summary.seats.get(w, w) for w in event.outcome.get("winners", [])]
+        elif isinstance(event, GameAbandoned) and game_id in self.games:
+            summary = self.games[game_id]
+            summary.status = "abandoned"
+            summary.finished_at = event.timestamp.isoformat()
 
     def search(
         self,

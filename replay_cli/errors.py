@@ -27,11 +27,17 @@ class UsageError(CliError):
         super().__init__(message, USAGE)
 
 
-def rejection_line(code: str, message: str, rule: str | None) -> str:
-    """The one line an illegal action earns: its stable code, the sentence, the rule."""
+def rejection_line(code: str, message: str, rule: str | None, spec_code: str | None = None) -> str:
+    """The one line an illegal action earns: its stable code (and the spec's name of it where
+    that differs), the sentence, the rule."""
     where = f" [{rule}]" if rule else ""
-    return f"rejected ({code}): {message}{where}"
+    named = f"{code}, {spec_code} in the rules" if spec_code else code
+    return f"rejected ({named}): {message}{where}"
+
+
+def rejection_of(rejection: Rejection) -> str:
+    return rejection_line(rejection.stable_code, rejection.message, rejection.rule, rejection.spec_code)
 
 
 def rejected(rejection: Rejection) -> CliError:
-    return CliError(rejection_line(rejection.code, rejection.message, rejection.rule))
+    return CliError(rejection_of(rejection))

@@ -181,6 +181,7 @@ class FoldedTimeline:
         self._lines: list[EventLine] = []
         self._states: list[tuple[Any, Outcome | None]] = []
         self._turns: list[tuple[int, str | None]] = []
+        self._status: list[str] = []
         self._shown: dict[int, Snapshot] = {}
         # Lines are marked with hindsight: an action later retracted is struck from the start.
         undone = latest.retracted_versions()
@@ -192,6 +193,7 @@ class FoldedTimeline:
             self._lines.append(line_of(reading.present(latest, event, viewer, version in undone)))
             self._states.append((aggregate.state, aggregate.outcome))
             self._turns.append(self._ruleset.progress(aggregate.state))
+            self._status.append(aggregate.status)
         self._first_of_turn = first_of_turns(self._turns, self._lines)
 
     @property
@@ -209,9 +211,11 @@ class FoldedTimeline:
                 info=self.info,
                 version=version,
                 viewer=str(self._viewer),
-                status="finished" if outcome is not None else "running",
+                status=self._status[version - 1],
                 state=self._ruleset.view(state, self._viewer),
-                prompts=reading.prompts_of(self._ruleset, state, self._viewer),
+                prompts=[]
+                if self._status[version - 1] != "running"
+                else reading.prompts_of(self._ruleset, state, self._viewer),
                 outcome=reading.builtins(outcome) if outcome is not None else None,
             )
             self._shown[version] = found

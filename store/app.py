@@ -114,6 +114,16 @@ class Retraction(msgspec.Struct):
     waiting_for: list[str] = []
 
 
+class Ended(msgspec.Struct):
+    """The answer to a resignation or an abandonment: the closed game's last version, its
+    status (`finished` or `abandoned`) and its outcome (none when abandoned)."""
+
+    game_id: str
+    version: int
+    status: str
+    outcome: dict[str, Any] | None
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -182,7 +192,12 @@ class Chronicle(Application[UUID]):
         if ruleset is None:
             raise InvalidRequest(f"There is no ruleset {new.ruleset!r}.", code="unknown_ruleset")
         meta = ruleset.meta
-        if not meta.min_players <= len(new.players) <= meta.max_players:
+        # A ruleset whose player limit depends on its configuration (a map's homeland capacity)
+        # has more seat ids than its default maximum, and its `check_config` judges the count.
+        check_config = getattr(ruleset, "check_config", None)
+        flexible = check_config is not None and len(meta.seat_ids) > meta.max_players
+        highest = len(meta.seat_ids) if flexible else meta.max_players
+        if not meta.min_players <= len(new.players) <= highest:
             raise InvalidRequest(
                 f"{meta.title} takes {meta.min_players} to {meta.max_players} players, "
                 f"not {len(new.players)}.",
@@ -198,7 +213,6 @@ class Chronicle(Application[UUID]):
         seats = tuple(Seat(sid, name.strip()) for sid, name in zip(meta.seat_ids, new.players, strict=False))
         config = GameConfig(str(game_id), meta.id, new.mode, seats, options, new.client_seed)
         # A ruleset may check what options alone cannot (a custom map's geometry, say).
-        check_config = getattr(ruleset, "check_config", None)
         problem = check_config(config) if check_config is not None else None
         if isinstance(problem, Rejection):
             raise RejectedError(problem, status=400)
@@ -391,6 +405,47 @@ class Chronicle(Application[UUID]):
         undone = [a.seq for a in game.actions if a.retracted_at == game.version]
         return Retraction(str(game_id), game.version, undone)
 
+    def resign(self, game_id: UUID, access: Access, *, seat: str | None = None, reason: str = "") -> Ended:
+        """`seat` resigns: its own token, or the recorder (or an administrator) naming it. The
+        game ends at once, ranked as the ruleset ranks a resignation (domain/endings.py)."""
+        if access.role == "public":
+            raise Unauthorized("Resigning needs the seat's token or the recorder's.")
+        if access.role == "seat":
+            if seat is not None and seat != access.seat:
+                raise Forbidden(f"This token acts for seat {access.seat}, not {seat}.", code="wrong_seat")
+            seat = access.seat
+        game = self.game(game_id)
+        if seat is None:
+            raise InvalidRequest("Name the seat that resigns.", code="seat_required")
+        if seat not in game.config.seat_ids():
+            raise InvalidRequest(f"There is no seat {seat!r} in this game.", code="unknown_seat")
+        refused = game.resign(seat, access.role, reason, self.secrets(game_id).server_seed, _now())
+        if refused is not None:
+            raise RejectedError(refused)
+        self._save_ending(game)
+        return Ended(str(game_id), game.version, game.status, reading.outcome(game))
+
+    def abandon(self, game_id: UUID, access: Access, *, reason: str = "") -> Ended:
+        """The recorder or an administrator abandons the game: it ends with no outcome (the
+        statistics leave it out), its seed is revealed and the audit still runs."""
+        if access.role not in ("recorder", "admin"):
+            raise Forbidden(
+                "Only the recorder or an administrator abandons a game.", code="recorder_required"
+            )
+        game = self.game(game_id)
+        refused = game.abandon(access.role, reason, self.secrets(game_id).server_seed, _now())
+        if refused is not None:
+            raise RejectedError(refused)
+        self._save_ending(game)
+        return Ended(str(game_id), game.version, game.status, None)
+
+    def _save_ending(self, game: Game) -> None:
+        try:
+            self.save(game)
+        except IntegrityError:
+            raise VersionConflict("The game moved on meanwhile; look again and retry.") from None
+        self._cache(game)
+
     def pending_retractions(self, game_id: UUID) -> list[dict[str, Any]]:
         return [msgspec.to_builtins(r) for r in self.game(game_id).requests.values()]
 
@@ -506,7 +561,7 @@ class Chronicle(Application[UUID]):
         return reading.present_all(game, self.events.get(game_id, gt=gt, lte=lte), self.viewer(game, access))
 
     def viewer(self, game: Game, access: Access) -> Viewer:
-        return access.viewer(game.outcome is not None)
+        return access.viewer(game.closed)
 
     def view(self, game_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
         latest = self.game(game_id)

@@ -27,12 +27,15 @@ from uuid import UUID
 
 import msgspec
 
+from domain.endings import resignation_outcome
 from domain.events import (
     ActionRecorded,
     ActionsRetracted,
     FactRecorded,
+    GameAbandoned,
     GameCreated,
     GameFinished,
+    GameResigned,
     RetractionAnswered,
     RetractionRequested,
 )
@@ -78,7 +81,7 @@ def audit_game(app: Chronicle, game_id: UUID, access: Access) -> AuditReport:
         raise GameNotFound(f"There is no game {game_id}.")
     created = events[0]
     digital = isinstance(created, GameCreated) and created.mode == "digital"
-    if access.role != "admin" and not any(isinstance(e, GameFinished) for e in events):
+    if access.role != "admin" and not any(isinstance(e, GameFinished | GameAbandoned) for e in events):
         if digital:
             raise SeedSealed("The seed stays sealed until the game ends; the audit opens then.")
         raise Forbidden("The audit opens when the game ends (or to the administrator).", code="game_running")
@@ -149,7 +152,7 @@ def _rng(
     one matches, and stops there if none does."""
     if created.mode != "digital":
         return NoRng(), None
-    finished = next((e for e in stored if isinstance(e, GameFinished)), None)
+    finished = next((e for e in stored if isinstance(e, GameFinished | GameAbandoned)), None)
     late: _Diverged | None = None
     if finished is not None:
         try:
@@ -188,7 +191,7 @@ def _rng(
 class _Walk:
     """The stream in stored order: setup facts, then actions (each with its facts),
     corrections, and the finishing event, which must come exactly when the rules end the game
-    and nothing after it."""
+    (or right after a resignation) and nothing after it; or the abandoning event, the last."""
 
     def __init__(
         self, ruleset: Ruleset[Any, Any, Any], stored: list[Any], rng: Rng, state: Any, report: AuditReport
@@ -204,6 +207,7 @@ class _Walk:
         self.live: list[int] = []
 
     def run(self, config: GameConfig) -> None:
+        self.seats = config.seat_ids()
         codec = self.ruleset.codec
         version = self.position + 1
         try:
@@ -224,6 +228,12 @@ class _Walk:
                 self._retraction(event)
             elif isinstance(event, RetractionRequested | RetractionAnswered):
                 continue  # a request changes nothing until its retraction is recorded
+            elif isinstance(event, GameResigned):
+                self._resigned(event)
+                return
+            elif isinstance(event, GameAbandoned):
+                self._closed_by(event)
+                return
             elif isinstance(event, FactRecorded):
                 raise _Diverged(version, "fact_extra", f"a fact outside any action: {event.fact}", self.spec)
             elif isinstance(event, GameFinished):
@@ -302,10 +312,37 @@ class _Walk:
         del self.live[-len(seqs) :]
         self.report.retracted += len(seqs)
 
-    def _finish(self) -> None:
-        """The rules have ended the game: the next event closes it, with this outcome, and is
-        the last one."""
-        outcome = msgspec.to_builtins(self.ruleset.outcome(self.state))
+    def _resigned(self, event: Any) -> None:
+        """A seat resigned: the next event closes the game with the resignation's outcome,
+        recomputed from the state it left (domain/endings.py)."""
+        if event.seat not in self.seats:
+            raise _Diverged(
+                event.originator_version,
+                "unreadable",
+                f"seat {event.seat!r} resigned but has no seat",
+                self.spec,
+            )
+        self._finish(resignation_outcome(self.ruleset, self.state, event.seat, self.seats))
+
+    def _closed_by(self, event: Any) -> None:
+        """An abandoned game has no outcome; nothing may follow its closing event."""
+        self._nothing_after(self.position - 1)
+        self.position = len(self.stored)
+
+    def _nothing_after(self, index: int) -> None:
+        if index + 1 < len(self.stored):
+            after = self.stored[index + 1]
+            raise _Diverged(
+                after.originator_version,
+                "after_finish",
+                f"a {type(after).__name__} after the game was closed; a finished record never changes",
+                "design.md 3",
+            )
+
+    def _finish(self, ended: Any = None) -> None:
+        """The game has ended (by the rules, or `ended` by a resignation): the next event
+        closes it, with this outcome, and is the last one."""
+        outcome = msgspec.to_builtins(ended if ended is not None else self.ruleset.outcome(self.state))
         if self.position >= len(self.stored) or not isinstance(self.stored[self.position], GameFinished):
             raise _Diverged(
                 self.position + 1,
@@ -321,14 +358,7 @@ class _Walk:
                 f"stored outcome {finished.outcome} differs from the recomputed {outcome}",
                 self.spec,
             )
-        if self.position + 1 < len(self.stored):
-            after = self.stored[self.position + 1]
-            raise _Diverged(
-                after.originator_version,
-                "after_finish",
-                f"a {type(after).__name__} after the game was closed; a finished record never changes",
-                "design.md 3",
-            )
+        self._nothing_after(self.position)
         self.position = len(self.stored)
 
 

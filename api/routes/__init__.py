@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api.routes import games, health, imports, reading, retractions, rulesets, stats
+from api.routes import endings, games, health, imports, reading, retractions, rulesets, stats
 
 HANDLERS = [
     *health.ROUTES,
@@ -19,6 +19,7 @@ HANDLERS = [
     *games.ROUTES,
     *imports.ROUTES,
     *retractions.ROUTES,
+    *endings.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,
 ]

@@ -60,7 +60,7 @@ def list_games(
     index: NamedDependency[GameIndex],
     ruleset: Annotated[str | None, QueryParameter(max_length=MAX_RULESET_ID)] = None,
     player: Annotated[str | None, QueryParameter(max_length=MAX_NAME)] = None,
-    status: FromQuery[Literal["running", "finished"] | None] = None,
+    status: FromQuery[Literal["running", "finished", "abandoned"] | None] = None,
     tag: Annotated[str | None, QueryParameter(max_length=MAX_NAME)] = None,
     offset: Annotated[int, QueryParameter(ge=0, le=INT64_MAX)] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 50,
@@ -91,7 +91,7 @@ def game_detail(
         tags=list(game.tags),
         commitment=game.commitment,
         version=game.version,
-        status="finished" if game.outcome is not None else "running",
+        status=game.status,  # type: ignore[arg-type]
         prompts=reading.prompts(game, viewer),
         outcome=reading.outcome(game),
     )

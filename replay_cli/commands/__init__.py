@@ -14,6 +14,7 @@ class Command(Protocol):
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
+    endings,
     games,
     import_log,
     log,
@@ -33,6 +34,7 @@ COMMANDS: tuple[Command, ...] = (
     new,
     record,
     import_log,
+    endings,
     games,
     show,
     log,

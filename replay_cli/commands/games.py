@@ -14,7 +14,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("games", help="list games", description=__doc__)
     parser.add_argument("--ruleset", metavar="R")
     parser.add_argument("--player", metavar="P", help="a player's name (case-insensitive)")
-    parser.add_argument("--status", choices=("running", "finished"))
+    parser.add_argument("--status", choices=("running", "finished", "abandoned"))
     parser.add_argument("--tag", metavar="T")
     add_reading_options(parser, viewer=False)
     parser.set_defaults(run=run)

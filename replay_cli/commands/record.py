@@ -29,7 +29,7 @@ from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
 from replay_cli.commands import Subparsers
-from replay_cli.errors import CliError, UsageError, rejection_line
+from replay_cli.errors import CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.reading import EventLine
@@ -106,6 +106,15 @@ class Recorder:
     def legal_notation(self) -> list[str]:
         found: list[str] = self.app.legal_actions(self.game_id, RECORDER, self.seat)["notation"]
         return found
+
+    def legal_templates(self) -> list[str]:
+        found: list[str] = self.app.legal_actions(self.game_id, RECORDER, self.seat)["templates"]
+        return found
+
+    def legal_explained(self) -> list[tuple[str, str]]:
+        """Each legal action's notation with what it means."""
+        found = self.app.legal_actions(self.game_id, RECORDER, self.seat)
+        return list(zip(found["notation"], found["explanations"], strict=True))
 
 
 @dataclass(frozen=True)
@@ -260,7 +269,7 @@ class Session:
                 print(event_line(event))
         except RejectedError as error:
             r = error.rejection
-            print(rejection_line(r.code, r.message, r.rule))
+            print(rejection_of(r))
         except ServiceError as error:
             print(f"refused ({error.code}): {error.detail}")
         except CliError as error:
@@ -277,7 +286,7 @@ class Session:
             undone = self.recorder.undo(count, reason)
         except RejectedError as error:
             r = error.rejection
-            print(rejection_line(r.code, r.message, r.rule))
+            print(rejection_of(r))
             return
         except ServiceError as error:
             print(f"refused ({error.code}): {error.detail}")
@@ -287,8 +296,15 @@ class Session:
         print(undone.summary())
 
     def _list_legal(self) -> bool:
-        for notation in self.recorder.legal_notation():
-            print(f"  {notation}")
+        explained = self.recorder.legal_explained()
+        width = min(40, max((len(n) for n, _ in explained), default=0))
+        for notation, meaning in explained:
+            print(f"  {notation:<{width}}  {meaning}")
+        shapes = self.recorder.legal_templates()
+        if shapes:
+            print("  and any count in each LOW..HIGH of:")
+            for shape in shapes:
+                print(f"  {shape}")
         return True
 
     def _help(self) -> bool:

@@ -77,6 +77,9 @@ def test_a_fixed_server_seed_needs_the_administrator_token(api: Api) -> None:
         ({"ruleset": "chess"}, "unknown_ruleset"),
         ({"players": ["Ann"]}, "invalid_player_count"),
         ({"players": ["Ann", "Ben", "Cy"]}, "invalid_player_count"),
+        # the default Dynasties map takes 2-7 players (dynasties-kingdoms.md 1.2, 8.3)
+        ({"ruleset": "dynasties", "players": [f"P{i}" for i in range(8)]}, "player_count"),
+        ({"ruleset": "dynasties", "players": [f"P{i}" for i in range(17)]}, "invalid_request"),
         ({"players": ["Ann", " "]}, "invalid_player_name"),
         ({"mode": "telepathic"}, "invalid_request"),
         ({"players": "Ann and Ben"}, "invalid_request"),
@@ -93,6 +96,13 @@ def test_a_game_that_cannot_be_created_is_a_400_problem_and_creates_nothing(
 
     assert_problem(response, 400, code)
     assert game_count(api) == 0
+
+
+def test_seven_players_sit_at_the_default_dynasties_map(api: Api) -> None:
+    body = {"ruleset": "dynasties", "players": [f"P{i}" for i in range(7)]}
+    response = api.client.post("/games", json=body)
+    assert response.status_code == 201, response.text
+    assert list(response.json()["seats"]) == [f"p{i}" for i in range(1, 8)]
 
 
 def test_malformed_json_is_a_400_invalid_json_problem(api: Api) -> None:

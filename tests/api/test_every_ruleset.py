@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -86,7 +87,7 @@ def test_a_short_game_of_each_ruleset_is_created_recorded_and_read_back_by_each_
     assert [e["type"] for e in events].count("action") == STEPS
     assert all(e["text"] for e in events)
     # Each answer names the facts its action appended (as its sender may see them), one event each.
-    for before, answer in zip(answers, answers[1:], strict=False):
+    for before, answer in pairwise(answers):
         assert answer["version"] == before["version"] + 1 + len(answer["facts"])
         kinds = [e["type"] for e in events[before["version"] : answer["version"]]]
         assert kinds == ["action"] + ["fact"] * len(answer["facts"])

@@ -90,8 +90,14 @@ def test_the_interactive_loop_shows_the_choices_and_goes_on_after_an_illegal_act
     game = cli.new_game("province", *PLAYERS, "--mode", "physical")
     out = cli.ok("record", game, stdin="?\nfirst C\nfirst A white\nreveal workers2\nquit\nend\n")
     assert "waiting for:" in out and "legal: first A" in out
-    assert "  first B black\n" in out  # `?` lists every legal action
+    assert re.search(r"^  first B black +DetermineFirstPlayer$", out, re.M)  # `?` lists every legal action
     assert "rejected (" in out
     assert "#2 the table: reveal workers2" in out
     assert "#3" not in out  # `quit` left before `end`
     assert "reveal workers2" in cli.ok("log", game)
+
+
+def test_the_interactive_question_mark_says_what_each_physical_draw_means(cli: Cli) -> None:
+    game = cli.new_game("dominations", "--player", "Ann", "--player", "Bob", "--mode", "physical")
+    out = cli.ok("record", game, stdin="?\nquit\n")
+    assert re.search(r"^  draw P03 +an Age I province card, P03, revealed into the available row", out, re.M)

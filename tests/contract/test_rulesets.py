@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain import templates
 from domain.rng import NoRng, Rng, SeededRng
 from domain.ruleset import (
     OMNISCIENT,
@@ -137,11 +138,22 @@ def check_state(
     for action in legal:
         outcome = ruleset.decide(state, Command(action, seat, by), rng)
         assert not isinstance(outcome, Rejection), f"legal {action} refused: {outcome}"
+    shapes = templates.of(ruleset, state, seat)
+    for shape in shapes:  # every template's fewest and most are accepted
+        spans = templates.ranges(shape)
+        assert spans and all(low <= high for low, high in spans), shape
+        for values in ([low for low, _ in spans], [high for _, high in spans]):
+            action = ruleset.parse_notation(templates.fill(shape, values), state)
+            assert not isinstance(action, Rejection), f"template {shape} does not read: {action}"
+            outcome = ruleset.decide(state, Command(action, seat, by), rng)
+            assert not isinstance(outcome, Rejection), f"template {shape} refused: {outcome}"
     for action in ruleset.probe_actions(state):
         if action in legal:
             continue
         outcome = ruleset.decide(state, Command(action, seat, by), rng)
-        assert isinstance(outcome, Rejection), f"unlisted {action} accepted for {seat}"
+        notation = ruleset.format_action(action)
+        covered = any(templates.matches(shape, notation) for shape in shapes)
+        assert isinstance(outcome, Rejection) or covered, f"unlisted {action} accepted for {seat}"
     secrets = SECRETS.get(ruleset.meta.id)
     hidden = tuple(secrets(state)) if secrets is not None else ()
     viewers = [PUBLIC, *(Viewer("seat", s.id) for s in playout.config.seats)]

@@ -19,8 +19,10 @@ from domain.events import (
     ActionRecorded,
     ActionsRetracted,
     FactRecorded,
+    GameAbandoned,
     GameCreated,
     GameFinished,
+    GameResigned,
     RetractionAnswered,
     RetractionRequested,
 )
@@ -130,6 +132,32 @@ CASES: list[tuple[Any, str, bytes]] = [
         ),
         "chronicle:RetractionAnswered",
         STAMP + b'"request_id":"r1","seat":"B","approved":true}',
+    ),
+    (
+        build(
+            GameResigned,
+            originator_id=GAME,
+            originator_version=7,
+            timestamp=AT,
+            seat="B",
+            by="seat",
+            reason="called away",
+        ),
+        "chronicle:GameResigned",
+        STAMP + b'"seat":"B","by":"seat","reason":"called away"}',
+    ),
+    (
+        build(
+            GameAbandoned,
+            originator_id=GAME,
+            originator_version=7,
+            timestamp=AT,
+            by="recorder",
+            reason="the table broke up",
+            server_seed="00ff",
+        ),
+        "chronicle:GameAbandoned",
+        STAMP + b'"by":"recorder","reason":"the table broke up","server_seed":"00ff"}',
     ),
     (
         build(

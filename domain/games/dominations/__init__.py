@@ -22,7 +22,7 @@ from typing import Any
 from domain.games.dominations import actions as ac
 from domain.games.dominations import describe as _describe
 from domain.games.dominations import events as ev
-from domain.games.dominations import legal, notation, rules, view
+from domain.games.dominations import explain, legal, notation, rules, view
 from domain.games.dominations.fold import evolve as _evolve
 from domain.games.dominations.options import OPTIONS
 from domain.games.dominations.state import GAME_OVER, SEATS, State, conquest_value
@@ -178,6 +178,9 @@ class DominationsRuleset:
 
     def format_action(self, action: Any) -> str:
         return notation.format_action(action)
+
+    def explain_action(self, state: State, action: Any) -> str:
+        return explain.explain_action(state, action)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         return {

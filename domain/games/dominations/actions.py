@@ -55,10 +55,15 @@ class BuyConquestCard(_Action, frozen=True, tag="buy_conquest_card"):
 
 
 class AttemptConquest(_Action, frozen=True, tag="attempt_conquest"):
+    """`drawn`: physical mode only, the recorder's entry of the rebellion cards the attempt
+    draws, in order (5.4). The attempt and its cards are then one action: a card that cannot
+    have been drawn refuses the attempt. Without it the cards follow as `record_draw`s."""
+
     province: str
     use_spy: bool = False
     use_siege: bool = False
     spy_peek: tuple[str, ...] | None = None
+    drawn: tuple[str, ...] | None = None
 
 
 class UseSiegeEngines(_Action, frozen=True, tag="use_siege_engines"):

@@ -1,10 +1,15 @@
 """Table notation of Dominations + Provinces: one line per action (dominations-provinces.md 4.2).
 
     end        abandon      siege       corsaires      buy TRA       attempt P08 [spy]
-    influence 2             draw R17
+    influence 2             draw R17    attempt P08 [spy] draw R17 R03   (physical: the cards
+                                        the attempt draws, entered with it as one action)
     place L002 D(0,0) 0 [SCI:2,TRA:3 | -]          (hand tile; optional declared production,
     province P08 D(0,0) 0 [GOV:1 | -]               `-` declares nothing produced)
     resolve C33,C21,C22 [ART]                       conquer FX1 CRA:4,REL:2 [TRA]
+    city D(0,0) 1 CRA:2        (cell, new level, declared cost; `-` for none)
+    monument M1 M1-L1 CRA:2 1  (monument, level card, declared cost, VP)
+    mastery ARC-1 1,0 ART:3    (card, tree position row,column, declared cost)
+    peek                       corsaires CRA SCI   (the swap of corsaires_exchange)
 and for every kind the general form `<kind> <JSON object of its non-default fields>`, e.g.
     place_tile {"source":"hand","tile":"L002","cell":"D(0,0)","rotation":0}
 `format_action` gives the short form when one exists; `parse_notation` reads both.
@@ -24,10 +29,13 @@ _BARE: dict[str, Any] = {
     "abandon": ac.AbandonConquest(),
     "siege": ac.UseSiegeEngines(),
     "corsaires": ac.CorsairesExchange(),
+    "peek": ac.SpyPeek(),
 }
 _KINDS = {str(cls.__struct_config__.tag): cls for cls in ac.Action.__args__}
 USAGE = (
-    "end | abandon | siege | corsaires | buy DOMAIN | attempt PROVINCE [spy] | influence N | draw CARD"
+    "end | abandon | siege | corsaires [FROM TO] | peek | buy DOMAIN"
+    " | attempt PROVINCE [spy] [draw CARD...] | influence N"
+    " | draw CARD | city CELL LEVEL COST | monument ID LEVEL_CARD COST VP | mastery CARD ROW,COL COST"
     " | KIND {json}"
 )
 
@@ -60,6 +68,36 @@ def _short_place(action: ac.PlaceTile) -> str | None:
     return f"{verb} {action.tile} {action.cell} {action.rotation}{tail}"
 
 
+def _plain(*words: str) -> bool:
+    return all(w and " " not in w for w in words)
+
+
+def _short_build(action: Any) -> str | None:
+    """The short forms of the Build and Develop actions, and of a Corsaires swap."""
+    if isinstance(action, ac.BuildCity) and _plain(action.cell):
+        return f"city {action.cell} {action.new_level} {_map(action.cost)}"
+    if isinstance(action, ac.ContributeMonument) and _plain(action.monument_id, action.level_card_id):
+        return f"monument {action.monument_id} {action.level_card_id} {_map(action.cost)} {action.vp}"
+    if isinstance(action, ac.AcquireMastery) and _plain(action.card):
+        row, column = action.pos
+        return f"mastery {action.card} {row},{column} {_map(action.cost)}"
+    if (
+        isinstance(action, ac.CorsairesExchange)
+        and action.from_
+        and action.to
+        and _plain(action.from_, action.to)
+    ):
+        return f"corsaires {action.from_} {action.to}"
+    return None
+
+
+def _read_pos(text: str) -> tuple[int, int] | None:
+    row, sep, column = text.partition(",")
+    if not sep or not row.lstrip("-").isdigit() or not column.lstrip("-").isdigit():
+        return None
+    return int(row), int(column)
+
+
 def format_action(action: Any) -> str:
     if isinstance(action, ac.PlaceTile) and (short := _short_place(action)) is not None:
         return short
@@ -76,10 +114,14 @@ def format_action(action: Any) -> str:
     for word, bare in _BARE.items():
         if action == bare:
             return word
+    short = _short_build(action)
+    if short is not None:
+        return short
     if isinstance(action, ac.BuyConquestCard) and action.payment is None and action.domain:
         return f"buy {action.domain}"
     if isinstance(action, ac.AttemptConquest) and not action.use_siege and action.spy_peek is None:
-        return f"attempt {action.province}" + (" spy" if action.use_spy else "")
+        drawn = "" if action.drawn is None else " ".join(("", "draw", *action.drawn))
+        return f"attempt {action.province}" + (" spy" if action.use_spy else "") + drawn
     if isinstance(action, ac.SpendInfluence):
         return f"influence {action.amount}"
     if isinstance(action, ac.RecordDraw):
@@ -105,8 +147,12 @@ def parse_notation(text: str) -> Any:
         return _BARE[verb]
     if verb == "buy" and len(args) == 1:
         return ac.BuyConquestCard(args[0])
-    if verb == "attempt" and len(args) in (1, 2) and (len(args) == 1 or args[1].lower() == "spy"):
-        return ac.AttemptConquest(args[0], use_spy=len(args) == 2)
+    if verb == "attempt" and args:
+        spy = len(args) > 1 and args[1].lower() == "spy"
+        rest = args[2:] if spy else args[1:]
+        if rest and rest[0].lower() != "draw":
+            return bad
+        return ac.AttemptConquest(args[0], use_spy=spy, drawn=tuple(rest[1:]) if rest else None)
     if verb == "influence" and len(args) == 1 and args[0].lstrip("-").isdigit():
         return ac.SpendInfluence(int(args[0]))
     if verb == "draw" and len(args) == 1:
@@ -124,6 +170,17 @@ def parse_notation(text: str) -> Any:
         if payment is None or not payment:
             return bad
         return ac.ConquerWithKnowledge(args[0], payment, args[2] if len(args) == 3 else None)
+    if verb == "city" and len(args) == 3 and args[1].lstrip("-").isdigit():
+        cost = _read_map(args[2])
+        return bad if cost is None else ac.BuildCity(args[0], int(args[1]), cost)
+    if verb == "monument" and len(args) == 4 and args[3].lstrip("-").isdigit():
+        cost = _read_map(args[2])
+        return bad if cost is None else ac.ContributeMonument(args[0], args[1], cost, int(args[3]))
+    if verb == "mastery" and len(args) == 3:
+        cost, pos = _read_map(args[2]), _read_pos(args[1])
+        return bad if cost is None or pos is None else ac.AcquireMastery(args[0], pos, cost)
+    if verb == "corsaires" and len(args) == 2:
+        return ac.CorsairesExchange(args[0], args[1])
     if verb in _KINDS:
         body = text.strip()[len(words[0]) :].strip() or "{}"
         try:

@@ -675,13 +675,25 @@ def _do_buy(ctx: Ctx, a: ac.BuyConquestCard, seat: str) -> None:
 # --- 4.2.3 attempt_conquest ---------------------------------------------------------------------
 
 
+def _draw_reduction(state: State, seat: str) -> int:
+    """The rebellion draws the seat's masteries take off (1.5): copies of one mastery (the
+    same name) count once, unless `mastery_effects_stack`."""
+    masteries = state.tables.masteries
+    owned = [masteries[m.card_id] for m in state.player(seat).masteries]
+    if state.opt("mastery_effects_stack"):
+        return sum(m.rebellion_draw_reduction for m in owned)
+    best: dict[str, int] = {}
+    for m in owned:
+        best[m.name] = max(best.get(m.name, 0), m.rebellion_draw_reduction)
+    return sum(best.values())
+
+
 def _draw_plan(state: State, province_id: str, seat: str) -> tuple[tuple[str, ...], int, tuple[str, ...]]:
     """(kept cards taken, number of new cards to draw, kept cards discarded)."""
     av = state.avail(province_id)
     assert av is not None
     prov = state.tables.provinces[province_id]
-    masteries = state.tables.masteries
-    reduction = sum(masteries[m.card_id].rebellion_draw_reduction for m in state.player(seat).masteries)
+    reduction = _draw_reduction(state, seat)
     if av.failed_attempts > 0:
         if state.opt("retry_draw_rule") == "kept_plus_one":
             return av.kept, 1, ()
@@ -710,6 +722,8 @@ def _check_attempt(state: State, a: ac.AttemptConquest, seat: str) -> Rejection 
             return rej("E_CARD_NOT_IN_PILE", "The peeked cards are not in the rebellion draw pile.", "5.4")
     if a.use_siege and state.opt("siege_timing") != "before_draw":
         return rej("E_BAD_PARAMS", "use_siege exists only with siege_timing = before_draw.", "4.2.3")
+    if a.drawn is not None and state.mode == "digital":
+        return rej("E_OUTCOME_NOT_ALLOWED", "In a digital game the server draws.", "4.0")
     _, k, _ = _draw_plan(state, a.province, seat)
     if state.opt("exhausted_deck") == "reject_attempt" and k > _available_cards(state.rebellion):
         return rej("E_DECK_EXHAUSTED", "The rebellion draw cannot be completed.", "7.32")
@@ -840,9 +854,10 @@ def _reward_domain_needed(state: State, province_id: str) -> bool:
     return reward.knowledge > 0 and reward.knowledge_domain == "choice"
 
 
-def _check_reward_domain(state: State, province_id: str, domain: str | None) -> Rejection | None:
+def _check_reward_domain(state: State, province_id: str, domain: str | None, rule: str) -> Rejection | None:
+    """Check 6 of resolve_conquest (4.2.6) and the last check of conquer_with_knowledge (4.2.9)."""
     if _reward_domain_needed(state, province_id) and domain not in DOMAINS:
-        return rej("E_REWARD_DOMAIN_REQUIRED", "Name the domain of the reward Knowledge.", "4.2.6")
+        return rej("E_REWARD_DOMAIN_REQUIRED", "Name the domain of the reward Knowledge.", rule)
     return None
 
 
@@ -873,7 +888,7 @@ def _check_resolve(state: State, a: ac.ResolveConquest, seat: str) -> Rejection 
         for c in a.discard:
             if must[c] == 0 and total - state.strength(c) >= need:
                 return rej("E_DISCARD_NOT_MINIMAL", f"{c} is not needed.", "7.29")
-    return _check_reward_domain(state, attack.province_id, a.reward_domain)
+    return _check_reward_domain(state, attack.province_id, a.reward_domain, "4.2.6")
 
 
 def _rewards(
@@ -958,7 +973,7 @@ def _check_knowledge(state: State, a: ac.ConquerWithKnowledge, seat: str) -> Rej
         and len([v for v in a.payment.values() if v]) > 1
     ):
         return rej("E_WRONG_PAYMENT_TOTAL", "The price must be paid from one domain.", "7.16")
-    return _check_reward_domain(state, a.province, a.reward_domain)
+    return _check_reward_domain(state, a.province, a.reward_domain, "4.2.9")
 
 
 def _do_knowledge(ctx: Ctx, a: ac.ConquerWithKnowledge, seat: str) -> None:
@@ -1368,7 +1383,31 @@ def decide(state: State, command: Command, rng: Rng) -> list[Any] | Rejection:
         seat = acting_seat(state, command)
         assert seat is not None
         _DOS[type(action)](ctx, action, seat)
+        if isinstance(action, ac.AttemptConquest) and action.drawn is not None:
+            refused = _record_drawn(ctx, action.drawn, command)
+            if refused is not None:
+                return refused
     return ctx.facts
+
+
+def _record_drawn(ctx: Ctx, drawn: tuple[str, ...], command: Command) -> Rejection | None:
+    """The cards entered with a physical attempt, checked and recorded one by one as
+    `record_draw`s would be (5.4); the first that cannot have been drawn refuses the whole
+    attempt, and so does a count other than the attempt's draw."""
+    if command.by == "seat":
+        return rej("E_NOT_YOUR_TURN", "Only the recorder enters drawn cards.", "5.4")
+    wanted = sum(1 for r in ctx.state.awaiting if r.target == "attack")
+    if len(drawn) != wanted:
+        return rej(
+            "E_OUTCOME_REQUIRED", f"This attempt draws {wanted} card(s); {len(drawn)} were entered.", "5.4"
+        )
+    for card in drawn:
+        entry = ac.RecordDraw(card)
+        refused = _check_record(ctx.state, entry, command)
+        if refused is not None:
+            return refused
+        _do_record(ctx, entry)
+    return None
 
 
 def _clean_signed(m: Mapping[str, int]) -> dict[str, int]:

@@ -34,6 +34,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.games.dominion.data import DATA
+from domain.games.dominion.decisions import HIDDEN_SELECTIONS
 from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
@@ -52,7 +53,6 @@ from domain.games.dominion.engine import (
 from domain.games.dominion.events import Chose, Discarded, Looked, Played, Plus, Revealed, Topdecked
 from domain.games.dominion.fold import take
 from domain.games.dominion.state import Decision, Frame
-from domain.games.dominion.view import HIDDEN_SELECTIONS
 
 CARDS = ("Artisan", "Bandit", "Harbinger", "Merchant", "Poacher", "Sentry", "Vassal")
 

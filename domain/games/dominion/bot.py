@@ -120,7 +120,7 @@ def _event(events: dict[str, BuyEvent], draw: Callable[[int], int]) -> BuyEvent 
 
 def _dearest(action: Action) -> tuple[int, int]:
     cards = action.cards if isinstance(action, SelectCards) else ()
-    return max((DATA.cost[c] for c in cards), default=(-1, 0))
+    return max((DATA.cost[c] for c in cards if c is not None), default=(-1, 0))
 
 
 def _answer(state: State, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:

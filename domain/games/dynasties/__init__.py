@@ -53,7 +53,7 @@ META = RulesetMeta(
     title="Dynasties & Kingdoms (rules dk-1)",
     seat_ids=SEATS,
     min_players=2,
-    max_players=6,
+    max_players=7,  # on the default map; check_config judges a custom one (1.2)
     options=OPTIONS,
     hidden_information=True,
     chance=True,
@@ -101,6 +101,9 @@ class DynastiesRuleset:
 
     def probe_actions(self, state: State) -> tuple[Action, ...]:
         return legal.probe_actions(state)
+
+    def legal_templates(self, state: State, seat: str | None) -> tuple[str, ...]:
+        return legal.legal_templates(state, seat)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return view.view(state, viewer)

@@ -8,7 +8,8 @@ outcome of a physical game (dice, the shuffle, the deal, the showdown) goes to t
 
 Listings are subsets of what `decide` accepts, kept short so that they stay cheap:
 - moves list, per source and target, the counts 1, half and all movable, plus the combined
-  group of every movable army next to each target;
+  group of every movable army next to each target; `legal_templates` covers every other count
+  and group with ranges (`move xiangzhou chengdu:1..5 kaifeng:1..3`, domain/templates.py);
 - a physical Province roll lists every face for the next province in map order (any province
   still to roll is accepted, D6); physical deals and draws list the draw pile's cards in
   canonical order (and reversed for deals), respecting the reshuffle order of 4.3.
@@ -160,21 +161,9 @@ def _draws(state: State, side_name: str) -> list[Action]:
 
 def _moves(state: State) -> list[Action]:
     board = state.map
-    player = state.active
     ids = board.ids
     provs = state.provs
-    again = state.opts.moved_armies_may_move_again
-    original = state.opts.last_army_rule == "original_armies"
-    movable: dict[int, int] = {}
-    for i, p in enumerate(provs):
-        if p.owner != player or p.blocked_by is not None:
-            continue
-        m = p.armies - 1 if not original else p.start_armies - 1 - p.sent_out
-        if not again:
-            m = min(m, p.armies - p.moved)
-        m = min(m, p.armies - 1)
-        if m > 0:
-            movable[i] = m
+    movable = _movable(state)
     out: list[Action] = []
     for t, target in enumerate(provs):
         if target.blocked_by is not None:
@@ -188,6 +177,51 @@ def _moves(state: State) -> list[Action]:
         if len(sources) > 1:
             out.append(MoveArmy(ids[t], tuple(Source(ids[i], movable[i]) for i in sources)))
     return out
+
+
+def _movable(state: State) -> dict[int, int]:
+    """Armies each of the active player's provinces may still send (4.5 and its variants)."""
+    player = state.active
+    again = state.opts.moved_armies_may_move_again
+    original = state.opts.last_army_rule == "original_armies"
+    movable: dict[int, int] = {}
+    for i, p in enumerate(state.provs):
+        if p.owner != player or p.blocked_by is not None:
+            continue
+        m = p.armies - 1 if not original else p.start_armies - 1 - p.sent_out
+        if not again:
+            m = min(m, p.armies - p.moved)
+        m = min(m, p.armies - 1)
+        if m > 0:
+            movable[i] = m
+    return movable
+
+
+def legal_templates(state: State, seat: str | None) -> tuple[str, ...]:
+    """Every move of the expansion phase as templates: per target, each group of adjacent
+    provinces with armies to send, each sending 1 to all its movable armies."""
+    p = prompt(state)
+    if p is None or (seat is not None and seat != p.seat) or state.phase != "expansion":
+        return ()
+    if state.status != "playing" or state.battle is not None or state.city_roll is not None:
+        return ()
+    if not any(isinstance(a, MoveArmy) for a in legal_actions(state, seat)):
+        return ()
+    ids, board, movable = state.map.ids, state.map, _movable(state)
+    by: Actor = "seat" if seat is not None else "recorder"
+    out: list[str] = []
+    for t, target in enumerate(state.provs):
+        if target.blocked_by is not None:
+            continue
+        sources = [i for i in movable if board.neighbours[t] >> i & 1]
+        for size in range(1, len(sources) + 1):
+            for group in combinations(sources, size):
+                # the rules judge a move by its target and group, so both ends stand for all
+                fewest = MoveArmy(ids[t], tuple(Source(ids[i], 1) for i in group))
+                most = MoveArmy(ids[t], tuple(Source(ids[i], movable[i]) for i in group))
+                if all(check(state, a, Command(a, seat, by)) is None for a in (fewest, most)):
+                    out.append(" ".join(["move", ids[t], *(f"{ids[i]}:1..{movable[i]}" for i in group)]))
+    return tuple(out)
 
 
 def candidates(state: State) -> list[Action]:

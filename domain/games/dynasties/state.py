@@ -19,7 +19,9 @@ from domain.games.dynasties.cards import HandValue
 from domain.games.dynasties.maps import MapData, get_map
 from domain.games.dynasties.options import Opts
 
-SEATS = ("p1", "p2", "p3", "p4", "p5", "p6")
+# Seat ids for as many players as a map may take (the store allows 16): the default map takes
+# 2-7 (dynasties-kingdoms.md 8.3), a custom map up to its homeland capacity (1.2, 8.2).
+SEATS = tuple(f"p{i}" for i in range(1, 17))
 SPEC = "dynasties-kingdoms.md"
 
 

@@ -31,13 +31,50 @@ ACTIONS = [
     ac.AgeEndBaseScoring((ac.ScoreEntry("p1", "Influence", vp=2),), {"SPY": 3}),
     ac.RecordDraw("R17"),
     ac.EndTurn(),
+    ac.BuildCity("D(0,0)", 1, {"CRA": 2}),
+    ac.BuildCity("D(0,0)", 2),
+    ac.ContributeMonument("M1", "M1-L1", {"CRA": 2}, 1),
+    ac.SpyPeek(),
+    ac.AbandonConquest(),
+    ac.UseSiegeEngines(),
+    ac.AttemptConquest("P08", drawn=("4", "2")),
+    ac.AttemptConquest("P08", drawn=()),
 ]
+
+# Every action a player (or the table, for a draw) takes in a turn has a short form; only
+# the recorder's declared base-game entries and rare shapes fall back to `kind {json}`.
+PLAYER_KINDS = {
+    ac.PlaceTile,
+    ac.BuyConquestCard,
+    ac.AttemptConquest,
+    ac.UseSiegeEngines,
+    ac.SpendInfluence,
+    ac.ResolveConquest,
+    ac.AbandonConquest,
+    ac.ConquerWithKnowledge,
+    ac.CorsairesExchange,
+    ac.SpyPeek,
+    ac.ContributeMonument,
+    ac.BuildCity,
+    ac.AcquireMastery,
+    ac.EndTurn,
+    ac.RecordDraw,
+}
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=lambda a: RULESET.format_action(a))
 def test_every_action_round_trips_through_the_notation(action: object) -> None:
     state = make()
     assert RULESET.parse_notation(RULESET.format_action(action), state) == action
+
+
+def test_every_player_action_kind_has_a_short_form() -> None:
+    shown = {type(a) for a in ACTIONS if not RULESET.format_action(a).partition(" ")[2].startswith("{")}
+    assert shown >= PLAYER_KINDS
+    assert RULESET.format_action(ac.BuildCity("D(0,0)", 1, {"CRA": 2})) == "city D(0,0) 1 CRA:2"
+    assert RULESET.parse_notation("mastery ARC-1 1,0 ART:3", make()) == ac.AcquireMastery(
+        "ARC-1", (1, 0), {"ART": 3}
+    )
 
 
 def test_short_forms_read_as_the_spec_writes_them() -> None:

@@ -13,7 +13,7 @@ from domain.games.dominations import actions as ac
 from domain.games.dominations import events as ev
 from domain.games.dominations.board import loci_completed, parse_cell
 from domain.games.dominations.data import DEFAULT_TEXT, CatalogError, Face, load_catalog
-from domain.games.dominations.state import ATTACK, BUILD, START, Available, TurnState
+from domain.games.dominations.state import ATTACK, BUILD, START, Available, Owned, State, TurnState
 from domain.rng import NoRng, ScriptedRng, SeededRng
 from domain.ruleset import Command, RejectedError, Rejection, Viewer
 from tests.unit.dominations.scenarios import Play, config, make
@@ -258,6 +258,28 @@ def test_physical_rebellion_draws_are_strengths_from_the_known_multiset() -> Non
     play("p1", ac.ResolveConquest(("3", "3"), "CRA"), "E_CONQUEST_VALUE_TOO_LOW")
     play("p1", ac.AbandonConquest())
     assert play.state.avail("FX1").kept == ("4",)  # type: ignore[union-attr]
+
+
+def test_a_physical_attempt_and_its_drawn_cards_are_one_action() -> None:
+    """5.4: entered together, a card that cannot have been drawn refuses the attempt itself,
+    and nothing of it is stored; the right cards record the attempt and its draw at once."""
+    state = make(mode="physical", available=["P08"], players={"p1": {"conquest_hand": ["3", "3"]}})
+    play = Play(state, NoRng())
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "7")), "E_CARD_NOT_IN_PILE", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4",)), "E_OUTCOME_REQUIRED", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "4", "4")), "E_OUTCOME_REQUIRED", by="recorder")
+    play("p1", ac.AttemptConquest("P08", drawn=("4", "2")), "E_NOT_YOUR_TURN")
+    assert play.state is state and play.facts == []
+    facts = play("p1", ac.AttemptConquest("P08", drawn=("4", "2")), by="recorder")
+    assert [type(f).__name__ for f in facts].count("CardRecorded") == 2
+    assert not play.state.awaiting and play.state.attack is not None
+    assert play.state.attack.rebellion_value == 4 + 4 + 2
+    digital = Play(make(available=["P08"]))
+    digital("p1", ac.AttemptConquest("P08", drawn=("R01", "R02")), "E_OUTCOME_NOT_ALLOWED", by="recorder")
+    assert RULESET.parse_notation("attempt P08 spy draw 4 2", state) == ac.AttemptConquest(
+        "P08", use_spy=True, drawn=("4", "2")
+    )
+    assert RULESET.format_action(ac.AttemptConquest("P08", drawn=("4", "2"))) == "attempt P08 draw 4 2"
 
 
 def test_digital_setup_shuffles_each_deck_on_its_own_stream() -> None:
@@ -611,3 +633,42 @@ def test_permanent_effect_may_last_through_the_conquerors_own_tile() -> None:
     tile = ac.PlaceTile("province", "P03", "D(0,0)", 0, {}, (), (city,))
     Play(make(**start))("p1", tile)  # type: ignore[arg-type]
     Play(make(options={"permanent_ends_after_tile": True}, **start))("p1", tile, "E_CITIES_BLOCKED")  # type: ignore[arg-type]
+
+
+def _two_copies_of_a_reducing_mastery(stack: bool) -> State:
+    doc = json.loads(DEFAULT_TEXT)
+    for m in doc["masteries"]:
+        if m["name"] == "Arcs de Triomphe":
+            m["rebellion_draw_reduction"] = 1
+    state = make(
+        options={"catalog": json.dumps(doc), "mastery_effects_stack": stack},
+        age=2,
+        available=["P08"],
+        rebellion_top=["R12", "R21"],
+    )
+    owned = (Owned("ARC-1", (1, 0)), Owned("ARC-2", (2, 0)))
+    players = tuple(
+        msgspec.structs.replace(p, masteries=owned) if p.seat == "p1" else p for p in state.players
+    )
+    return msgspec.structs.replace(state, players=players)
+
+
+@pytest.mark.parametrize(("stack", "drawn"), [(False, 1), (True, 0)])
+def test_copies_of_a_draw_reducing_mastery_reduce_once_unless_effects_stack(stack: bool, drawn: int) -> None:
+    """1.5 and 4.2.3: two copies of a reduce-by-one mastery take one draw off P08's two,
+    and both only with `mastery_effects_stack`."""
+    facts = Play(_two_copies_of_a_reducing_mastery(stack))("p1", ac.AttemptConquest("P08"))
+    assert len(facts[0].drawn) == drawn
+
+
+def test_a_missing_reward_domain_cites_the_action_it_was_missing_from() -> None:
+    state = make(available=["FX1"], players={"p1": {"knowledge": {"CRA": 6}}})
+    knowledge = RULESET.decide(
+        state, Command(ac.ConquerWithKnowledge("FX1", {"CRA": 6}), "p1", "seat"), NoRng()
+    )
+    assert isinstance(knowledge, Rejection) and knowledge.code == "E_REWARD_DOMAIN_REQUIRED"
+    assert knowledge.rule == "dominations-provinces.md 4.2.9"
+    play = Play(make(available=["FX1"], players={"p1": {"conquest_hand": ["C33"]}}, rebellion_top=["R01"]))
+    play("p1", ac.AttemptConquest("FX1"))
+    attack = RULESET.decide(play.state, Command(ac.ResolveConquest(("C33",)), "p1", "seat"), NoRng())
+    assert isinstance(attack, Rejection) and attack.rule == "dominations-provinces.md 4.2.6"

@@ -166,3 +166,17 @@ def test_relax_when_blocked_waives_adjacency_only_when_no_legal_pick_remains() -
     t.act({"type": "pick_homeland", "player": "p5", "province": "hongzhou"}, "HOMELAND_TAKEN")
     t.act({"type": "pick_homeland", "player": "p5", "province": "khitans"}, "HOMELAND_BARBARIAN")
     t.act({"type": "pick_homeland", "player": "p5", "province": "luoyang"})
+
+
+def test_seven_players_play_a_whole_game_on_the_default_map_and_eight_are_refused() -> None:
+    """The default map's homeland capacity is 7 (1.2, 8.3): seven homelands are picked (the
+    lookahead of 1.4 binding with five or more) and the game runs to its end; eight players
+    are a PLAYER_COUNT."""
+    assert RULESET.meta.max_players == 7
+    seven = new_config(7, "digital", game_id="dk-seven")
+    assert RULESET.check_config(seven) is None
+    game = play(seven, seed=7, bot=True)
+    assert game.state.status == "finished"
+    assert len({p.homeland for p in game.state.players}) == 7
+    eight = RULESET.check_config(new_config(8, "digital"))
+    assert eight is not None and eight.code == "PLAYER_COUNT" and eight.rule.endswith("1.2")
