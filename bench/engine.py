@@ -8,9 +8,10 @@ the ruleset's own bot (`bot_choose`, Big Money mixed with random legal choices),
 same games' setups alone, to show what the rules cost on top of dealing. The audit time is
 `chronicle audit` on one game recorded through the store (a temporary SQLite file): re-decide
 every action from the revealed seed and compare the facts. The aim is 50 games per second.
-`--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks.
+`--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks;
+`--edition 2` the 2nd-edition base set.
 
-    .venv/bin/python -m bench.engine [--games N] [--seed S] [--expansions base|base,empires]
+    .venv/bin/python -m bench.engine [--games N] [--seed S] [--expansions base|base,empires] [--edition 1|2]
 """
 
 from __future__ import annotations
@@ -28,16 +29,16 @@ from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, re
 AIM_GAMES_PER_SECOND = 50.0
 
 
-def _config(ruleset: Any, game_id: str, expansions: str) -> GameConfig:
-    options = resolve_options(ruleset.meta, {"expansions": expansions})
+def _config(ruleset: Any, game_id: str, expansions: str, edition: int = 1) -> GameConfig:
+    options = resolve_options(ruleset.meta, {"expansions": expansions, "base_edition": edition})
     assert not isinstance(options, Rejection)
     return GameConfig(game_id, "dominion", "digital", (Seat("p1", "Bot 1"), Seat("p2", "Bot 2")), options)
 
 
-def play(ruleset: Any, seed: str, index: int, expansions: str) -> tuple[int, int]:
+def play(ruleset: Any, seed: str, index: int, expansions: str, edition: int = 1) -> tuple[int, int]:
     """One bot game; returns (decisions, facts)."""
     key = f"{seed}:{index}"
-    config = _config(ruleset, f"bench-{key}", expansions)
+    config = _config(ruleset, f"bench-{key}", expansions, edition)
     rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
     state = ruleset.initial(config)
     setup = ruleset.setup(config, state, rng)
@@ -59,11 +60,11 @@ def play(ruleset: Any, seed: str, index: int, expansions: str) -> tuple[int, int
     return decisions, facts
 
 
-def setups_only(ruleset: Any, seed: str, games: int, expansions: str) -> float:
+def setups_only(ruleset: Any, seed: str, games: int, expansions: str, edition: int = 1) -> float:
     started = time.perf_counter()
     for index in range(games):
         key = f"{seed}:{index}"
-        config = _config(ruleset, f"bench-{key}", expansions)
+        config = _config(ruleset, f"bench-{key}", expansions, edition)
         rng = SeededRng(hashlib.sha256(key.encode()).digest(), config.game_id)
         state = ruleset.initial(config)
         for fact in ruleset.setup(config, state, rng):
@@ -71,7 +72,7 @@ def setups_only(ruleset: Any, seed: str, games: int, expansions: str) -> float:
     return time.perf_counter() - started
 
 
-def audit_seconds(seed: str, expansions: str) -> tuple[float, int]:
+def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, int]:
     from replay_cli.commands.simulate import game_id_for
     from replay_cli.commands.simulate import play as simulate_one
     from store.app import ADMIN, Chronicle
@@ -82,7 +83,7 @@ def audit_seconds(seed: str, expansions: str) -> tuple[float, int]:
     with tempfile.TemporaryDirectory() as tmp:
         app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
         try:
-            options = resolve_options(ruleset.meta, {"expansions": expansions})
+            options = resolve_options(ruleset.meta, {"expansions": expansions, "base_edition": edition})
             assert not isinstance(options, Rejection)
             played = simulate_one(app, ruleset, seed, 0, ["Bot 1", "Bot 2"], options, 20_000)
             game = app.game(game_id_for(ruleset.meta.id, seed, 0))
@@ -101,19 +102,21 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--expansions", default="base", choices=("base", "base,empires"))
+    parser.add_argument("--edition", type=int, default=1, choices=(1, 2), help="the base set's edition")
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
     started = time.perf_counter()
     decisions = facts = 0
     for index in range(args.games):
-        d, f = play(ruleset, args.seed, index, args.expansions)
+        d, f = play(ruleset, args.seed, index, args.expansions, args.edition)
         decisions += d
         facts += f
     seconds = time.perf_counter() - started
-    baseline = setups_only(ruleset, args.seed, args.games, args.expansions)
+    baseline = setups_only(ruleset, args.seed, args.games, args.expansions, args.edition)
     games_per_second = args.games / seconds
-    print(f"games: {args.games} two-player bot games ({args.expansions}) in {seconds:.2f} s")
+    sets = f"{args.expansions}, base edition {args.edition}"
+    print(f"games: {args.games} two-player bot games ({sets}) in {seconds:.2f} s")
     print(
         f"games per second: {games_per_second:,.1f}; aim {AIM_GAMES_PER_SECOND:.0f}; "
         f"ratio to aim {games_per_second / AIM_GAMES_PER_SECOND:.2f}"
@@ -123,7 +126,7 @@ def main() -> None:
         f"setups alone: {args.games / baseline:,.1f} per second; a whole game costs "
         f"{seconds / baseline:.1f} times its setup"
     )
-    audit, actions = audit_seconds(args.seed, args.expansions)
+    audit, actions = audit_seconds(args.seed, args.expansions, args.edition)
     print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
 
 

@@ -76,10 +76,11 @@ def test_expansions_are_refused_for_a_ruleset_without_them(cli: Cli) -> None:
 def test_dominion_second_edition_is_simulated_and_audited_clean(cli: Cli) -> None:
     summary = cli.ok("simulate", "dominion", "--games", "3", "--seed", "9", "--option", "base_edition=2")
     assert summary.startswith("simulated 3 dominion games (seed 9): 3 finished, ")
+    both = ("--expansions", "base,empires", "--option", "base_edition=2")
+    assert "1 finished" in cli.ok("simulate", "dominion", "--games", "1", "--seed", "9e", *both)
     audit = cli.run("audit", "--all")
     assert audit.returncode == 0, audit.stdout + audit.stderr
-    assert len(audit.stdout.splitlines()) == 3 and all(
-        CLEAN.match(line) for line in audit.stdout.splitlines()
-    )
+    lines = audit.stdout.splitlines()
+    assert len(lines) == 4 and all(CLEAN.match(line) for line in lines)
     wrong = cli.fails(2, "simulate", "dominion", "--games", "1", "--seed", "x", "--option", "base_edition=3")
     assert "base_edition" in wrong and "Traceback" not in wrong

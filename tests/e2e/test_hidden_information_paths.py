@@ -46,8 +46,8 @@ STEPS = 24  # actions recorded per pair after B first differs from A
 CASES = [
     ("province", "digital", "public", 0),
     ("province", "digital", "seat", 3),
-    ("dominion", "digital", "public", 4),
-    ("dominion", "physical", "seat", 2),
+    ("dominion", "digital", "public", 25),  # the 2nd edition's new cards, a Sentry's look among them
+    ("dominion", "physical", "seat", 0),
     ("dynasties", "digital", "seat", 2),
     ("dynasties", "physical", "public", 0),
     ("dominations", "digital", "seat", 2),

@@ -1,5 +1,6 @@
-"""Dominion (Donald X. Vaccarino, Rio Grande Games, 1st-edition base game, 2008) and its Empires
-expansion (2016): the ruleset object of `shared/rules/dominion.md`. Option `expansions` is
+"""Dominion (Donald X. Vaccarino, Rio Grande Games, base game 2008, 2nd edition 2016) and its
+Empires expansion (2016): the ruleset object of `shared/rules/dominion.md` and its 2nd-edition
+addendum `dominion-2e.md` (option `base_edition`; the new cards in `base2_actions`). Option `expansions` is
 `base` (the default, the 25 base piles) or `base,empires` (49 piles, Events and Landmarks): costs
 are (coins, debt), players hold VP and debt tokens, piles are card lists (split piles, Castles),
 and buy, gain and trash abilities run on any player's turn in the canonical order of 4.7.
@@ -83,7 +84,7 @@ from domain.ruleset import (
 META = RulesetMeta(
     id="dominion",
     version="3",
-    title=f"Dominion (1st-edition base game and Empires, card data {DATA.version})",
+    title=f"Dominion (base game, 1st and 2nd edition, and Empires, card data {DATA.version})",
     seat_ids=SEATS,
     min_players=2,
     max_players=6,  # 5-6 only with the variant players_5_6 (check_config)
