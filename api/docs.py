@@ -11,8 +11,10 @@ import html
 from typing import Any
 
 import msgspec
-from litestar import Request
+from litestar import Request, Router, get
+from litestar.exceptions import NotFoundException
 from litestar.openapi.plugins import OpenAPIRenderPlugin
+from litestar.params import FromPath
 
 METHODS = ("get", "post", "put", "patch", "delete")
 
@@ -107,3 +109,14 @@ class OfflineDocsPlugin(OpenAPIRenderPlugin):
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         return render_docs(openapi_schema).encode()
+
+    def receive_router(self, router: Router) -> None:
+        """Any other path under `/schema` is a 404 problem like every other unknown path (the
+        library answers those with its own HTML page)."""
+        router.routes = [r for r in router.routes if not r.path.endswith("{path:str}")]
+        router.register(_unknown_docs_path)
+
+
+@get("/{path:str}", include_in_schema=False, sync_to_thread=False)
+def _unknown_docs_path(path: FromPath[str]) -> None:
+    raise NotFoundException()
