@@ -221,3 +221,23 @@ def test_show_prints_the_picture_a_viewer_may_see(game: Running) -> None:
     public = _flat(game.cli.ok("show", game.game_id, "--as", "public", "--picture"))
     assert _hand_text(ann) not in public and _hand_text(ben) not in public
     assert "Supply" in public and "Copper" in public
+
+
+def test_autoplay_steps_on_by_itself_until_stopped(game: Running) -> None:
+    reader, timeline = _timeline(game, "omniscient")
+
+    async def drive() -> None:
+        app = ReplayApp(timeline, 1)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("plus", "plus", "p")  # the fastest speed, then play
+            await pilot.pause(1.2)
+            await pilot.press("p")
+            stopped_at = app.replay.version
+            assert stopped_at > 1
+            await pilot.pause(0.6)
+            assert app.replay.version == stopped_at
+
+    try:
+        asyncio.run(drive())
+    finally:
+        reader.close()
