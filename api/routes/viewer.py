@@ -9,8 +9,11 @@ The picture is drawn from the state the one redaction gives the caller (domain/r
 from __future__ import annotations
 
 import html
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Annotated, Any
+from uuid import UUID
 
 import msgspec
 from litestar import MediaType, Response, get
@@ -20,8 +23,12 @@ from litestar.static_files import create_static_files_router
 
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
-from domain.picture import changes, picture_of, to_builtins
+from domain import reading
+from domain.game import Game
+from domain.picture import Picture, changes, picture_of, to_builtins
+from domain.ruleset import Viewer
 from store.app import Chronicle
+from store.errors import InvalidRequest
 from store.limits import INT64_MAX, INT64_MIN
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -30,8 +37,8 @@ STATIC = Path(__file__).resolve().parent.parent / "static"
 class PictureView(msgspec.Struct):
     game_id: str
     version: int
-    last: int
-    status: str
+    last: int  # the game's latest version
+    status: str  # the game's status now
     view: str
     picture: dict[str, Any]
 
@@ -56,23 +63,48 @@ def game_picture(
     version before."""
     gid = parse_game_id(game_id)
     access = game_access(chronicle, gid, token)
-    shown = chronicle.view(gid, access, at)
-    game = chronicle.game(gid)
-    names = {seat.id: seat.name for seat in game.config.seats}
-    ruleset = game.config.ruleset
-    picture = picture_of(ruleset, shown["state"], names)
-    before = None
-    if shown["version"] > 1:
-        previous = chronicle.view(gid, access, shown["version"] - 1)
-        before = picture_of(ruleset, previous["state"], names)
+    latest = chronicle.game(gid)
+    if at is not None and not 1 <= at <= latest.version:
+        raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
+    version = latest.version if at is None else at
+    viewer = chronicle.viewer(latest, access)
+    names = {seat.id: seat.name for seat in latest.config.seats}
+    picture = _picture(chronicle, latest, version, viewer, names)
+    before = _picture(chronicle, latest, version - 1, viewer, names) if version > 1 else None
     return PictureView(
         game_id=str(gid),
-        version=shown["version"],
-        last=game.version,
-        status=shown["status"],
-        view=shown["view"],
+        version=version,
+        last=latest.version,
+        status=latest.status,
+        view=str(viewer),
         picture=to_builtins(picture, changes(before, picture)),
     )
+
+
+# Pictures already drawn, by (store, game, version, viewer): a stored version never changes (a
+# correction is a later version), and a viewer stepping through a game asks for each version
+# and the one before it, so most steps fold the stream once instead of twice.
+_DRAWN: OrderedDict[tuple[int, UUID, int, str], Picture] = OrderedDict()
+_DRAWN_MAX = 512
+_DRAWN_LOCK = threading.Lock()
+
+
+def _picture(
+    chronicle: Chronicle, latest: Game, version: int, viewer: Viewer, names: dict[str, str]
+) -> Picture:
+    key = (id(chronicle), latest.id, version, str(viewer))
+    with _DRAWN_LOCK:
+        found = _DRAWN.get(key)
+        if found is not None:
+            _DRAWN.move_to_end(key)
+            return found
+    game = latest if version == latest.version else chronicle.game(latest.id, version=version)
+    drawn = picture_of(latest.config.ruleset, reading.state(game, viewer), names)
+    with _DRAWN_LOCK:
+        _DRAWN[key] = drawn
+        while len(_DRAWN) > _DRAWN_MAX:
+            _DRAWN.popitem(last=False)
+    return drawn
 
 
 def _page(name: str, **values: str) -> Response[str]:
