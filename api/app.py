@@ -22,9 +22,10 @@ import anyio.to_thread
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
+from litestar.openapi.plugins import JsonRenderPlugin
 
 from api.dependencies import DEPENDENCIES
+from api.docs import OfflineDocsPlugin
 from api.guard import guard_request
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import limit_stores, write_limits
@@ -118,6 +119,6 @@ def create_app(
             version="0.1.0",
             description=DESCRIPTION,
             path="/schema",
-            render_plugins=[ScalarRenderPlugin(), SwaggerRenderPlugin()],
+            render_plugins=[OfflineDocsPlugin(), JsonRenderPlugin()],
         ),
     )

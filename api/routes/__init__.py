@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api.routes import endings, games, health, imports, reading, retractions, rulesets, stats
+from api.routes import endings, games, health, imports, reading, retractions, rulesets, stats, viewer
 
 HANDLERS = [
     *health.ROUTES,
@@ -22,5 +22,6 @@ HANDLERS = [
     *endings.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,
+    *viewer.ROUTES,
 ]
-ROUTES = [Router(path="/", route_handlers=HANDLERS)]
+ROUTES = [Router(path="/", route_handlers=HANDLERS), viewer.STATIC_ROUTER]

@@ -1,7 +1,8 @@
 """`chronicle replay`: step through a game, version by version (see `stepper.py` for keys).
 
-On a terminal it reads single keys and redraws the screen; with stdin not a terminal (a
-script, a test, a pipe) it reads the same commands one per line (`n`, `b`, `j5`, `t3`, `q`;
+On a terminal it is a full-screen app (`tui.py`: the game's picture, the move list, what each
+step changed; `--plain` keeps the one-screen stepper); with stdin not a terminal (a script, a
+test, a pipe) it reads the stepper's commands one per line (`n`, `b`, `j5`, `t3`, `q`;
 an empty line is `n`) and prints the screen after each.
 
 An action later retracted is still a version of the record: its line is struck through (or
@@ -16,6 +17,7 @@ import sys
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
+from replay_cli.reading import Reader, Timeline
 from replay_cli.render import can_strike
 from replay_cli.sources import add_reading_options, open_reader
 from replay_cli.stepper import Stepper
@@ -25,6 +27,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("replay", help="step through a game", description=__doc__)
     parser.add_argument("game", metavar="GAME", help="game id (locally also a unique prefix)")
     parser.add_argument("--at", type=int, metavar="N", help="the version to start at (default 1)")
+    parser.add_argument(
+        "--plain", action="store_true", help="the one-screen stepper, not the full-screen app"
+    )
     add_reading_options(parser)
     parser.set_defaults(run=run)
 
@@ -37,13 +42,34 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= start <= timeline.last:
             raise UsageError(f"--at {start} is outside this game's versions 1..{timeline.last}")
         stepper = Stepper(timeline, start)
-        if sys.stdin.isatty() and sys.stdout.isatty():
+        if sys.stdin.isatty() and sys.stdout.isatty() and not args.plain:
+            _full_screen(reader, args.game, timeline, start)
+        elif sys.stdin.isatty() and sys.stdout.isatty():
             _interactive(stepper)
         else:
             _by_lines(stepper)
     finally:
         reader.close()
     return 0
+
+
+def _full_screen(reader: Reader, game: str, timeline: Timeline, start: int) -> None:
+    from replay_cli.local import LocalReader
+    from replay_cli.tui import run_app
+
+    if not isinstance(reader, LocalReader):  # over a server the token decides the view
+        run_app(timeline, start)
+        return
+    local = reader
+    game_id = reader.resolve(game)
+
+    def reopen(viewer: str) -> Timeline:
+        local.viewer_spec = viewer
+        return local.timeline(game_id)
+
+    first = local.viewer_spec or "omniscient"
+    others = [v for v in ("omniscient", "public", *timeline.info.seats) if v != first]
+    run_app(timeline, start, [first, *others], reopen)
 
 
 def _interactive(stepper: Stepper) -> None:

@@ -137,7 +137,7 @@ def test_replay_in_a_real_terminal_strikes_the_build_and_restores_the_state_at_t
     ann_before = next(line for line in before.splitlines() if line.startswith("  A: "))
     assert "built=[]" in ann_before
     last = len(game.log)
-    child = game.terminal("replay", game.game_id)
+    child = game.terminal("replay", game.game_id, "--plain")
     try:
         child.expect(rf"version 1 / {last}\b")
         child.send(f"j{game.camp}\r")

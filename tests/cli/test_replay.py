@@ -19,7 +19,7 @@ def test_replay_steps_back_and_jumps_in_a_real_terminal(physical_game: RecordedG
     game = physical_game
     child = pexpect.spawn(
         COMMAND[0],
-        [*COMMAND[1:], "replay", game.game_id],
+        [*COMMAND[1:], "replay", game.game_id, "--plain"],
         env=game.cli.env,
         cwd=str(game.cli.home),
         encoding="utf-8",

@@ -119,11 +119,13 @@ def answers(http: TestClient[Litestar], table: Table, versions: range, seat: str
         "ndjson": http.get(f"/games/{gid}/events", headers=headers | {"Accept": "application/x-ndjson"}),
         "prompts": http.get(f"/games/{gid}/prompts", headers=headers),
         "state": http.get(f"/games/{gid}/state", headers=headers),
+        "picture": http.get(f"/games/{gid}/picture", headers=headers),
         "stats": http.get(f"/games/{gid}/stats", headers=headers),
         "listed": http.get("/games", params={"limit": 500}),
     }
     for version in versions:
         out[f"state@{version}"] = http.get(f"/games/{gid}/state", params={"at": version}, headers=headers)
+        out[f"picture@{version}"] = http.get(f"/games/{gid}/picture", params={"at": version}, headers=headers)
     if seat is not None:
         out["legal"] = http.get(f"/games/{gid}/legal-actions", headers=headers)
     shown: dict[str, Any] = {}
@@ -193,6 +195,7 @@ def command_line_answers(
     out = [
         cli("log", gid, "--store", store_url, "--as", local),
         cli("show", gid, "--store", store_url, "--as", local, "--at", str(last)),
+        cli("show", gid, "--store", store_url, "--as", local, "--at", str(last), "--picture"),
         cli("log", gid, "--server", server.url, *remote),
         cli("show", gid, "--server", server.url, *remote),
     ]
@@ -228,7 +231,7 @@ def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url:
         for pair, a, b, last in tables:
             shown_a = command_line_answers(store_url, server, a, pair.viewer, last)
             shown_b = command_line_answers(store_url, server, b, pair.viewer, last)
-            names = ["log", "show", "log --server", "show --server"]
+            names = ["log", "show", "show --picture", "log --server", "show --server"]
             for i, (x, y) in enumerate(zip(shown_a, shown_b, strict=True)):
                 where = names[i] if i < len(names) else "the replay"
                 assert x == y, (

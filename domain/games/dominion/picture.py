@@ -1,0 +1,152 @@
+"""The picture of a Dominion table (domain/picture.py), drawn from a redacted view.
+
+Shown: the Supply (each pile's cost, count and top card, so a split pile shows which half is
+on top, with the VP and debt tokens on it), Events and Landmarks with their tokens, the
+trash, and each player's hand (the cards when the view lists them, else only how many), play
+area, set-aside cards and Durations, deck and discard sizes (when the view gives them, else
+`?`), the discard pile's top card, VP tokens and debt. A hand the viewer may not see is
+never more than its size here, because the view never lists it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.games.dominion.data import DATA
+from domain.picture import Picture, Row, Table, cards, label, seat_labels
+
+BASIC_ORDER = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+
+
+def _cost(name: str) -> str:
+    card = DATA.cards.get(name)
+    if card is None:
+        events = DATA.events.get(name)
+        if events is None:
+            return "-"
+        coins, debt = events
+    else:
+        coins, debt = card.cost
+    text = f"${coins}" if coins or not debt else ""
+    return f"{text} {debt}D".strip() if debt else text
+
+
+def _count(p: Mapping[str, Any], key: str) -> str:
+    return str(p[key]) if key in p else "?"
+
+
+def _player_row(seat: str, p: Mapping[str, Any], names: Mapping[str, str], current: Any) -> Row:
+    hand = f"{cards(p['hand'])}" if "hand" in p else f"{p.get('hand_count', 0)} cards"
+    durations = ", ".join(d.get("card", "?") for d in p.get("durations") or ())
+    play = cards(p.get("in_play"))
+    if durations:
+        play += f" | lasting: {durations}"
+    if p.get("set_aside"):
+        play += f" | aside: {cards(p['set_aside'])}"
+    marks: tuple[str, ...] = ("active",) if seat == current else ()
+    if "hand" not in p:
+        marks += ("hidden",)
+    return Row(
+        seat,
+        (
+            label(names, seat),
+            hand,
+            play,
+            _count(p, "deck_count"),
+            _count(p, "discard_count"),
+            str(p.get("discard_top") or "-"),
+            str(p.get("vp_tokens", 0)),
+            str(p.get("debt", 0)),
+        ),
+        marks,
+    )
+
+
+def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
+    players: Mapping[str, Any] = view.get("players") or {}
+    current = view.get("current")
+    result = view.get("result")
+    if result:
+        winners = " and ".join(label(names, s) for s in result.get("winners") or ()) or "nobody"
+        headline = f"Game over ({result.get('reason')}): {winners} won"
+    elif current is not None:
+        headline = f"Turn {view.get('turn')}: {label(names, current)}, {view.get('phase')} phase"
+    else:
+        headline = f"{view.get('status')}"
+    facts: tuple[tuple[str, str], ...] = (
+        ("Actions", str(view.get("actions", 0))),
+        ("Buys", str(view.get("buys", 0))),
+        ("Coins", str(view.get("coins", 0))),
+        ("Gained this turn", cards(view.get("gained_this_turn"))),
+        ("Trash", cards(view.get("trash"))),
+    )
+    if result:
+        scores = result.get("scores") or {}
+        facts = (("Scores", ", ".join(f"{label(names, s)} {v}" for s, v in scores.items())), *facts)
+    if view.get("obelisk"):
+        facts += (("Obelisk", str(view["obelisk"])),)
+    if view.get("enchanted"):
+        facts += (("Enchanted", ", ".join(label(names, s) for s in view["enchanted"])),)
+    supply: Mapping[str, int] = view.get("supply") or {}
+    tops: Mapping[str, Any] = view.get("supply_top") or {}
+    pile_vp: Mapping[str, int] = view.get("pile_vp") or {}
+    pile_debt: Mapping[str, int] = view.get("pile_debt") or {}
+    order = [p for p in BASIC_ORDER if p in supply] + [p for p in supply if p not in BASIC_ORDER]
+    supply_rows = []
+    for pile in order:
+        top = tops.get(pile)
+        tokens = ", ".join(
+            x
+            for x in (
+                f"{pile_vp[pile]} VP" if pile in pile_vp else "",
+                f"{pile_debt[pile]}D" if pile in pile_debt else "",
+            )
+            if x
+        )
+        shown = pile if top in (None, pile) else f"{pile}: {top}"
+        supply_rows.append(
+            Row(
+                pile,
+                (shown, _cost(top or pile), str(supply[pile]), tokens or "-"),
+                ("empty",) if supply[pile] == 0 else (),
+            )
+        )
+    landmark_vp: Mapping[str, int] = view.get("landmark_vp") or {}
+    landscape_rows = tuple(Row(e, (e, "Event", _cost(e), "-")) for e in view.get("events") or ()) + tuple(
+        Row(m, (m, "Landmark", "-", f"{landmark_vp[m]} VP" if m in landmark_vp else "-"))
+        for m in view.get("landmarks") or ()
+    )
+    sections: tuple[Table, ...] = (
+        Table(
+            "players",
+            "Players",
+            ("player", "hand", "in play", "deck", "discard", "discard top", "VP tokens", "debt"),
+            tuple(_player_row(seat, p, names, current) for seat, p in players.items()),
+        ),
+        Table("supply", "Supply", ("pile", "cost", "left", "tokens"), tuple(supply_rows)),
+    )
+    if landscape_rows:
+        sections += (
+            Table("landscapes", "Events and Landmarks", ("name", "kind", "cost", "tokens"), landscape_rows),
+        )
+    decisions = view.get("decisions") or ()
+    if decisions:
+        sections += (
+            Table(
+                "decisions",
+                "Waiting for",
+                ("who", "decision"),
+                tuple(
+                    Row(
+                        str(i),
+                        (
+                            label(names, d.get("seat")),
+                            f"{d.get('source') or ''} {d.get('purpose', '?')}".strip(),
+                        ),
+                    )
+                    for i, d in enumerate(decisions)
+                ),
+            ),
+        )
+    return Picture("dominion", headline, facts, sections, seat_labels(players, names))
