@@ -26,6 +26,7 @@ from litestar.openapi.plugins import ScalarRenderPlugin, SwaggerRenderPlugin
 
 from api.dependencies import DEPENDENCIES
 from api.guard import guard_request
+from api.live import live_lifespan
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import limit_stores, write_limits
 from api.routes import ROUTES
@@ -112,7 +113,11 @@ def create_app(
         stores=limit_stores(settings),
         before_request=guard_request,
         request_max_body_size=MAX_BODY_BYTES,
-        lifespan=[*([_open_store(store)] if chronicle is None else []), _run_projections(mode)],
+        lifespan=[
+            *([_open_store(store)] if chronicle is None else []),
+            _run_projections(mode),
+            live_lifespan(settings),
+        ],
         openapi_config=OpenAPIConfig(
             title="Chronicle",
             version="0.1.0",

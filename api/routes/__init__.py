@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from litestar import Router
 
+from api import live
 from api.routes import games, health, reading, retractions, rulesets, stats
 
 HANDLERS = [
@@ -20,5 +21,6 @@ HANDLERS = [
     *retractions.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,
+    *live.ROUTES,
 ]
 ROUTES = [Router(path="/", route_handlers=HANDLERS)]
