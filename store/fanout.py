@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Callable
 from contextlib import suppress
@@ -46,7 +47,8 @@ GAME_TOPICS = (
     Game.RetractionAnswered.TOPIC,
     Game.Finished.TOPIC,
 )
-POLL_WHILE_LINKED = 2.0  # seconds between reads of the sequence while Redis carries the news
+# seconds between reads of the sequence while Redis carries the news (`CHRONICLE_LIVE_POLL`)
+POLL_WHILE_LINKED = 2.0
 POLL_UNLINKED = 0.25  # ... while it does not
 RELINK_DELAY = 0.5
 
@@ -72,6 +74,7 @@ class Fanout:
         self.redis_url = redis_url
         self.channel = f"{namespace}:appended"
         self.linked = False  # the Redis link is up
+        self.poll_while_linked = float(os.environ.get("CHRONICLE_LIVE_POLL") or POLL_WHILE_LINKED)
         self.position = 0  # the poller's position in the store's sequence
         self._watchers: dict[str, set[Watcher]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -166,7 +169,7 @@ class Fanout:
                     self._deliver(hints)
             except Exception:
                 log.exception("reading the store's sequence for live streams failed")
-            interval = POLL_WHILE_LINKED if self.linked else POLL_UNLINKED
+            interval = self.poll_while_linked if self.linked else POLL_UNLINKED
             with suppress(TimeoutError):
                 await asyncio.wait_for(self._poll_now.wait(), interval)
             self._poll_now.clear()
@@ -209,6 +212,7 @@ class Fanout:
                 if self.linked:
                     log.warning("live streams: Redis link lost (%s); reading the store meanwhile", error)
             self.linked = False
+            self._poll_now.set()  # the poller may be in a long wait: it reads often from now on
             await self._drop_backend()
             await asyncio.sleep(RELINK_DELAY)
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import random
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
@@ -22,11 +20,10 @@ from uuid import UUID
 import httpx
 import msgspec
 import pytest
-import websockets.sync.client
 
-from domain.ruleset import get_ruleset
 from replay_cli.main import main
-from store.app import RECORDER, Chronicle
+from store.app import Chronicle
+from tests.e2e.cluster import Follower, SocketFollower, play
 from tests.e2e.support import Server
 
 OVER_HTTP = 12  # actions recorded through the server before the rest come from elsewhere
@@ -45,98 +42,6 @@ def server(store: str, tmp_path: Path) -> Iterator[Server]:
         yield process
     finally:
         process.kill()
-
-
-def server_sent(lines: Iterator[str]) -> Iterator[tuple[str, str, str]]:
-    """(id, event, data) of each server-sent event."""
-    fields: dict[str, str] = {}
-    for line in lines:
-        if not line:
-            if "data" in fields:
-                yield fields.get("id", ""), fields.get("event", "message"), fields["data"]
-            fields = {}
-        elif not line.startswith(":"):
-            name, _, value = line.partition(":")
-            fields[name] = value.removeprefix(" ")
-
-
-class Follower(threading.Thread):
-    """Reads one live stream to its end in the background: each event's (id, type, data)."""
-
-    def __init__(
-        self, url: str, headers: dict[str, str] | None = None, stop_after: int | None = None
-    ) -> None:
-        super().__init__(daemon=True)
-        self.url, self.headers, self.stop_after = url, headers or {}, stop_after
-        self.events: list[tuple[str, str, str]] = []
-        self.ended = False
-        self.error: BaseException | None = None
-        self.connected = threading.Event()
-
-    def run(self) -> None:
-        try:
-            with httpx.stream("GET", self.url, headers=self.headers, timeout=TIMEOUT) as answer:
-                assert answer.status_code == 200, answer.read()
-                self.connected.set()
-                for event in server_sent(answer.iter_lines()):
-                    self.events.append(event)
-                    if self.stop_after is not None and event[0] == str(self.stop_after):
-                        return  # a dropped connection
-            self.ended = True
-        except BaseException as error:
-            self.error = error
-        finally:
-            self.connected.set()
-
-    def versions(self) -> list[int]:
-        return [int(i) for i, _, _ in self.events]
-
-
-class SocketFollower(Follower):
-    def run(self) -> None:
-        try:
-            ws_url = self.url.replace("http://", "ws://")
-            with websockets.sync.client.connect(ws_url, open_timeout=TIMEOUT) as socket:
-                self.connected.set()
-                for message in socket:
-                    event = msgspec.json.decode(message)
-                    self.events.append((str(event["version"]), event["type"], str(message)))
-        except websockets.exceptions.ConnectionClosedOK:
-            pass
-        except BaseException as error:
-            self.error = error
-        finally:
-            self.ended = True
-            self.connected.set()
-
-
-def play(
-    app: Chronicle, game_id: str, count: int | None, http: httpx.Client | None = None, token: str = ""
-) -> None:
-    """Bot moves for whoever is prompted until the game ends or `count` actions are recorded:
-    over HTTP with the recorder's `token` when `http` is given, else through `app`."""
-    ruleset = get_ruleset("dominations")
-    assert ruleset is not None
-    bot = random.Random(7)
-    recorded = 0
-    while count is None or recorded < count:
-        game = app.game(UUID(game_id))
-        if game.outcome is not None:
-            return
-        seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
-        seat = seats[0] if len(seats) == 1 else bot.choice(seats)
-        legal = ruleset.legal_actions(game.state, seat)
-        action = ruleset.codec.encode(ruleset.bot_choose(game.state, seat, legal, bot.randrange))
-        if http is not None:
-            answer = http.post(
-                f"/games/{game_id}/actions",
-                json={"action": action, "seat": seat},
-                headers={"Authorization": f"Bearer {token}"},
-            )
-            assert answer.status_code == 201, answer.text
-        else:
-            app.record(UUID(game_id), action, RECORDER, seat=seat)
-        recorded += 1
 
 
 def cli(*args: str) -> str:
