@@ -128,8 +128,8 @@ class Fanout:
 
         return unwatch
 
-    def watching(self) -> int:
-        return sum(len(w) for w in self._watchers.values())
+    def feed_watchers(self) -> int:
+        return len(self._watchers.get(FEED, ()))
 
     def _deliver(self, hints: list[Hint]) -> None:
         for hint in hints:

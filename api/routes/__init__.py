@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from litestar import Router
 
-from api import live
+from api import live, metrics
 from api.routes import games, health, reading, retractions, rulesets, stats
 
 HANDLERS = [
@@ -22,5 +22,6 @@ HANDLERS = [
     *reading.ROUTES,
     *stats.ROUTES,
     *live.ROUTES,
+    *metrics.ROUTES,
 ]
 ROUTES = [Router(path="/", route_handlers=HANDLERS)]
