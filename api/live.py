@@ -122,7 +122,7 @@ async def live_events(
             if not shown:
                 yield KEEPALIVE
             else:
-                yield b"".join(_sse(e.version, e.type, _encode(e)) for e in shown)
+                yield b"".join(_sse(e.version, e.type, e.json) for e in shown)
 
     return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
 
@@ -147,7 +147,7 @@ async def live_socket(socket: WebSocket[Any, Any, Any], game_id: FromPath[str]) 
     async def send() -> None:
         async for shown in live.games.follow(gid, access, start or 0):
             for event in shown:
-                await socket.send_text(_encode(event).decode())
+                await socket.send_text(event.json.decode())
         await socket.close(code=1000, reason="the game is over")
 
     sender = asyncio.create_task(send())

@@ -1,7 +1,7 @@
 """Following games live: each subscriber gets the events it has not seen yet, redacted for it.
 
-One `LiveGame` per followed game per process holds the latest aggregate and the events of
-the last few refreshes (`Batch`), read from the store once however many follow the game. A
+One `LiveGame` per followed game per process holds the latest aggregate and what the last few
+refreshes (`Batch`) showed, read from the store once however many follow the game. A
 subscriber starts from a version (0, or the one it resumes after), reads from the store what
 is older than the batches in memory (the same read as `GET /games/{id}/events`), then takes
 the batches as they come. Every event is shown through the one redaction (`domain/reading.py`
@@ -20,7 +20,7 @@ import logging
 from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 import msgspec
@@ -32,33 +32,54 @@ from projections.games_index import GameIndex
 from store.app import Access, Chronicle
 from store.fanout import FEED, GAME_TOPICS, Fanout, Hint
 
-BATCHES = 64  # refreshes kept per followed game; an older position is read from the store
+BATCHES = 16  # refreshes kept per followed game; an older position is read from the store
 PAGE = 500  # events per read when catching up from the store
 log = logging.getLogger("chronicle.live")
 
 KEEPALIVE = 15.0  # seconds of silence before a stream says it is still there
 
 
+class Shown(NamedTuple):
+    """An event as one viewer may see it, encoded once: `json` is the event exactly as
+    `GET /games/{id}/events` shows it."""
+
+    version: int
+    type: str
+    json: bytes
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def shown(events: list[StoredEvent]) -> list[Shown]:
+    return [Shown(e.version, e.type, _encode(e)) for e in events]
+
+
 @dataclass
 class Batch:
-    """The events after version `after` up to `game.version`, with the aggregate there."""
+    """The events after version `after` up to version `last`. Only the newest batch keeps the
+    aggregate and the stored events (older ones keep what they showed), so a followed game
+    holds one aggregate however long it is followed."""
 
     after: int
-    game: Game
+    last: int
+    finished: bool
+    game: Game | None
     events: list[Any]
-    shown: dict[str, list[StoredEvent]] = field(default_factory=dict)
+    shown: dict[str, list[Shown]] = field(default_factory=dict)
 
-    @property
-    def last(self) -> int:
-        return int(self.game.version)
-
-    def show(self, chronicle: Chronicle, access: Access) -> list[StoredEvent]:
-        viewer = chronicle.viewer(self.game, access)
+    def show(self, access: Access) -> list[Shown] | None:
+        """The batch as `access` sees it; None when nobody saw it so while it was the newest
+        (it is then read from the store)."""
+        viewer = access.viewer(self.finished)  # as `Chronicle.viewer` decides it
         key = str(viewer)
         found = self.shown.get(key)
-        if found is None:
-            found = self.shown[key] = reading.present_all(self.game, self.events, viewer)
+        if found is None and self.game is not None:
+            found = self.shown[key] = shown(reading.present_all(self.game, self.events, viewer))
         return found
+
+    def retire(self) -> None:
+        self.game, self.events = None, []
 
 
 class LiveGame:
@@ -98,9 +119,11 @@ class LiveGame:
                 self._again = False
                 batch = await asyncio.to_thread(self._read)
                 if batch is not None:
+                    if self.batches:
+                        self.batches[-1].retire()
                     self.batches.append(batch)
                     self.version = batch.last
-                    self.finished = batch.game.outcome is not None
+                    self.finished = batch.finished
                     self.serial += 1
                     async with self.changed:
                         self.changed.notify_all()
@@ -123,7 +146,7 @@ class LiveGame:
         if game.version <= self.version:
             return None
         events = self.chronicle.stored_events(self.game_id, gt=self.version, lte=game.version)
-        return Batch(self.version, game, events)
+        return Batch(self.version, game.version, game.outcome is not None, game, events)
 
     def oldest(self) -> int:
         """The oldest version after which the batches in memory hold every event."""
@@ -161,7 +184,7 @@ class LiveGames:
     def subscribers(self) -> int:
         return sum(live.subscribers for live in self.games.values())
 
-    async def follow(self, game_id: UUID, access: Access, after: int) -> AsyncIterator[list[StoredEvent]]:
+    async def follow(self, game_id: UUID, access: Access, after: int) -> AsyncIterator[list[Shown]]:
         """The game's events after version `after` as `access` may see them, in order, each
         once: a list per step, an empty list after `KEEPALIVE` seconds of silence. Ends after
         the finishing event."""
@@ -181,14 +204,20 @@ class LiveGames:
                         position = live.oldest()
                         continue
                     position = page[-1].version
-                    yield page
+                    yield shown(page)
                     continue
                 for batch in list(live.batches):
                     if batch.last > position:
-                        shown = [e for e in batch.show(self.chronicle, access) if e.version > position]
+                        whole = batch.show(access)
+                        if whole is None:
+                            read = await asyncio.to_thread(
+                                self.chronicle.read_events, game_id, access, gt=position, lte=batch.last
+                            )
+                            whole = shown(read)
+                        fresh = [e for e in whole if e.version > position]
                         position = batch.last
-                        if shown:
-                            yield shown
+                        if fresh:
+                            yield fresh
                 if live.finished and position >= live.version:
                     return
                 if not await live.wait_past(live.serial, KEEPALIVE):
