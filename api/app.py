@@ -27,6 +27,8 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from api.dependencies import DEPENDENCIES
 from api.docs import OfflineDocsPlugin
 from api.guard import guard_request
+from api.live import live_lifespan
+from api.metrics import Metrics, metrics_lifespan, timing
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import limit_stores, write_limits
 from api.routes import ROUTES
@@ -104,16 +106,23 @@ def create_app(
     settings = settings if settings is not None else EdgeSettings.from_env()
     state = State({"chronicle": chronicle, "index": GameIndex(chronicle)} if chronicle is not None else {})
     state.settings = settings
+    state.metrics = metrics = Metrics()
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
         state=state,
-        middleware=write_limits(settings),
+        middleware=[timing(metrics), *write_limits(settings)],
         stores=limit_stores(settings),
         before_request=guard_request,
         request_max_body_size=MAX_BODY_BYTES,
-        lifespan=[*([_open_store(store)] if chronicle is None else []), _run_projections(mode)],
+        lifespan=[
+            *([_open_store(store)] if chronicle is None else []),
+            _run_projections(mode),
+            live_lifespan(settings),
+            metrics_lifespan(metrics),
+        ],
+        after_exception=[metrics.after_exception],
         openapi_config=OpenAPIConfig(
             title="Chronicle",
             version="0.1.0",

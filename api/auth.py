@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from litestar import Request
+from litestar.connection import ASGIConnection
 
 from store.app import Access, Chronicle
 from store.errors import GameNotFound, Unauthorized
 from store.limits import MAX_TOKEN
 
 
-def bearer_token(request: Request[Any, Any, Any]) -> str | None:
+def bearer_token(request: ASGIConnection[Any, Any, Any, Any]) -> str | None:
     """The token of `Authorization: Bearer <token>`, None without the header."""
     header = request.headers.get("authorization")
     if header is None:

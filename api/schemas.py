@@ -18,9 +18,13 @@ from projections.games_index import GameSummary
 from store.limits import ActionId, ActionObject, Count, Notation, Reason, SeatId, Version, payload_problem
 
 
-class Health(msgspec.Struct):
+class Health(msgspec.Struct, omit_defaults=True):
+    """`redis` (only with `CHRONICLE_REDIS`): whether this process's live streams hear the
+    others through Redis (`up`), or read the store meanwhile (`down`)."""
+
     status: Literal["ok"]
     store: Literal["sqlite", "postgresql"]
+    redis: Literal["up", "down"] | None = None
 
 
 class OptionInfo(msgspec.Struct):

@@ -41,6 +41,7 @@ from projections.game_stats import fold_rows, game_statistics, stored_rows
 from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
+from store.postgres import holding_lock
 
 log = logging.getLogger("chronicle.projections")
 
@@ -174,12 +175,15 @@ class Catalog:
             self.table = (
                 sql.SQL("{0}.{1}").format(sql.Identifier(schema), sql.Identifier(self.TABLE)).as_string(None)
             )
-        # Two processes creating the table at once: PostgreSQL may refuse the second.
-        with suppress(psycopg.errors.UniqueViolation):
-            self._execute(
-                f"CREATE TABLE IF NOT EXISTS {self.table} (view_name TEXT NOT NULL, "
-                "generation INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (view_name, generation))"
-            )
+        create = (
+            f"CREATE TABLE IF NOT EXISTS {self.table} (view_name TEXT NOT NULL, "
+            "generation INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (view_name, generation))"
+        )
+        if self.sqlite:
+            self._execute(create)
+        else:  # under the lock every process creates its tables with (store/postgres.py)
+            with psycopg.connect(self.conninfo, autocommit=True) as pg, holding_lock(pg, schema):
+                pg.execute(create)
 
     @contextmanager
     def _cursor(self) -> Iterator[Any]:

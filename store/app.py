@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import secrets as random_source
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Recording
 
 from domain import reading
 from domain.events import ActionRecorded, FactRecorded
@@ -152,6 +152,12 @@ class Chronicle(Application[UUID]):
         self.admin_token = admin_token if admin_token is not None else admin_token_from_env()
         self._secrets: dict[UUID, GameSecrets] = {}
         self._secrets_lock = threading.Lock()
+        # called after every save with what it recorded: the live streams listen (store/fanout.py)
+        self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
+
+    def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        for listener in self.listeners:
+            listener(recordings)
 
     # -- access -------------------------------------------------------------------------
 

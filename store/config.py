@@ -44,7 +44,8 @@ def store_env(url: str) -> dict[str, str]:
         }
     if parsed.scheme in ("postgresql", "postgres"):
         env = {
-            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            # the library's, with table creation safe to race (store/postgres.py)
+            "PERSISTENCE_MODULE": "store.postgres:PostgresFactory",
             "POSTGRES_DBNAME": parsed.path.lstrip("/") or "postgres",
             "POSTGRES_HOST": parsed.hostname or "127.0.0.1",
             "POSTGRES_PORT": str(parsed.port or 5432),

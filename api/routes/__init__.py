@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from litestar import Router
 
+from api import live, metrics
 from api.routes import endings, games, health, imports, reading, retractions, rulesets, stats, viewer
 
 HANDLERS = [
@@ -23,5 +24,7 @@ HANDLERS = [
     *reading.ROUTES,
     *stats.ROUTES,
     *viewer.ROUTES,
+    *live.ROUTES,
+    *metrics.ROUTES,
 ]
 ROUTES = [Router(path="/", route_handlers=HANDLERS), viewer.STATIC_ROUTER]

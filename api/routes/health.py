@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import urlparse
 
-from litestar import get
+from litestar import Request, get
 from litestar.di import NamedDependency
 
 from api.problems import problem_responses
@@ -18,10 +18,14 @@ def store_kind(url: str) -> Literal["sqlite", "postgresql"]:
 
 
 @get("/health", sync_to_thread=True, tags=["health"], responses=problem_responses(503))
-def health(chronicle: NamedDependency[Chronicle]) -> Health:
-    """The server is up and its event store answers a read."""
+def health(chronicle: NamedDependency[Chronicle], request: Request[Any, Any, Any]) -> Health:
+    """The server is up and its event store answers a read; with Redis, whether the live
+    streams are linked through it."""
     chronicle.recorder.max_notification_id()
-    return Health("ok", store_kind(chronicle.url))
+    fanout = getattr(request.app.state.get("live"), "fanout", None)
+    if fanout is None or fanout.redis_url is None:
+        return Health("ok", store_kind(chronicle.url))
+    return Health("ok", store_kind(chronicle.url), "up" if fanout.linked else "down")
 
 
 ROUTES = [health]

@@ -27,6 +27,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     show,
     simulate,
     stats,
+    watch,
 )
 
 COMMANDS: tuple[Command, ...] = (
@@ -39,6 +40,7 @@ COMMANDS: tuple[Command, ...] = (
     show,
     log,
     replay,
+    watch,
     audit,
     simulate,
     stats,

@@ -13,6 +13,7 @@ from store.config import StoreConfigError, admin_token_from_env, display_url, st
 from store.sealing import secret_key
 
 APP = "api.asgi:app"
+SHUTDOWN = 3  # seconds open connections get to finish when the server stops
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -52,5 +53,7 @@ def run(args: argparse.Namespace) -> int:
         os.environ["CHRONICLE_PROJECTIONS"] = args.projections
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Chronicle is serving on http://{host}:{args.port} (store: {display_url(url)})", flush=True)
-    uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers)
+    # Live streams never end by themselves: on shutdown they get a few seconds, then are cut
+    # (their clients reconnect elsewhere and resume where they were).
+    uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers, timeout_graceful_shutdown=SHUTDOWN)
     return 0

@@ -8,7 +8,8 @@ same byte for byte (game B's id read as A's): the answer to the write when the v
 the summary, the listing, the events as JSON and NDJSON, the state at the new versions, the
 prompts, the viewer's legal actions and the game's statistics, over the HTTP API. At the end of
 each pair the command line answers too: `log` and `show` on the local store and against a real
-server process, and every screen of the replay.
+server process, and every screen of the replay; and so do that server's live streams (server-sent
+events from the start and from half-way, and the WebSocket).
 """
 
 from __future__ import annotations
@@ -21,8 +22,10 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
+import httpx
 import msgspec
 import pytest
+import websockets.sync.client
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -198,6 +201,7 @@ def command_line_answers(
         cli("show", gid, "--store", store_url, "--as", local, "--at", str(last), "--picture"),
         cli("log", gid, "--server", server.url, *remote),
         cli("show", gid, "--server", server.url, *remote),
+        *live_answers(server, table, last),
     ]
     reader = LocalReader(Chronicle(store_url), local)
     try:
@@ -208,6 +212,30 @@ def command_line_answers(
     finally:
         reader.close()
     return [text.replace(gid, "GAME") for text in out]
+
+
+def live_answers(server: Server, table: Table, last: int) -> list[str]:
+    """The live streams up to version `last`, as the viewer follows them on the server."""
+    url = f"{server.url}/games/{table.game_id}/live"
+    shown = [_server_sent(url, table.headers, last, 0), _server_sent(url, table.headers, last, last // 2)]
+    with websockets.sync.client.connect(
+        url.replace("http://", "ws://"), additional_headers=table.headers, open_timeout=30
+    ) as socket:
+        messages: list[str] = []
+        while not messages or msgspec.json.decode(messages[-1])["version"] < last:
+            messages.append(str(socket.recv(timeout=30)))
+    return [*shown, "\n".join(messages)]
+
+
+def _server_sent(url: str, headers: dict[str, str], last: int, after: int) -> str:
+    lines = []
+    with httpx.stream("GET", url, params={"after": after}, headers=headers, timeout=30) as answer:
+        assert answer.status_code == 200, answer.read()
+        for line in answer.iter_lines():
+            lines.append(line)
+            if line == f"id: {last}":
+                break
+    return "\n".join(lines)
 
 
 def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url: str, tmp_path: Path) -> None:
@@ -231,7 +259,16 @@ def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url:
         for pair, a, b, last in tables:
             shown_a = command_line_answers(store_url, server, a, pair.viewer, last)
             shown_b = command_line_answers(store_url, server, b, pair.viewer, last)
-            names = ["log", "show", "show --picture", "log --server", "show --server"]
+            names = [
+                "log",
+                "show",
+                "show --picture",
+                "log --server",
+                "show --server",
+                "live",
+                "live after",
+                "live socket",
+            ]
             for i, (x, y) in enumerate(zip(shown_a, shown_b, strict=True)):
                 where = names[i] if i < len(names) else "the replay"
                 assert x == y, (

@@ -1,0 +1,218 @@
+"""Live streams: a game's events as they are recorded, and a feed of every game's summary.
+
+- `GET /games/{id}/live`: server-sent events, one per game event (`id:` its version,
+  `event:` its type, `data:` the event as `GET /games/{id}/events` shows it to the caller).
+  The same path answers a WebSocket, one JSON text message per event. Either resumes after
+  the version in `Last-Event-ID` or `?after=VERSION`: what the client missed is read from the
+  store, then the stream goes live, each version sent once and in order. Retractions and the
+  finishing event arrive like any other; the stream ends after the finishing event.
+- `GET /live`: server-sent events, one per game that changed (`id:` its position in the
+  store's sequence, `event: game`, `data:` its public summary with its version), resuming
+  after `Last-Event-ID` / `?after=POSITION`; without one it starts now, with an
+  `event: position` naming the current position.
+
+Every subscriber gets its own redacted view, through the one redaction (store/live.py). News
+of appends comes from this process's writes, Redis when `CHRONICLE_REDIS` is set, and the
+store's sequence (store/fanout.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Litestar, Request, WebSocket, get, websocket
+from litestar.di import NamedDependency
+from litestar.exceptions import WebSocketDisconnect
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import FromPath, QueryParameter
+from litestar.response import Stream
+
+from api.auth import bearer_token, game_access, parse_game_id
+from api.problems import problem_responses
+from api.settings import EdgeSettings
+from projections.games_index import GameIndex
+from store.app import Chronicle
+from store.errors import InvalidRequest, ServiceError
+from store.fanout import Fanout
+from store.limits import INT64_MAX
+from store.live import LiveGames, follow_feed
+
+EVENT_STREAM = "text/event-stream"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+RETRY = b"retry: 1000\n\n"  # a browser reconnects after a second, sending Last-Event-ID
+KEEPALIVE = b": keepalive\n\n"
+_encode = msgspec.json.Encoder().encode
+
+
+@dataclass
+class Live:
+    """What this process's live streams share (on `app.state.live`)."""
+
+    fanout: Fanout
+    games: LiveGames
+
+
+def live_lifespan(settings: EdgeSettings) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        chronicle: Chronicle = app.state.chronicle
+        fanout = Fanout(chronicle, settings.redis_url, settings.redis_namespace)
+        await fanout.start()
+        app.state.live = Live(fanout, LiveGames(chronicle, fanout))
+        try:
+            yield
+        finally:
+            await fanout.stop()
+
+    return lifespan
+
+
+def resume_after(last_event_id: str | None, after: int | None) -> int | None:
+    """Where a stream resumes: `Last-Event-ID` (what a reconnecting browser sends) wins over
+    `?after=`."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    text = last_event_id.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > INT64_MAX:
+        raise InvalidRequest(
+            "Last-Event-ID names a version (or, for the feed, a position): a whole number.",
+            code="invalid_last_event_id",
+        )
+    return int(text)
+
+
+def _sse(event_id: int, kind: str, data: bytes) -> bytes:
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (event_id, kind.encode(), data)
+
+
+AFTER = QueryParameter(ge=0, le=INT64_MAX, description="resume after this version (the feed: this position)")
+
+
+@get(
+    "/games/{game_id:str}/live",
+    tags=["live"],
+    responses={
+        200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM),
+        **problem_responses(400, 401, 404),
+    },
+)
+async def live_events(
+    request: Request[Any, Any, Any],
+    chronicle: NamedDependency[Chronicle],
+    token: NamedDependency[str | None],
+    game_id: FromPath[str],
+    after: Annotated[int | None, AFTER] = None,
+) -> Stream:
+    """The game's events as server-sent events, redacted for the caller: first those after
+    `Last-Event-ID` (or `after`, default from the start) read from the store, then each as
+    it is recorded. Ends after the finishing event."""
+    gid = parse_game_id(game_id)
+    start = resume_after(request.headers.get("last-event-id"), after) or 0
+    access = await asyncio.to_thread(game_access, chronicle, gid, token)  # 404 for no such game
+    live: Live = request.app.state.live
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield RETRY
+        async for shown in live.games.follow(gid, access, start):
+            if not shown:
+                yield KEEPALIVE
+            else:
+                yield b"".join(_sse(e.version, e.type, e.json) for e in shown)
+
+    return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
+
+
+@websocket("/games/{game_id:str}/live")
+async def live_socket(socket: WebSocket[Any, Any, Any], game_id: FromPath[str]) -> None:
+    """The same stream over a WebSocket: one JSON text message per event (`?after=VERSION`
+    resumes). A refusal closes the socket with code 4400, 4401 or 4404 and the problem's
+    detail as the reason."""
+    chronicle: Chronicle = socket.app.state.chronicle
+    live: Live = socket.app.state.live
+    await socket.accept()
+    try:
+        gid = parse_game_id(game_id)
+        start = resume_after(None, _query_int(socket.query_params.get("after")))
+        token = bearer_token(socket)
+        access = await asyncio.to_thread(game_access, chronicle, gid, token)
+    except ServiceError as error:
+        await socket.close(code=4000 + error.status, reason=error.detail[:120])
+        return
+
+    async def send() -> None:
+        async for shown in live.games.follow(gid, access, start or 0):
+            for event in shown:
+                await socket.send_text(event.json.decode())
+        await socket.close(code=1000, reason="the game is over")
+
+    sender = asyncio.create_task(send())
+    try:
+        while not sender.done():
+            receiving = asyncio.create_task(_receive(socket))
+            done, _ = await asyncio.wait({receiving, sender}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving in done:
+                if receiving.result()["type"] == "websocket.disconnect":
+                    break
+            else:
+                receiving.cancel()
+        if sender.done():
+            sender.result()
+    except WebSocketDisconnect:
+        pass
+    finally:
+        sender.cancel()
+        with suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _receive(socket: WebSocket[Any, Any, Any]) -> Any:
+    return await socket.receive()
+
+
+def _query_int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or int(text) > INT64_MAX:
+        raise InvalidRequest("after takes a version: a whole number.", code="invalid_after")
+    return int(text)
+
+
+@get(
+    "/live",
+    tags=["live"],
+    responses={
+        200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM),
+        **problem_responses(400),
+    },
+)
+async def live_feed(
+    request: Request[Any, Any, Any],
+    chronicle: NamedDependency[Chronicle],
+    index: NamedDependency[GameIndex],
+    after: Annotated[int | None, AFTER] = None,
+) -> Stream:
+    """Every game's public summary as it changes (one `game` event per game that moved,
+    its `id` the position in the store's sequence). Without `Last-Event-ID` or `after` it
+    starts now, with a `position` event."""
+    start = resume_after(request.headers.get("last-event-id"), after)
+    live: Live = request.app.state.live
+
+    async def stream() -> AsyncIterator[bytes]:
+        yield RETRY
+        async for item in follow_feed(chronicle, index, live.fanout, start):
+            if isinstance(item, int):
+                yield _sse(item, "position", _encode({"position": item}))
+            elif not item:
+                yield KEEPALIVE
+            else:
+                yield b"".join(_sse(s.position, "game", _encode(s)) for s in item)
+
+    return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
+
+
+ROUTES = [live_events, live_socket, live_feed]

@@ -1,0 +1,267 @@
+"""Live delivery: subscribers spread over two server processes on one PostgreSQL and one
+Redis, while actions are recorded at a steady rate through both.
+
+Two uvicorn processes serve the same store with `CHRONICLE_REDIS` set; each subscriber follows
+one of the games (public view, server-sent events) on one of the two; the writers record bot
+actions at `--rate` per second in all, alternating between the servers. A delivery's latency is
+the time from the write's answer to the arrival of that action's last event at a subscriber
+(zero when it arrived first); every arrival is counted, and so is every one missing. Then, in
+this process, the memory one followed game holds (`store/live.py`: its aggregate and what its
+last 16 refreshes showed to a seat and to the public) after a whole Province game.
+
+    .venv/bin/python -m bench.live [--subscribers 1000] [--rate 100] [--seconds 10] [--games 20]
+        [--store postgresql://...] [--redis redis://...]
+
+Aims: p99 delivery latency at most 50 ms; at most 100 KB per followed game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from contextlib import ExitStack
+from typing import Any
+from urllib.parse import urlparse
+from uuid import UUID, uuid4
+
+import httpx
+import psycopg
+
+from bench.common import uvicorn_server
+from bench.http_actions import ADMIN, create_games
+from domain.ruleset import get_ruleset
+from store.app import ANONYMOUS, RECORDER, Access, Chronicle, NewGame, Recorded
+
+POSTGRES = os.environ.get("CHRONICLE_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("CHRONICLE_TEST_REDIS", "redis://127.0.0.1:6379/0")
+AIM_P99_MS = 50.0
+AIM_GAME_KB = 100.0
+
+
+class Subscriber:
+    """One server-sent events connection, read with bare sockets (the client must not be the
+    bottleneck): the arrival time of every event id."""
+
+    def __init__(self, url: str, game: int, game_id: str, after: int) -> None:
+        self.url, self.game, self.game_id, self.after = url, game, game_id, after
+        self.arrived: dict[int, float] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self, ready: asyncio.Event) -> None:
+        parsed = urlparse(self.url)
+        reader, writer = await asyncio.open_connection(parsed.hostname, parsed.port)
+        request = (
+            f"GET /games/{self.game_id}/live?after={self.after} HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
+            "Accept: text/event-stream\r\n\r\n"
+        )
+        writer.write(request.encode())
+        await writer.drain()
+        ready.set()
+        pending = b""
+        try:
+            while True:
+                chunk = await reader.read(65536)
+                if not chunk:
+                    return
+                now = time.perf_counter()
+                pending += chunk
+                lines = pending.split(b"\n")
+                pending = lines.pop()
+                for line in lines:
+                    if line.startswith(b"id: "):
+                        self.arrived.setdefault(int(line[4:]), now)
+        finally:
+            writer.close()
+
+
+async def write(
+    urls: list[str], games: list[tuple[str, str, list[dict[str, Any]]]], rate: float, seconds: float
+) -> list[tuple[int, int, float]]:
+    """Record bot actions at `rate` per second in all (each game at its share), alternating
+    servers; (game, version answered, time of the answer) of each."""
+    answered: list[tuple[int, int, float]] = []
+    per_game = rate / len(games)
+    clients = [httpx.AsyncClient(base_url=url, timeout=30) for url in urls]
+    started = time.perf_counter()
+
+    async def play(index: int) -> None:
+        game_id, token, requests = games[index]
+        headers = {"Authorization": f"Bearer {token}"}
+        for k, body in enumerate(requests):
+            due = started + (k + random.random()) / per_game
+            if due - started > seconds:
+                return
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            client = clients[(index + k) % len(clients)]
+            answer = await client.post(f"/games/{game_id}/actions", json=body, headers=headers)
+            if answer.status_code != 201:
+                raise RuntimeError(f"{answer.status_code}: {answer.text}")
+            answered.append((index, answer.json()["version"], time.perf_counter()))
+
+    try:
+        await asyncio.gather(*(play(i) for i in range(len(games))))
+    finally:
+        for client in clients:
+            await client.aclose()
+    return answered
+
+
+async def follow_and_write(
+    urls: list[str], games: list[tuple[str, str, list[dict[str, Any]]]], args: argparse.Namespace
+) -> tuple[list[Subscriber], list[tuple[int, int, float]], float]:
+    versions = []
+    async with httpx.AsyncClient(timeout=30) as client:
+        for game_id, _, _ in games:
+            versions.append((await client.get(f"{urls[0]}/games/{game_id}")).json()["version"])
+    subscribers = [
+        Subscriber(urls[i % len(urls)], i % len(games), games[i % len(games)][0], versions[i % len(games)])
+        for i in range(args.subscribers)
+    ]
+    readies = []
+    for subscriber in subscribers:
+        ready = asyncio.Event()
+        readies.append(ready)
+        subscriber.task = asyncio.create_task(subscriber.run(ready))
+    await asyncio.gather(*(r.wait() for r in readies))
+    await asyncio.sleep(2.0)  # every stream caught up and waiting
+    started = time.perf_counter()
+    answered = await write(urls, games, args.rate, args.seconds)
+    elapsed = time.perf_counter() - started
+    await asyncio.sleep(2.0)  # the last deliveries
+    for subscriber in subscribers:
+        assert subscriber.task is not None
+        subscriber.task.cancel()
+    await asyncio.gather(*(s.task for s in subscribers if s.task is not None), return_exceptions=True)
+    return subscribers, answered, elapsed
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))] if ordered else float("nan")
+
+
+def memory_per_followed_game() -> tuple[float, float, int]:
+    """KB one followed game holds after a whole seeded Province game recorded live, KB of it
+    its newest aggregate, and the game's events."""
+    from store.fanout import Fanout
+    from store.live import LiveGames
+
+    with tempfile.TemporaryDirectory() as tmp:
+        chronicle = Chronicle(f"sqlite:///{tmp}/memory.sqlite3", admin_token=ADMIN)
+        try:
+            ruleset = get_ruleset("province")
+            assert ruleset is not None
+            new = NewGame("province", ["Ann", "Ben"], server_seed=bytes(32).hex())
+            game_id = UUID(chronicle.create_game(new, admin=True).game_id)
+            public_and_seat = [ANONYMOUS, Access("seat", "A")]
+
+            async def run() -> tuple[float, float]:
+                games = LiveGames(chronicle, Fanout(chronicle))
+                tracemalloc.start()
+                live = await games.open(game_id)
+                bot = random.Random(1)
+                while True:
+                    game = chronicle.game(game_id)
+                    if game.outcome is not None:
+                        break
+                    seat = ruleset.pending(game.state)[0].seat
+                    legal = ruleset.legal_actions(game.state, seat)
+                    action = ruleset.bot_choose(game.state, seat, legal, bot.randrange)
+                    answer: Recorded = chronicle.record(
+                        game_id, ruleset.codec.encode(action), RECORDER, seat=seat
+                    )
+                    assert answer.version
+                    await live.refresh()
+                    for access in public_and_seat:
+                        live.batches[-1].show(access)
+                del game
+                # what the followed game holds: measured by letting go of it (the aggregate of
+                # its newest batch, then everything)
+                gc.collect()
+                with_all = tracemalloc.get_traced_memory()[0]
+                live.batches[-1].retire()
+                gc.collect()
+                without_aggregate = tracemalloc.get_traced_memory()[0]
+                games.close(live)
+                live.batches.clear()
+                gc.collect()
+                without_all = tracemalloc.get_traced_memory()[0]
+                tracemalloc.stop()
+                return (with_all - without_all) / 1024, (with_all - without_aggregate) / 1024
+
+            held, aggregate = asyncio.run(run())
+            return held, aggregate, chronicle.game(game_id).version
+        finally:
+            chronicle.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--subscribers", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=100.0, help="actions per second, in all")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--store", help="a PostgreSQL URL (default: a fresh schema of the test database)")
+    parser.add_argument("--redis", default=REDIS)
+    args = parser.parse_args()
+    with ExitStack() as stack:
+        store = args.store
+        if store is None:
+            schema = f"bench_{uuid4().hex[:12]}"
+            with psycopg.connect(POSTGRES, autocommit=True) as connection:
+                connection.execute(f'CREATE SCHEMA "{schema}"')
+
+            def drop() -> None:
+                with psycopg.connect(POSTGRES, autocommit=True) as connection:
+                    connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+            stack.callback(drop)
+            store = f"{POSTGRES}?schema={schema}"
+        env = {
+            "CHRONICLE_STORE": store,
+            "CHRONICLE_REDIS": args.redis,
+            "CHRONICLE_ADMIN_TOKEN": ADMIN,
+            "CHRONICLE_PROJECTIONS": "external",
+            "CHRONICLE_WRITE_LIMIT_TOKEN": "off",
+            "CHRONICLE_WRITE_LIMIT_ADDRESS": "off",
+        }
+        urls = [stack.enter_context(uvicorn_server("api.asgi:app", env)) for _ in range(2)]
+        games = create_games(urls[0], args.games)
+        subscribers, answered, elapsed = asyncio.run(follow_and_write(urls, games, args))
+    latencies, missing = [], 0
+    by_game: dict[int, list[Subscriber]] = {}
+    for subscriber in subscribers:
+        by_game.setdefault(subscriber.game, []).append(subscriber)
+    for game, version, at in answered:
+        for subscriber in by_game.get(game, []):
+            arrived = subscriber.arrived.get(version)
+            if arrived is None:
+                missing += 1
+            else:
+                latencies.append(max(0.0, arrived - at) * 1000)
+    held_kb, aggregate_kb, events = memory_per_followed_game()
+    p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+    print(
+        f"{len(answered)} actions in {elapsed:.1f} s ({len(answered) / elapsed:.0f}/s, "
+        f"asked {args.rate:.0f}/s) over {args.games} games; {len(subscribers)} subscribers on 2 processes"
+    )
+    print(
+        f"deliveries: {len(latencies):,}, missing {missing:,}; "
+        f"mean {statistics.fmean(latencies or [0]):.1f} ms"
+    )
+    print(f"delivery latency p50: {p50:.1f} ms; p99: {p99:.1f} ms (aim p99 <= {AIM_P99_MS:.0f} ms)")
+    print(
+        f"memory per followed game: {held_kb:.0f} KB after {events} events, {aggregate_kb:.0f} KB of it "
+        f"the aggregate (aim <= {AIM_GAME_KB:.0f} KB)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""PostgreSQL persistence whose table creation is safe to race.
+
+Every process that opens a store creates its tables if they are missing (`CREATE TYPE`,
+`CREATE TABLE IF NOT EXISTS`). PostgreSQL does not make that idempotent under concurrency:
+two sessions creating the same table at once both pass the "not exists" check, and the slower
+one fails on the catalog's unique index (`UniqueViolation ... pg_type_typname_nsp_index`) or
+with `tuple concurrently updated`. So several servers started together on a fresh schema
+would not all come up.
+
+This factory (the library's, selected by `PERSISTENCE_MODULE`, store/config.py) creates each
+recorder's tables under a session advisory lock named for the schema: creators queue, and
+whoever comes second finds the tables there. The lock is held on its own connection only
+while tables are created, so it never touches a transaction that writes events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from eventsourcing import postgres
+from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
+
+TOPIC = "store.postgres:PostgresFactory"
+_LOCK_NAME = "chronicle:create-tables:"
+
+
+@contextmanager
+def holding_lock(connection: psycopg.Connection[Any], schema: str) -> Iterator[None]:
+    """Hold `schema`'s table-creation lock on `connection` (an autocommit one; waiting for
+    the lock) for the `with` block."""
+    key = _LOCK_NAME + schema
+    connection.execute("SELECT pg_advisory_lock(hashtext(%s))", (key,))
+    try:
+        yield
+    finally:
+        connection.execute("SELECT pg_advisory_unlock(hashtext(%s))", (key,))
+
+
+@contextmanager
+def table_creation_lock(datastore: postgres.PostgresDatastore) -> Iterator[None]:
+    with datastore.get_connection() as connection, holding_lock(connection, datastore.schema):
+        yield
+
+
+class PostgresFactory(postgres.PostgresFactory):
+    """The library's factory, each recorder's tables created under the schema's lock."""
+
+    def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        with self._creating():
+            return super().aggregate_recorder(purpose)
+
+    def application_recorder(self) -> ApplicationRecorder:
+        with self._creating():
+            return super().application_recorder()
+
+    def tracking_recorder(self, tracking_recorder_class: Any = None) -> Any:
+        with self._creating():
+            return super().tracking_recorder(tracking_recorder_class)
+
+    @contextmanager
+    def _creating(self) -> Iterator[None]:
+        if not self.env_create_table():
+            yield
+            return
+        with table_creation_lock(self.datastore):
+            yield
