@@ -3,6 +3,11 @@
 Every random operation is a pure function of (server seed, game id, client seed, stream, n).
 The seed is drawn once per game from a CSPRNG (outside `domain/`), published only as its
 SHA-256 commitment, and revealed when the game ends, so anyone can recompute every outcome.
+
+Mutants `bench/mutation.py` lets through that no behaviour can tell from this code: dropping
+`"big"` from `to_bytes`/`from_bytes` (big-endian is their default since Python 3.11); any change
+to the message of the AssertionError after the endless word stream (unreachable); the default
+`count` of `NoRng.roll` (it raises before using it).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def test_a_ruleset_that_reuses_a_counter_leaves_a_scripted_outcome_undrawn() -> 
 
 def test_a_uniform_draw_from_one_outcome_is_that_outcome_and_from_none_is_refused() -> None:
     assert _uniform(iter([2**64 - 1]), 1) == 0
-    with pytest.raises(ValueError, match="at least one outcome"):
+    with pytest.raises(ValueError, match=r"^uniform\(\) needs at least one outcome$"):
         _uniform(iter([0]), 0)
 
 
@@ -109,3 +109,11 @@ def test_a_scripted_shuffle_keeps_the_items_it_was_given_not_copies_of_their_nam
     rng = ScriptedRng(shuffles={("s", 0): [second, first]})
     order = rng.shuffle("s", 0, [first, second])
     assert order[0] is second and order[1] is first
+
+
+def test_an_unscripted_shuffle_names_the_stream_and_counter_it_was_asked_for() -> None:
+    rng = ScriptedRng(shuffles={("deck:p1", 1): list(DECK)})
+    with pytest.raises(
+        AssertionError, match=r"^no shuffle is scripted for stream 'deck:p1' n 0 \(scripted: "
+    ):
+        rng.shuffle("deck:p1", 0, DECK)
