@@ -482,3 +482,11 @@ def test_bandit_against_only_coppers_trashes_nothing() -> None:
     assert game.player("p2").discard == ("Copper", "Copper")
     assert game.player("p3").discard == ("Estate",) and game.player("p3").deck == ()
     assert "Bob reveals a Copper." in lines_for(game, PUBLIC)
+
+
+def test_a_seat_sees_the_cards_its_sentry_looks_at_and_nobody_else_does() -> None:
+    game = second(zones={"p1": {"hand": ["Sentry"], "deck": ["Copper", "Province", "Gold", "Estate"]}})
+    game.do("p1", "play Sentry")
+    assert RULESET.view(game.state, P1)["players"]["p1"]["looking"] == ["Gold", "Province"]
+    assert "looking" not in RULESET.view(game.state, P2)["players"]["p1"]
+    assert "looking" not in RULESET.view(game.state, PUBLIC)["players"]["p1"]
