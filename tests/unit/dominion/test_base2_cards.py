@@ -319,7 +319,8 @@ def test_poacher_counts_a_split_pile_empty_only_when_both_halves_are_gone() -> N
     hand = {"p1": {"hand": ["Poacher", "Copper", "Estate", "Silver"], "deck": ["Gold"]}}
     half = second(kingdom=kingdom, zones=hand, supply={"Catapult/Rocks": ["Rocks"], "Moat": 0})
     half.do("p1", "play Poacher")
-    assert RULESET.pending(half.state)[0].bounds["max"] == 1
+    prompt = RULESET.pending(half.state)[0]
+    assert prompt.bounds["max"] == 1 and prompt.text == "Discard a card per empty Supply pile (Poacher)."
     half.do("p1", "discard Estate")
     both = second(kingdom=kingdom, zones=hand, supply={"Catapult/Rocks": [], "Moat": 0})
     both.do("p1", "play Poacher")
