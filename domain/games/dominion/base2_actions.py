@@ -115,7 +115,7 @@ def poacher(ctx: Ctx, f: Frame) -> None:
     empty = sum(1 for cards in ctx.state.supply.values() if not cards)
     n = min(empty, len(ctx.state.players[f.p].hand))
     if n:
-        ask(ctx, Decision(f.p, "select", "discard", "Poacher", "discard", n, n))
+        ask(ctx, Decision(f.p, "select", "poacher", "Poacher", "discard", n, n))
 
 
 def sentry(ctx: Ctx, f: Frame) -> None:
@@ -252,6 +252,13 @@ def _sentry_discard(ctx: Ctx, d: Decision, cards: Any) -> None:
         ctx.emit(Discarded(ctx.seat(d.p), tuple(cards), "looking", len(cards), cards[-1], public))
 
 
+def _poacher(ctx: Ctx, d: Decision, cards: Any) -> None:
+    """A discard from the hand, hidden as Militia's: how many, and the new top card."""
+    if cards:
+        public = ctx.state.variants.all_discards_public
+        ctx.emit(Discarded(ctx.seat(d.p), tuple(cards), "hand", len(cards), cards[-1], public))
+
+
 def _vassal(ctx: Ctx, d: Decision, option: Any) -> None:
     ctx.emit(Chose(ctx.seat(d.p), option, d.source))
     if option == "play":
@@ -269,10 +276,11 @@ ANSWERS.update(
         "sentry_discard": _sentry_discard,
         "sentry_topdeck": _topdeck("looking"),
         "vassal": _vassal,
+        "poacher": _poacher,
     }
 )
 # Answers that put cards onto the deck unseen name none of them to the other seats; Sentry's
 # discard shows, like any hidden discard, how many and the new top card (6.5).
 HIDDEN_SELECTIONS.update(
-    {"artisan": "all", "harbinger": "all", "sentry_topdeck": "all", "sentry_discard": "top"}
+    {"artisan": "all", "harbinger": "all", "sentry_topdeck": "all", "sentry_discard": "top", "poacher": "top"}
 )

@@ -245,6 +245,7 @@ PROMPT_TEXT = {
     "sentry_discard": "Discard any of the rest (Sentry).",
     "sentry_topdeck": "Put the rest back onto your deck, the last named on top (Sentry).",
     "vassal": "Play the discarded Action card? (Vassal)",
+    "poacher": "Discard a card per empty Supply pile (Poacher).",
 }
 
 

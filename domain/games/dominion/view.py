@@ -3,12 +3,13 @@
 Public: the Supply, the trash, Events and Landmarks with their tokens and the tokens on piles,
 Obelisk's pile, who is enchanted, every hand's size, VP tokens, debt, the top card of each
 discard pile, cards in play (an Overlord as what it became) and set aside, how many cards each
-Archive set holds, the turn counters, open decisions. Archive's face-down cards are the
-owner's alone. A seat also sees its own hand, its own deck and discard sizes and what its
-discard pile holds, as a set of cards (its order may keep a deck's unseen order: Chancellor,
-6.5). Nobody but the omniscient viewer (recorder, audit) sees any deck order; a physical game's
-known top cards are shown to the omniscient viewer only as well. `open_counts` shows every deck
-and discard size to all. Once the game is over every view is the omniscient one.
+Archive set holds, the turn counters, open decisions. Archive's face-down cards and the cards a
+Sentry looks at are the owner's alone. A seat also sees its own hand, its own deck and discard
+sizes and what its discard pile holds, as a set of cards (its order may keep a deck's unseen
+order: Chancellor, 6.5). Nobody but the omniscient viewer (recorder, audit) sees any deck order;
+a physical game's known top cards are shown to the omniscient viewer only as well. `open_counts`
+shows every deck and discard size to all. Once the game is over every view is the omniscient
+one.
 
 Redaction: draws and observations keep only their count for other seats, hidden discards (from
 the hand, unless `all_discards_public` or the discard was public by rule) keep their count and
@@ -57,14 +58,14 @@ def _player(state: State, p: int, viewer: Viewer, everything: bool) -> dict[str,
         # The owner knows what the pile holds, not always in what order: a deck Chancellor
         # moved there keeps its unseen order (6.5), so only the omniscient view lists it.
         out["discard"] = list(pl.discard) if everything else sorted(pl.discard)
+        if pl.looking:  # the cards a Sentry looks at (dominion-2e.md 2)
+            out["looking"] = sorted(pl.looking)
     if counts:
         out["deck_count"] = len(pl.deck) + len(pl.unknown)
         out["discard_count"] = len(pl.discard)
     if everything:
         out["deck"] = list(pl.deck)
         out["deck_unknown"] = list(pl.unknown)
-        if pl.looking:
-            out["looking"] = list(pl.looking)
     return out
 
 

@@ -319,7 +319,8 @@ def test_poacher_counts_a_split_pile_empty_only_when_both_halves_are_gone() -> N
     hand = {"p1": {"hand": ["Poacher", "Copper", "Estate", "Silver"], "deck": ["Gold"]}}
     half = second(kingdom=kingdom, zones=hand, supply={"Catapult/Rocks": ["Rocks"], "Moat": 0})
     half.do("p1", "play Poacher")
-    assert RULESET.pending(half.state)[0].bounds["max"] == 1
+    prompt = RULESET.pending(half.state)[0]
+    assert prompt.bounds["max"] == 1 and prompt.text == "Discard a card per empty Supply pile (Poacher)."
     half.do("p1", "discard Estate")
     both = second(kingdom=kingdom, zones=hand, supply={"Catapult/Rocks": [], "Moat": 0})
     both.do("p1", "play Poacher")
@@ -484,3 +485,11 @@ def test_bandit_against_only_coppers_trashes_nothing() -> None:
     assert game.player("p2").discard == ("Copper", "Copper")
     assert game.player("p3").discard == ("Estate",) and game.player("p3").deck == ()
     assert "Bob reveals a Copper." in lines_for(game, PUBLIC)
+
+
+def test_a_seat_sees_the_cards_its_sentry_looks_at_and_nobody_else_does() -> None:
+    game = second(zones={"p1": {"hand": ["Sentry"], "deck": ["Copper", "Province", "Gold", "Estate"]}})
+    game.do("p1", "play Sentry")
+    assert RULESET.view(game.state, P1)["players"]["p1"]["looking"] == ["Gold", "Province"]
+    assert "looking" not in RULESET.view(game.state, P2)["players"]["p1"]
+    assert "looking" not in RULESET.view(game.state, PUBLIC)["players"]["p1"]
