@@ -29,11 +29,11 @@ from typing import Any
 from domain import templates
 from domain.games.dynasties import describe as _describe
 from domain.games.dynasties import legal, notation, rules, stats, view
-from domain.games.dynasties.actions import Action, DiscardAndDraw, EndPhase, MoveArmy, Source
+from domain.games.dynasties.actions import Action, DiscardAndDraw, EndPhase, MoveArmy
 from domain.games.dynasties.events import RANDOM_FACTS, BattleResolved, Fact
 from domain.games.dynasties.fold import evolve as _evolve
 from domain.games.dynasties.options import OPTIONS
-from domain.games.dynasties.state import SEATS, State
+from domain.games.dynasties.state import SEATS, Source, State
 from domain.rng import Rng
 from domain.ruleset import (
     Boundary,
