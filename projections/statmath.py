@@ -22,7 +22,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z2 / trials
     centre = (p + z2 / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding may put a bound a hair past the proportion itself (5.6e-17 above 0 wins): the
+    # interval always holds p, and 0 or 1 exactly at an all-or-nothing count.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def _lower_series(a: float, x: float) -> float:

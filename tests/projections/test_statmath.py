@@ -53,3 +53,14 @@ def test_a_die_rolled_60_times_is_tested_against_10_per_face() -> None:
 
 def test_no_rolls_is_no_evidence() -> None:
     assert chi_square_uniform([0, 0]) == (0.0, 0, 1.0)
+
+
+def test_the_wilson_interval_holds_its_proportion_exactly_at_none_and_all() -> None:
+    from domain.games.dynasties.stats import wilson_interval as domain_wilson
+
+    for trials in range(1, 60):
+        for interval in (wilson_interval, domain_wilson):
+            assert interval(0, trials)[0] == 0.0 and interval(trials, trials)[1] == 1.0
+            for wins in range(trials + 1):
+                low, high = interval(wins, trials)
+                assert low <= wins / trials <= high

@@ -4,8 +4,12 @@ base game's unpublished numbers DECLARED, Loci and conquest values DERIVED (sect
 
 Modules: `data` (catalog, 1.3-1.6), `board` (grid geometry and reference production, 1.6),
 `options` (Appendix A), `state` (2), `actions` (4.2), `events` (facts), `fold` (`evolve`),
-`rules` (`initial`, `setup`, `decide`: 3-6), `legal` (prompts, legal and probe actions),
-`view` (5.5), `describe`, `notation` and `stats` (Appendix B).
+`rules` (`decide`: the checks in the order of 4 and the dispatch of each action, and the
+rulings), `engine` (the fact collector, rejections, drawing), `creation` (`initial`, `setup`:
+1.3-1.7, 3, 4.1), `placement` (4.2.1), `conquest` (4.2.2-4.2.9), `building` (4.2.10-4.2.13),
+`turns` (4.2.15, 6), `table_inputs` (physical draws and the recorder's entries: 5.4, 6),
+`legal` (prompts, legal and probe actions), `explain`, `view` (5.5), `describe`, `notation`
+and `stats` (Appendix B).
 
 Seats `p1`..`p4` (2-4 players, 0.6). Digital games shuffle each deck on its own
 `hmac-sha256-v1` stream named as the deck (`conquest`, `rebellion`, `land`, `province-I`...;

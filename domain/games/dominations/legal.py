@@ -16,16 +16,12 @@ from typing import Any
 
 from domain.games.dominations import actions as ac
 from domain.games.dominations.board import frontier, parse_cell, reference_production
+from domain.games.dominations.building import tree_slots
+from domain.games.dominations.conquest import required_discard
 from domain.games.dominations.data import DOMAINS
-from domain.games.dominations.rules import (
-    _CHECKS,
-    AGE_DECKS,
-    _board_icons,
-    _check_record,
-    _check_scoring,
-    required_discard,
-    tree_slots,
-)
+from domain.games.dominations.engine import AGE_DECKS
+from domain.games.dominations.placement import board_icons
+from domain.games.dominations.rules import CHECKS
 from domain.games.dominations.state import (
     ATTACK,
     BUILD,
@@ -40,6 +36,7 @@ from domain.games.dominations.state import (
     State,
     conquest_value,
 )
+from domain.games.dominations.table_inputs import check_record, check_scoring
 from domain.ruleset import Command, Prompt
 
 UNKNOWN = "X99"
@@ -66,7 +63,7 @@ def _placements(state: State, seat: str) -> Iterator[ac.PlaceTile]:
                     produced = None
                 elif face is not None:
                     if name not in icons_at:
-                        icons_at[name] = _board_icons(state, cell)
+                        icons_at[name] = board_icons(state, cell)
                     produced = reference_production(face, cell, rotation, icons_at[name])
                 else:
                     produced = {}
@@ -185,7 +182,7 @@ def _pile(state: State) -> tuple[str, ...]:
 def _recorder_actions(state: State) -> tuple[Any, ...]:
     if state.awaiting:
         candidates = (ac.RecordDraw(card) for card in sorted(set(_pile(state))))
-        return tuple(a for a in candidates if _check_record(state, a, Command(a, None, "recorder")) is None)
+        return tuple(a for a in candidates if check_record(state, a, Command(a, None, "recorder")) is None)
     if state.step == END_OF_AGE:
         if state.opt("hegemon_module"):
             vp = 4 if state.opt("hegemon_token_vp") == "declared" else None
@@ -210,7 +207,7 @@ def legal_actions(state: State, seat: str | None) -> tuple[Any, ...]:
         return ()
     out: list[Any] = []
     for action in _candidates(state, active):
-        if isinstance(action, ac.PlaceTile) or _CHECKS[type(action)](state, action, active) is None:
+        if isinstance(action, ac.PlaceTile) or CHECKS[type(action)](state, action, active) is None:
             out.append(action)
     return tuple(out)
 
@@ -289,5 +286,5 @@ def is_recorder_action(action: Any) -> bool:
 def check_recorder(state: State, action: Any) -> bool:
     cmd = Command(action, None, "recorder")
     if isinstance(action, ac.RecordDraw):
-        return _check_record(state, action, cmd) is None
-    return _check_scoring(state, action, cmd) is None
+        return check_record(state, action, cmd) is None
+    return check_scoring(state, action, cmd) is None

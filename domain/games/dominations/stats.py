@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.games.dominations import events as ev
-from domain.games.dominations.rules import tables_for
+from domain.games.dominations.creation import tables_for
 from domain.ruleset import GameConfig, Outcome
 
 

@@ -26,13 +26,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain import templates
 from domain.games.dynasties import describe as _describe
 from domain.games.dynasties import legal, notation, rules, stats, view
 from domain.games.dynasties.actions import Action, DiscardAndDraw, EndPhase, MoveArmy
 from domain.games.dynasties.events import RANDOM_FACTS, BattleResolved, Fact
 from domain.games.dynasties.fold import evolve as _evolve
 from domain.games.dynasties.options import OPTIONS
-from domain.games.dynasties.state import SEATS, State
+from domain.games.dynasties.state import SEATS, Source, State
 from domain.rng import Rng
 from domain.ruleset import (
     Boundary,
@@ -71,6 +72,21 @@ def _bot_move(state: State, move: MoveArmy) -> int:
     if defenders == 0:
         return 3 if group <= 2 else 2
     return 2 if group >= defenders + 2 else -1
+
+
+def _bot_count(state: State, seat: str | None, move: MoveArmy, draw: Callable[[int], int]) -> MoveArmy:
+    """The bot reads the move templates (domain/templates.py) like any client: a one-province
+    move may send any count from the listed one up to the most its template allows."""
+    if len(move.from_) != 1:
+        return move
+    text = notation.format_action(move)
+    for shape in legal.legal_templates(state, seat):
+        spans = templates.ranges(shape)
+        if len(spans) == 1 and templates.matches(shape, text):
+            sent = move.from_[0]
+            count = sent.count + draw(spans[0][1] - sent.count + 1)
+            return MoveArmy(move.to, (Source(sent.province, count),))
+    return move
 
 
 class DynastiesRuleset:
@@ -128,7 +144,7 @@ class DynastiesRuleset:
             if scored and draw(10) < 8:
                 best = max(_bot_move(state, m) for m in scored)
                 pool = [m for m in scored if _bot_move(state, m) == best]
-                return pool[draw(len(pool))]
+                return _bot_count(state, seat, pool[draw(len(pool))], draw)
             ends = [a for a in legal if isinstance(a, EndPhase)]
             if ends:
                 return ends[0]
