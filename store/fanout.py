@@ -149,8 +149,9 @@ class Fanout:
             if r.notification.topic in GAME_TOPICS
         ]
         loop = self._loop
-        if hints and loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._local_write, hints)
+        if hints and loop is not None:
+            with suppress(RuntimeError):  # the loop closed meanwhile: the server is stopping
+                loop.call_soon_threadsafe(self._local_write, hints)
 
     def _local_write(self, hints: list[Hint]) -> None:
         self._deliver(hints)
