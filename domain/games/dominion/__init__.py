@@ -39,7 +39,8 @@ observed automatically. A card the recorder did not see is `?` (JSON null, 6.4; 
 in draws, in cards set aside face down and in hidden discards. Where the rules read a card
 (revealed, trashed, played, a card Library draws) it is named, by the entry itself or by the
 recorder when the engine asks (`identify`). The table may announce a shuffle (`shuffle p2`),
-checked against the engine's; a Treasure played or a buy in the Action phase ends it first;
+checked against the engine's; a Treasure played or a buy in the Action phase ends it first
+(physical games only);
 a kingdom the table typed in is logged as chosen (`manual`). Version 3 of the ruleset.
 """
 

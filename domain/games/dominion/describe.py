@@ -224,7 +224,8 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
         for d in fact.prompts:
             if d.p < 0:
                 whose = name(config.seats[d.target].id) + "'s" if d.target >= 0 else ""
-                asked.append(f"the table to enter {TABLE_ASKS[d.kind].format(whose=whose)}")
+                what = "{whose} unseen cards" if d.purpose == "identify" else TABLE_ASKS[d.kind]
+                asked.append(f"the table to enter {what.format(whose=whose)}")
             else:
                 asked.append(f"{name(config.seats[d.p].id)} ({d.source or d.purpose})")
         return f"Waiting for {', '.join(asked)}."

@@ -33,10 +33,9 @@ from domain.games.dominion.actions import (
 )
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import answers
-from domain.games.dominion.rules import ENDS_ACTION_PHASE, start_buy_phase
+from domain.games.dominion.rules import ENDS_ACTION_PHASE, after_action_phase
 from domain.games.dominion.state import RECORDER, UNSEEN, Decision, State
 from domain.games.dominion.view import PRIVATE_CHOICES
-from domain.rng import NoRng
 from domain.ruleset import Prompt
 
 BOGUS = "Bogus"
@@ -84,11 +83,11 @@ def turn_actions(state: State) -> tuple[Action, ...]:
     if state.phase == "action":
         if state.actions >= 1:
             out.extend(PlayCard(c) for c in names if c in DATA.actions)
-        # A Treasure played or a buy ends the Action phase first (rules.ENDS_ACTION_PHASE),
-        # unless the Buy phase would open with a decision.
-        ctx = start_buy_phase(state, NoRng())
-        if ctx is not None:
-            out.extend(a for a in turn_actions(ctx.state) if isinstance(a, ENDS_ACTION_PHASE))
+        # At a table a Treasure played or a buy ends the Action phase first
+        # (rules.ENDS_ACTION_PHASE), unless the Buy phase would open with a decision.
+        after = after_action_phase(state) if state.mode == "physical" else None
+        if after is not None:
+            out.extend(a for a in turn_actions(after) if isinstance(a, ENDS_ACTION_PHASE))
     elif state.phase == "buy":
         if state.window:
             treasures = sorted(c for c in pl.hand if c in DATA.treasures)

@@ -109,7 +109,9 @@ def _list(cards: tuple[str | None, ...]) -> str:
 
 def format_action(action: Action) -> str:
     if isinstance(action, PlayCard):
-        return f"play {action.card}"
+        # "play Copper" plays a Treasure in any phase; a card that is not an Action asked to be
+        # played as one (to be refused) reads "play card Copper".
+        return f"play {action.card}" if action.card in DATA.actions else f"play card {action.card}"
     if isinstance(action, PlayTreasure):
         return f"play treasure {action.card}"
     if isinstance(action, PlayTreasures):
@@ -167,6 +169,8 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
             return PlayTreasures(_cards(rest.strip()[len("treasures") :]))
         if low.startswith("treasure "):
             return PlayTreasure(_name(rest.strip()[len("treasure ") :]))
+        if low.startswith("card "):
+            return PlayCard(_name(rest.strip()[len("card ") :]))
         cards = _cards(rest)
         if _open(state, "vassal"):  # "play" (or "play Smithy"): Vassal plays the discarded card
             return Choose("play")

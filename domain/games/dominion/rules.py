@@ -43,6 +43,7 @@ from domain.games.dominion.engine import (
     EFFECTS,
     EVENTS,
     ON_TREASURES,
+    ON_BUY_PHASE,
     OWN_BUY,
     Ctx,
     bought,
@@ -59,12 +60,14 @@ from domain.games.dominion.events import (
     DebtPaid,
     EventBought,
     Fact,
+    PhaseChanged,
     ShuffleAnnounced,
     TreasuresPlayed,
 )
+from domain.games.dominion.fold import evolve
 from domain.games.dominion.options import variants_from
 from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
-from domain.rng import Rng
+from domain.rng import NoRng, Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
 
@@ -278,7 +281,7 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
         return finish(ctx)
     if state.status != "playing":
         return reject("not_started", "The game has not started.", "1.9")
-    if state.phase == "action" and isinstance(command.action, ENDS_ACTION_PHASE):
+    if state.phase == "action" and state.mode == "physical" and isinstance(command.action, ENDS_ACTION_PHASE):
         return buy_from_action_phase(state, command, rng)
     rejection = check_turn(state, command)
     if rejection is not None:
@@ -289,8 +292,9 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
     return finish(ctx)
 
 
-# Playing a Treasure or buying in the Action phase ends it first, as a table does without a
-# word (3.3-3.4): the facts show the Buy phase beginning, then the play or the buy.
+# At a physical table, playing a Treasure or buying in the Action phase ends it first, as a
+# table does without a word (3.3-3.4): the facts show the Buy phase beginning, then the play
+# or the buy. A digital game keeps the explicit `end_phase`.
 ENDS_ACTION_PHASE = (PlayTreasure, PlayTreasures, BuyCard, BuyEvent)
 
 
@@ -301,6 +305,15 @@ def start_buy_phase(state: State, rng: Rng) -> Ctx | None:
     ctx.frames.append(Frame("buy_phase", state.current))
     run(ctx)
     return None if ctx.prompts else ctx
+
+
+def after_action_phase(state: State) -> State | None:
+    """The state once the engine ended the Action phase (for the legal actions); without a
+    start-of-Buy-phase ability in the game that is the phase change alone."""
+    if not any(name in ON_BUY_PHASE for name in state.landmarks):
+        return evolve(state, PhaseChanged(state.seats[state.current], "buy"))
+    ctx = start_buy_phase(state, NoRng())
+    return None if ctx is None else ctx.state
 
 
 def buy_from_action_phase(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:

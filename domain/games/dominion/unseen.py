@@ -3,8 +3,9 @@
 The recorder enters `?` (JSON `null`) for a card it did not see: a card drawn or set aside
 face down from a deck, a card discarded or put onto a deck unrevealed. The state keeps the
 `?` where the card is and the player's `pool` the names the `?`s stand for. Every gain and
-trash is public in this card pool, so the pool is always exact: which cards a player has is
-known, only where some of them are is not, and the final count scores the pool.
+trash is public in this card pool (no gain comes from a hidden source), so the pool is always
+exact: which cards a player has is known, only where some of them are is not, and the final
+count scores the pool.
 
 A `?` is resolved (bound to a name) when the card is named later: played, revealed, trashed,
 set aside face up, or entered by the recorder when the rules need its name. Binding takes one

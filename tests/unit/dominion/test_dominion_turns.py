@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.games.dominion import RULESET
 from domain.games.dominion.turns import game_over
-from tests.unit.dominion.scenarios import table
+from tests.unit.dominion.scenarios import Game, table
 
 
-def test_a_treasure_played_in_the_action_phase_ends_it_first() -> None:
-    game = table(zones={"p1": {"hand": ["Copper", "Silver"]}})
+def _at_the_table(game: Game) -> Game:
+    game.state = replace(game.state, mode="physical")
+    return game
+
+
+def test_a_treasure_played_in_the_action_phase_of_a_digital_game_is_refused() -> None:
+    game = table(zones={"p1": {"hand": ["Copper"]}})
+    rejection = game.refused("p1", "play treasure Copper")
+    assert rejection.code == "wrong_phase" and rejection.rule == "dominion.md 3.3"
+
+
+def test_a_treasure_played_in_the_action_phase_at_a_table_ends_it_first() -> None:
+    game = _at_the_table(table(zones={"p1": {"hand": ["Copper", "Silver"]}}))
     facts = game.do("p1", "play Copper")
     assert game.lines(facts) == ["Ann goes to the Buy phase.", "Ann plays a Copper (+$1)."]
     assert game.state.phase == "buy" and game.state.coins == 1
 
 
 def test_a_buy_in_the_action_phase_ends_it_first_and_a_refused_one_changes_nothing() -> None:
-    game = table(coins=3, zones={"p1": {"hand": ["Copper"]}})
+    game = _at_the_table(table(coins=3, zones={"p1": {"hand": ["Copper"]}}))
     assert game.refused("p1", "buy Gold").code == "cannot_afford"
     assert game.state.phase == "action"
     facts = game.do("p1", "buy Silver")
@@ -40,6 +53,7 @@ def test_an_arena_at_the_start_of_the_buy_phase_must_be_answered_before_a_treasu
         landscapes=["Arena"],
         zones={"p1": {"hand": ["Copper", "Village"]}},
     )
+    game = _at_the_table(game)
     rejection = game.refused("p1", "play Copper")
     assert rejection.code == "buy_phase_decision" and rejection.rule == "dominion.md 3.4"
     assert "play treasure Copper" not in game.legal("p1")
