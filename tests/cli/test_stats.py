@@ -62,7 +62,8 @@ def test_stats_as_csv_and_json_with_filters(games: Cli) -> None:
     assert next(t for t in tables if t["id"] == "games_played")["rows"][0]["games"] == 4
     assert "no table 'nope'" in games.fails(2, "stats", "--table", "nope")
     assert "is not a date: use an ISO 8601 date" in games.fails(2, "stats", "--since", "yesterday")
-    assert "no installed ruleset has a variant option 'foo'" in games.fails(2, "stats", "--variant", "foo=bar")
+    unknown = games.fails(2, "stats", "--variant", "foo=bar")
+    assert "no installed ruleset has a variant option 'foo'" in unknown
     records = json.loads(games.ok("stats", "--json", "--table", "player_records", "--across-rulesets"))
     assert [r["player_id"] for r in records[0]["rows"]] == ["Bot A", "Bot B"]
 
