@@ -87,8 +87,10 @@ def filters_and_pages(stats_client: TestClient[Litestar], chronicle: Chronicle) 
     for bad in ({"since": "yesterday"}, {"variant": "foo=bar"}, {"ruleset": "chess"}):
         problem = stats_client.get("/stats/figures", params=bad)
         assert_problem(problem, 400, "invalid_filter")
-        assert "2026-03-14" in problem.json()["detail"] or "variant option" in problem.json()["detail"] or (
-            "installed" in problem.json()["detail"]
+        assert (
+            "2026-03-14" in problem.json()["detail"]
+            or "variant option" in problem.json()["detail"]
+            or ("installed" in problem.json()["detail"])
         )
     across = get(stats_client, "/stats/tables/rating", across_rulesets="true")
     assert {r["ruleset"] for r in across["rows"]} == {"*"}

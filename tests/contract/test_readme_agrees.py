@@ -19,8 +19,10 @@ def test_the_readme_player_counts_are_the_rulesets_own() -> None:
         meta = ruleset.meta
         if meta.id not in rows:
             continue
-        counts = str(meta.min_players) if meta.min_players == meta.max_players else (
-            f"{meta.min_players}-{meta.max_players}"
+        counts = (
+            str(meta.min_players)
+            if meta.min_players == meta.max_players
+            else (f"{meta.min_players}-{meta.max_players}")
         )
         assert rows[meta.id].split()[0] == counts, (meta.id, rows[meta.id])
     assert {"province", "dominion", "dynasties", "dominations"} <= rows.keys()

@@ -283,8 +283,9 @@ def test_a_shared_first_place_counts_as_no_win_for_a_game_package_or_simulate() 
     extra = {"kingdom": ["Village"], "gains": {"A": {"Village": [1]}, "B": {}}}
     [cards] = dominion_tables([{"winners": ["A", "B"], "extra": extra}])
     assert cards["rows"][0]["win_rate_gained"] == 0.0
-    from domain.ruleset import get_ruleset
     from uuid import uuid4
+
+    from domain.ruleset import get_ruleset
 
     ruleset = get_ruleset("province")
     assert ruleset is not None
