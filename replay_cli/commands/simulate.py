@@ -1,7 +1,7 @@
 """`chronicle simulate`: seeded bot games played to the end and recorded in the store.
 
 Game i of seed S is reproducible to the byte: its server seed is `sha256(f"{S}:{i}")`, its id
-is derived from the same key (the game id enters every random draw, design.md 4.3, so a fresh
+is derived from the same key (the game id enters every random draw, `chronicle rules records 4.1`, so a fresh
 random id would change the dice), and its bot is the ruleset's `bot_choose` (its plain strategy
 mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same
 seed twice into one store is refused, since those games already exist there.

@@ -38,6 +38,7 @@ from domain.ruleset import (
     all_rulesets,
     resolve_options,
 )
+from store.references import resolve
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
@@ -133,6 +134,8 @@ def check_state(
             continue
         outcome = ruleset.decide(state, Command(action, seat, by), rng)
         assert isinstance(outcome, Rejection), f"unlisted {action} accepted for {seat}"
+        # Every refusal cites a section a user can read (`chronicle rules`).
+        assert resolve(outcome.rule) is not None, f"{outcome.code} cites {outcome.rule!r}: no such rule"
     secrets = SECRETS.get(ruleset.meta.id)
     hidden = tuple(secrets(state)) if secrets is not None else ()
     viewers = [PUBLIC, *(Viewer("seat", s.id) for s in playout.config.seats)]

@@ -50,7 +50,7 @@ META = RulesetMeta(
     options=OPTIONS,
     hidden_information=True,
     chance=True,
-    spec="dominations-provinces.md",
+    spec="dominations",
 )
 
 

@@ -3,7 +3,7 @@
 Frozen msgspec Structs and tuples. Provinces are kept in map order (`State.provs[i]` is the
 province of index i of the game's map, see `maps.get_map`). Seats are the players, in seating
 order. The counters `n_turn_order`, `n_dice` and `n_deck` are the operation counters of the
-three random streams (design.md 4): `turn-order`, `dice` and `deck`.
+three random streams (records 4): `turn-order`, `dice` and `deck`.
 
 The draw pile is an ordered tuple (top first) in digital mode, and a tuple in canonical order
 (a set whose order is unknown) in physical mode (section 2, "Draw pile representation").
@@ -20,7 +20,7 @@ from domain.games.dynasties.maps import MapData, get_map
 from domain.games.dynasties.options import Opts
 
 SEATS = ("p1", "p2", "p3", "p4", "p5", "p6")
-SPEC = "dynasties-kingdoms.md"
+SPEC = "dynasties"
 
 
 class Prov(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from tests.unit.dominion.scenarios import table
 def test_treasures_cannot_be_played_in_the_action_phase() -> None:
     game = table(zones={"p1": {"hand": ["Copper"]}})
     rejection = game.refused("p1", "play treasure Copper")
-    assert rejection.code == "wrong_phase" and rejection.rule == "dominion.md 3.3"
+    assert rejection.code == "wrong_phase" and rejection.rule == "dominion 3.3"
 
 
 def test_an_action_needs_an_action_left() -> None:
@@ -36,7 +36,7 @@ def test_buying_costs_coins_and_a_buy_and_closes_the_treasure_window() -> None:
 def test_an_empty_pile_cannot_be_bought() -> None:
     game = table(phase="buy", coins=5, supply={"Duchy": 0})
     rejection = game.refused("p1", "buy Duchy")
-    assert rejection.code == "pile_empty" and rejection.rule == "dominion.md 4.2"
+    assert rejection.code == "pile_empty" and rejection.rule == "dominion 4.2"
 
 
 def test_a_pile_not_in_the_game_cannot_be_bought() -> None:
@@ -104,7 +104,7 @@ def test_three_players_are_not_touched_by_the_four_pile_variant() -> None:
 def test_answers_are_refused_when_no_decision_is_open() -> None:
     game = table(zones={"p1": {"hand": ["Copper"]}})
     rejection = game.refused("p1", "trash Copper")
-    assert rejection.code == "not_now" and rejection.rule == "dominion.md 4.3"
+    assert rejection.code == "not_now" and rejection.rule == "dominion 4.3"
 
 
 def test_the_game_over_refuses_every_action() -> None:
