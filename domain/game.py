@@ -54,7 +54,7 @@ class PendingRetraction(msgspec.Struct, frozen=True):
     approvals: tuple[str, ...] = ()
 
 
-GAME_OVER = Rejection("game_over", "The game is over; a finished record cannot change.", "design.md 3")
+GAME_OVER = Rejection("game_over", "The game is over; a finished record cannot change.", "records 3")
 
 
 class Game(Aggregate):

@@ -319,7 +319,7 @@ def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, An
     for name, value in given.items():
         option = meta.option(name)
         if option is None:
-            return Rejection("unknown_option", f"{meta.id} has no variant option {name!r}.", "design.md 2")
+            return Rejection("unknown_option", f"{meta.id} has no variant option {name!r}.", "records 2")
         if type(value) is not type(option.default):
             return Rejection(
                 "invalid_option",

@@ -1,5 +1,6 @@
 """Player ratings across games: openskill's Plackett-Luce model, every seat its own team,
-updated game by game in the order the games finished.
+updated game by game in the order the games finished. A player is a name within a ruleset
+(projections/players.py) unless the ratings are asked across rulesets.
 
 The statistics view keeps the ratings of all its games up to date as each game finishes, in
 the same transaction as the game's row and position (projections/views.py), so a read of
@@ -16,12 +17,13 @@ import msgspec
 from openskill.models import PlackettLuce
 
 from projections.game_stats import GameStatistics
+from projections.players import player_id, split_player_id
 
 MODEL = PlackettLuce()
 
 
 class PlayerRating(msgspec.Struct, frozen=True):
-    player: str
+    player: str  # the player's id (projections/players.py): `province/Ann`, or `Ann` across rulesets
     games: int
     mu: float
     sigma: float
@@ -31,19 +33,21 @@ class PlayerRating(msgspec.Struct, frozen=True):
         return float(MODEL.rating(mu=self.mu, sigma=self.sigma).ordinal())
 
 
-def rated_players(stats: GameStatistics) -> list[str]:
-    """The players a game rates, in seat order; none when one player held two seats (they
-    cannot be rated against themself) or fewer than two seats played."""
-    names = list(stats.seats.values())
+def rated_players(stats: GameStatistics, across: bool = False) -> list[str]:
+    """The ids of the players a game rates, in seat order; none when one player held two
+    seats (they cannot be rated against themself) or fewer than two seats played."""
+    names = [player_id(stats.ruleset, name, across) for name in stats.seats.values()]
     if len(set(names)) != len(names) or len(names) < 2:
         return []
     return names
 
 
-def rate(current: Mapping[str, PlayerRating], stats: GameStatistics) -> list[PlayerRating]:
+def rate(
+    current: Mapping[str, PlayerRating], stats: GameStatistics, across: bool = False
+) -> list[PlayerRating]:
     """The new ratings of a finished game's players, from their ratings before it (a player
     missing from `current` starts at the model's default)."""
-    names = rated_players(stats)
+    names = rated_players(stats, across)
     if not names:
         return []
     teams = [
@@ -62,23 +66,34 @@ def rate(current: Mapping[str, PlayerRating], stats: GameStatistics) -> list[Pla
     ]
 
 
-def replay(games: Iterable[GameStatistics]) -> list[PlayerRating]:
+def replay(games: Iterable[GameStatistics], across: bool = False) -> list[PlayerRating]:
     """The ratings after `games` (in finishing order), each player in order of first rating."""
     current: dict[str, PlayerRating] = {}
     for stats in games:
-        for rating in rate(current, stats):
+        for rating in rate(current, stats, across):
             current[rating.player] = rating
     return list(current.values())
 
 
-def ranked(ratings: Sequence[PlayerRating]) -> list[dict[str, Any]]:
-    """The rows of the ratings table: best `ordinal` first (ties by name, then by first
-    rating), with their rank."""
-    rows: list[dict[str, Any]] = [
-        {"player": r.player, "games": r.games, "mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()}
-        for r in ratings
-    ]
-    rows.sort(key=lambda row: (-row["ordinal"], row["player"].casefold()))
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+def ranked(ratings: Sequence[PlayerRating], across: bool = False) -> list[dict[str, Any]]:
+    """The rows of the ratings table, ruleset by ruleset: best `ordinal` first (ties by id,
+    then by first rating), with their rank within the ruleset."""
+    rows: list[dict[str, Any]] = []
+    for r in ratings:
+        ruleset, name = split_player_id(r.player, across)
+        rows.append(
+            {
+                "player_id": r.player,
+                "ruleset": ruleset,
+                "player": name,
+                "games": r.games,
+                "mu": r.mu,
+                "sigma": r.sigma,
+                "ordinal": r.ordinal(),
+            }
+        )
+    rows.sort(key=lambda row: (row["ruleset"], -row["ordinal"], row["player_id"].casefold()))
+    ranks: dict[str, int] = {}
+    for row in rows:
+        ranks[row["ruleset"]] = row["rank"] = ranks.get(row["ruleset"], 0) + 1
     return rows

@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -543,9 +544,30 @@ class StatsReader:
             self._views.clear()
 
 
+def lag(view: StatsView, app: Chronicle, head: int) -> tuple[int, int, float]:
+    """How far `view` is behind the store's `head`: the events after its position, the
+    finished games among them it has yet to count, and the seconds the oldest of those has
+    waited (0 when none waits). A view advances only on finished games, so events after its
+    position that finish no game leave it caught up."""
+    tracked = view.max_tracking_id(APP_NAME) or 0
+    waiting = app.recorder.select_notifications(
+        start=tracked, limit=LAG_COUNT_LIMIT, stop=head, topics=FINISHED, inclusive_of_start=False
+    )
+    seconds = 0.0
+    if waiting:
+        oldest: datetime = getattr(app.mapper.to_domain_event(waiting[0]), "timestamp")  # noqa: B009
+        if oldest.tzinfo is None:
+            oldest = oldest.replace(tzinfo=UTC)
+        seconds = max(0.0, (datetime.now(UTC) - oldest).total_seconds())
+    return max(0, head - tracked), len(waiting), seconds
+
+
+LAG_COUNT_LIMIT = 10_000  # finished games counted one by one; more reads as "10000"
+
+
 def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[str, Any]]:
-    """Each generation of each view: its state, position and games, and whether it is
-    current (`app`, if given, is an open application on the same store)."""
+    """Each generation of each view: its state, position and games, whether it is current
+    and how far behind (`lag`) (`app`, if given, is an open application on the same store)."""
     url = store_url(url if app is None else app.url)
     catalog = Catalog(url)
     reader = app if app is not None else Chronicle(url)
@@ -556,6 +578,7 @@ def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[st
             for generation, state in catalog.generations(view):
                 opened = open_view(url, view, generation)
                 try:
+                    events_behind, games_behind, seconds = lag(opened, reader, head)
                     found.append(
                         {
                             "view": view,
@@ -564,7 +587,10 @@ def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[st
                             "position": opened.max_tracking_id(APP_NAME) or 0,
                             "games": opened.count(),
                             "head": head,
-                            "caught_up": covers(opened, reader, head),
+                            "caught_up": games_behind == 0,
+                            "events_behind": events_behind,
+                            "games_behind": games_behind,
+                            "lag_seconds": seconds,
                         }
                     )
                 finally:

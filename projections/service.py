@@ -53,10 +53,11 @@ def snapshot(
     caught_up = reader.wait(position, timeout=wait) if position is not None else True
     view = reader.view()
     games, stored = view.games_and_ratings(filters) if view is not None else ([], None)
+    across = filters.across_rulesets
     if table_id is None:
-        tables = all_tables(games, stored)
+        tables = all_tables(games, stored, across)
     else:
-        found = table(table_id, games, stored)
+        found = table(table_id, games, stored, across)
         if found is None:
             return None
         tables = [found]

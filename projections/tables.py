@@ -9,6 +9,11 @@ The inputs are the finished games' statistics (projections/game_stats.py) in the
 finished; ratings (openskill's Plackett-Luce model, every seat its own team) are updated game
 by game in that order (projections/ratings.py), and read as the view keeps them when the
 caller has them. A game package adds its own tables through `stats.tables`.
+
+A game is a win, a draw or a loss for each seat by one definition (domain/standings.py): a tie
+for first is a draw for those tied. The player tables (records, head to head, ratings,
+decision time) tell players apart within a ruleset (`province/Ann`) unless asked `across`
+rulesets (projections/players.py).
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from typing import Any, Literal
 import msgspec
 
 from domain.ruleset import get_ruleset
+from domain.standings import pair_result, seat_result
 from projections.game_stats import GameStatistics, stats_module, stats_of_games
+from projections.players import ACROSS, player_id
 from projections.ratings import PlayerRating, ranked, replay
 from projections.statmath import chi_square_uniform, wilson_interval
 
@@ -107,9 +114,9 @@ def game_length(games: Sequence[GameStatistics]) -> Table:
 
 
 def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
-    """For each ruleset, player count and seat (in seat order), how often the seat won; a
-    shared win counts for each winner, a game without winners is a draw. 95% Wilson score
-    interval. Row keys read `province/2p/A`."""
+    """For each ruleset, player count and seat (in seat order), how often the seat won alone
+    (a tie for first is a draw, domain/standings.py). 95% Wilson score interval. Row keys
+    read `province/2p/A`."""
     order: list[tuple[str, int, str]] = []
     played: Counter[tuple[str, int, str]] = Counter()
     wins: Counter[tuple[str, int, str]] = Counter()
@@ -120,9 +127,10 @@ def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
             if key not in played:
                 order.append(key)
             played[key] += 1
-            if seat in g.winners:
+            result = seat_result(g.winners, seat)
+            if result == "win":
                 wins[key] += 1
-            elif not g.winners:
+            elif result == "draw":
                 draws[key] += 1
     rows = []
     for key in sorted(order, key=lambda k: (k[0], k[1], order.index(k))):
@@ -157,30 +165,45 @@ def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
     return Table("win_rate_by_seat", "Win rate by seat (95% Wilson interval)", "ruleset_seat", columns, rows)
 
 
-def _outcome(g: GameStatistics, seat: str) -> str:
-    if seat in g.winners:
-        return "win"
-    return "draw" if not g.winners else "loss"
+def _player_columns() -> list[Column]:
+    return [
+        _c("player_id", "Player id", "text"),
+        _c("ruleset", "Ruleset", "text"),
+        _c("player", "Player", "text"),
+    ]
 
 
-def player_records(games: Sequence[GameStatistics]) -> Table:
-    records: dict[str, dict[str, Any]] = {}
+def _player_key(g: GameStatistics, name: str, across: bool) -> tuple[str, str, str]:
+    """(row key, ruleset column, player column) of a name in a game."""
+    return player_id(g.ruleset, name, across), ACROSS if across else g.ruleset, name
+
+
+def _player_order(key: tuple[str, str, str]) -> tuple[str, str]:
+    return key[1], key[2].casefold()
+
+
+def player_records(games: Sequence[GameStatistics], across: bool = False) -> Table:
+    """Each player's games, wins, losses and draws (domain/standings.py), win rate (95%
+    Wilson interval) and scores; a player per ruleset unless `across`."""
+    records: dict[tuple[str, str, str], dict[str, Any]] = {}
     for g in games:
         for seat, name in g.seats.items():
             record = records.setdefault(
-                name, {"player": name, "games": 0, "wins": 0, "losses": 0, "draws": 0, "scores": []}
+                _player_key(g, name, across),
+                {"games": 0, "wins": 0, "losses": 0, "draws": 0, "scores": []},
             )
             record["games"] += 1
-            record[{"win": "wins", "loss": "losses", "draw": "draws"}[_outcome(g, seat)]] += 1
+            record[{"win": "wins", "loss": "losses", "draw": "draws"}[seat_result(g.winners, seat)]] += 1
             if seat in g.scores:
                 record["scores"].append(g.scores[seat])
     rows = []
-    for name in sorted(records, key=str.casefold):
-        record = records.pop(name)
+    for key in sorted(records, key=_player_order):
+        record = records[key]
         scores = record.pop("scores")
         low, high = wilson_interval(record["wins"], record["games"])
         rows.append(
-            record
+            {"player_id": key[0], "ruleset": key[1], "player": key[2]}
+            | record
             | {
                 "win_rate": record["wins"] / record["games"],
                 "ci_low": low,
@@ -190,7 +213,7 @@ def player_records(games: Sequence[GameStatistics]) -> Table:
             }
         )
     columns = [
-        _c("player", "Player", "text"),
+        *_player_columns(),
         _c("games", "Games", "count"),
         _c("wins", "Wins", "count"),
         _c("losses", "Losses", "count"),
@@ -201,28 +224,29 @@ def player_records(games: Sequence[GameStatistics]) -> Table:
         _c("mean_score", "Mean score"),
         _c("best_score", "Best score"),
     ]
-    return Table("player_records", "Player records", "player", columns, rows)
+    return Table("player_records", "Player records", "player_id", columns, rows)
 
 
-def head_to_head(games: Sequence[GameStatistics]) -> Table:
-    """Every ordered pair of players who met: who finished ahead (by rank) how often."""
-    pairs: dict[tuple[str, str], list[int]] = {}
+def head_to_head(games: Sequence[GameStatistics], across: bool = False) -> Table:
+    """Every ordered pair of players who met in a ruleset (in any, `across`): who finished
+    ahead how often (domain/standings.py: a winner is ahead of a seat that did not win, two
+    winners draw, else the better rank is ahead). Row keys read `province/Ann vs Ben`."""
+    pairs: dict[tuple[str, str, str], list[int]] = {}
     for g in games:
+        ruleset = ACROSS if across else g.ruleset
         for (seat_a, name_a), (seat_b, name_b) in combinations(g.seats.items(), 2):
             if name_a == name_b:
                 continue
-            rank_a = g.ranks.get(seat_a, 0)
-            rank_b = g.ranks.get(seat_b, 0)
-            for me, them, mine, theirs in (
-                (name_a, name_b, rank_a, rank_b),
-                (name_b, name_a, rank_b, rank_a),
-            ):
-                row = pairs.setdefault((me, them), [0, 0, 0, 0])
+            sides = ((name_a, name_b, seat_a, seat_b), (name_b, name_a, seat_b, seat_a))
+            for me, them, mine, theirs in sides:
+                row = pairs.setdefault((ruleset, me, them), [0, 0, 0, 0])
                 row[0] += 1
-                row[1 if mine < theirs else 2 if mine > theirs else 3] += 1
+                result = pair_result(g.winners, g.ranks, mine, theirs)
+                row[{"win": 1, "loss": 2, "draw": 3}[result]] += 1
     rows = [
         {
-            "pair": f"{me} vs {them}",
+            "pair": f"{me} vs {them}" if across else f"{ruleset}/{me} vs {them}",
+            "ruleset": ruleset,
             "player": me,
             "opponent": them,
             "games": n,
@@ -231,12 +255,13 @@ def head_to_head(games: Sequence[GameStatistics]) -> Table:
             "draws": drawn,
             "win_rate": won / n,
         }
-        for (me, them), (n, won, lost, drawn) in sorted(
-            pairs.items(), key=lambda p: (p[0][0].casefold(), p[0][1].casefold())
+        for (ruleset, me, them), (n, won, lost, drawn) in sorted(
+            pairs.items(), key=lambda p: (p[0][0], p[0][1].casefold(), p[0][2].casefold())
         )
     ]
     columns = [
         _c("pair", "Pair", "text"),
+        _c("ruleset", "Ruleset", "text"),
         _c("player", "Player", "text"),
         _c("opponent", "Opponent", "text"),
         _c("games", "Games", "count"),
@@ -248,51 +273,57 @@ def head_to_head(games: Sequence[GameStatistics]) -> Table:
     return Table("head_to_head", "Head to head", "pair", columns, rows)
 
 
-def ratings(games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None) -> Table:
+def ratings(
+    games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None, across: bool = False
+) -> Table:
     """openskill Plackett-Luce ratings, updated game by game in finishing order
-    (projections/ratings.py); `ordinal` (mu - 3 sigma) orders the table. `stored`: the
-    ratings after exactly `games`, as the view keeps them, instead of replaying the games."""
-    rows = ranked(replay(games) if stored is None else stored)
+    (projections/ratings.py); `ordinal` (mu - 3 sigma) orders each ruleset's rows. `stored`:
+    the ratings (per ruleset) after exactly `games`, as the view keeps them, instead of
+    replaying the games."""
+    rows = ranked(replay(games, across) if stored is None or across else stored, across)
     columns = [
-        _c("player", "Player", "text"),
+        *_player_columns(),
         _c("rank", "Rank", "count"),
         _c("games", "Games", "count"),
         _c("ordinal", "Rating (mu - 3 sigma)"),
         _c("mu", "mu"),
         _c("sigma", "sigma"),
     ]
-    return Table("rating", "Ratings (openskill, Plackett-Luce)", "player", columns, rows)
+    return Table("rating", "Ratings (openskill, Plackett-Luce)", "player_id", columns, rows)
 
 
-def decision_time(games: Sequence[GameStatistics]) -> Table:
-    """Actions and the time taken to decide them, per player over all their games."""
-    totals: dict[str, list[float]] = {}
+def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Table:
+    """Actions and the time taken to decide them, per player over all their games (of a
+    ruleset, unless `across`)."""
+    totals: dict[tuple[str, str, str], list[float]] = {}
     for g in games:
         for a in g.activity:
-            row = totals.setdefault(a.player, [0, 0, 0.0])
+            row = totals.setdefault(_player_key(g, a.player, across), [0, 0, 0.0])
             row[0] += 1
             row[1] += a.actions
             row[2] += a.decision_seconds
     rows = [
         {
-            "player": name,
+            "player_id": key[0],
+            "ruleset": key[1],
+            "player": key[2],
             "games": int(n),
             "actions": int(actions),
             "actions_per_game": actions / n,
             "decision_seconds": seconds,
             "seconds_per_action": seconds / actions if actions else None,
         }
-        for name, (n, actions, seconds) in sorted(totals.items(), key=lambda item: item[0].casefold())
+        for key, (n, actions, seconds) in sorted(totals.items(), key=lambda item: _player_order(item[0]))
     ]
     columns = [
-        _c("player", "Player", "text"),
+        *_player_columns(),
         _c("games", "Games", "count"),
         _c("actions", "Actions", "count"),
         _c("actions_per_game", "Actions per game"),
         _c("decision_seconds", "Decision time (s)", "seconds"),
         _c("seconds_per_action", "Seconds per action", "seconds"),
     ]
-    return Table("decision_time", "Actions and decision time per player", "player", columns, rows)
+    return Table("decision_time", "Actions and decision time per player", "player_id", columns, rows)
 
 
 def dice_fairness(games: Sequence[GameStatistics]) -> Table:
@@ -351,7 +382,7 @@ def game_tables(games: Sequence[GameStatistics]) -> list[Table]:
     return found
 
 
-BUILDERS: dict[str, Callable[[Sequence[GameStatistics]], Table]] = {
+BUILDERS: dict[str, Callable[..., Table]] = {
     "games_played": games_played,
     "game_length": game_length,
     "win_rate_by_seat": win_rate_by_seat,
@@ -363,20 +394,34 @@ BUILDERS: dict[str, Callable[[Sequence[GameStatistics]], Table]] = {
 }
 
 
-def _build(table_id: str, games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None) -> Table:
+# The tables that name players, and so can be asked across rulesets.
+PLAYER_TABLES = frozenset({"player_records", "head_to_head", "rating", "decision_time"})
+
+
+def _build(
+    table_id: str, games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None, across: bool
+) -> Table:
     if table_id == "rating":
-        return ratings(games, stored)
+        return ratings(games, stored, across)
+    if table_id in PLAYER_TABLES:
+        return BUILDERS[table_id](games, across)
     return BUILDERS[table_id](games)
 
 
-def all_tables(games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None) -> list[Table]:
-    """Every table over `games`; `stored`: the ratings after exactly those games, if known."""
-    return [_build(table_id, games, stored) for table_id in BUILDERS] + game_tables(games)
+def all_tables(
+    games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None, across: bool = False
+) -> list[Table]:
+    """Every table over `games`; `stored`: the ratings (per ruleset) after exactly those
+    games, if known; `across`: players counted across rulesets."""
+    return [_build(table_id, games, stored, across) for table_id in BUILDERS] + game_tables(games)
 
 
 def table(
-    table_id: str, games: Sequence[GameStatistics], stored: Sequence[PlayerRating] | None = None
+    table_id: str,
+    games: Sequence[GameStatistics],
+    stored: Sequence[PlayerRating] | None = None,
+    across: bool = False,
 ) -> Table | None:
     if table_id in BUILDERS:
-        return _build(table_id, games, stored)
+        return _build(table_id, games, stored, across)
     return next((t for t in game_tables(games) if t.id == table_id), None)

@@ -8,9 +8,10 @@ library's tracking recorders (`SQLiteTrackingRecorder`, `PostgresTrackingRecorde
 table more; the SQL is plain enough for either.
 
 Beside the games, a view keeps the players' ratings over all its games (projections/ratings.py),
-updated as each game is recorded, in the same transaction: a read of the unfiltered tables
-reads them instead of replaying every game. A generation built before the ratings table
-existed fills it once, from its games, when opened.
+each player within a ruleset (projections/players.py), updated as each game is recorded, in
+the same transaction: a read of the unfiltered tables reads them instead of replaying every
+game. A generation built before that ratings table existed fills it once, from its games, when
+opened (and drops the table of ratings by name alone that came before it).
 
 A view is derived data, so its commits do not wait for the disk (SQLite `synchronous=NORMAL`
 in WAL mode, PostgreSQL `synchronous_commit = off`): a crash or power loss may lose the last
@@ -40,7 +41,9 @@ _ENCODER = msgspec.json.Encoder()
 class Filters(msgspec.Struct, frozen=True):
     """What a reader asks for. `since`/`until` bound the finishing date (ISO 8601 prefixes,
     inclusive); `variant` maps option names to values, as text; `player` matches a name,
-    case-insensitively."""
+    case-insensitively. `across_rulesets` picks no games: it asks the player tables to count
+    a name as one player in every ruleset (projections/players.py). projections/filters.py
+    checks the values a reader gives."""
 
     ruleset: str | None = None
     mode: str | None = None
@@ -48,6 +51,7 @@ class Filters(msgspec.Struct, frozen=True):
     since: str | None = None
     until: str | None = None
     variant: dict[str, str] = {}
+    across_rulesets: bool = False
 
     def sql(self) -> tuple[list[str], list[Any]]:
         clauses: list[str] = []
@@ -170,7 +174,8 @@ def _whole(row: Any) -> GameStatistics:
 
 class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
     TABLE = "game_stats"
-    RATINGS = "player_ratings"
+    RATINGS = "ruleset_ratings"
+    OLD_RATINGS = "player_ratings"  # by name alone, across rulesets
 
     def __init__(self, datastore: SQLiteDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -191,6 +196,7 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
         with self.datastore.transaction(commit=True) as c:
             # A write first, so no game is recorded between the check and the filling.
             c.execute(f"DELETE FROM {self.RATINGS} WHERE 0")
+            c.execute(f"DROP TABLE IF EXISTS {self.OLD_RATINGS}")
             c.execute(f"SELECT EXISTS (SELECT 1 FROM {self.RATINGS})")
             if c.fetchone()[0]:
                 return
@@ -270,6 +276,7 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
         with self.datastore.transaction(commit=True) as c:
             c.execute(f"DROP TABLE IF EXISTS {self.TABLE}")
             c.execute(f"DROP TABLE IF EXISTS {self.RATINGS}")
+            c.execute(f"DROP TABLE IF EXISTS {self.OLD_RATINGS}")
             c.execute("DELETE FROM tracking")
 
 
@@ -286,10 +293,15 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
                 "progression text NOT NULL)"
             ).format(self.table)
         )
-        self.ratings_table_name = tracking_table_name.removesuffix("_tracking") + "_ratings"
+        self.ratings_table_name = tracking_table_name.removesuffix("_tracking") + "_ruleset_ratings"
         self.check_identifier_length(self.ratings_table_name)
         self.ratings_table = SQL("{0}.{1}").format(
             Identifier(datastore.schema), Identifier(self.ratings_table_name)
+        )
+        # The ratings by name alone, across rulesets, that came before.
+        self.old_ratings_table = SQL("{0}.{1}").format(
+            Identifier(datastore.schema),
+            Identifier(tracking_table_name.removesuffix("_tracking") + "_ratings"),
         )
         self.all_ratings = SQL("SELECT player, games, mu, sigma FROM {0} ORDER BY appeared").format(
             self.ratings_table
@@ -306,6 +318,7 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
         with self.datastore.transaction(commit=True) as curs:
             # No game is recorded between the check and the filling.
             curs.execute(SQL("LOCK TABLE {0} IN SHARE ROW EXCLUSIVE MODE").format(self.table))
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.old_ratings_table))
             curs.execute(SQL("SELECT EXISTS (SELECT 1 FROM {0}) AS rated").format(self.ratings_table))
             row = curs.fetchone()
             if row is not None and row["rated"]:
@@ -397,4 +410,5 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.table))
             curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.ratings_table))
+            curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(self.old_ratings_table))
             curs.execute(SQL("DROP TABLE IF EXISTS {0}").format(tracking))

@@ -14,12 +14,14 @@ REFUSED = 1
 
 
 class CliError(Exception):
-    """A failure the command reports as `chronicle: error: <message>`."""
+    """A failure the command reports as `chronicle: error: <message>`; `code` is the stable
+    code of a server's problem, when a server refused."""
 
-    def __init__(self, message: str, status: int = REFUSED) -> None:
+    def __init__(self, message: str, status: int = REFUSED, code: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.code = code
 
 
 class UsageError(CliError):

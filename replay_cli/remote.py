@@ -62,9 +62,9 @@ def _problem(response: httpx.Response) -> CliError:
     code = str(body.get("code") or "")
     detail = str(body.get("detail") or body.get("title") or response.reason_phrase)
     if response.status_code == 422 and code:
-        return CliError(rejection_line(code, detail, body.get("rule"), body.get("spec_code")))
+        return CliError(rejection_line(code, detail, body.get("rule"), body.get("spec_code")), code=code)
     suffix = f" ({code})" if code else f" (HTTP {response.status_code})"
-    return CliError(detail.rstrip(".") + suffix)
+    return CliError(detail.rstrip(".") + suffix, code=code or None)
 
 
 def _seats(value: Any) -> dict[str, str]:

@@ -517,7 +517,7 @@ class Chronicle(Application[UUID]):
         return self.rng_for(game.config, seed)
 
     def rng_for(self, config: GameConfig, seed: bytes) -> Rng:
-        """The generator of a digital game: `hmac-sha256-v1` over its seed (design.md 4)."""
+        """The generator of a digital game: `hmac-sha256-v1` over its seed (records 4)."""
         return SeededRng(seed, config.game_id, config.client_seed)
 
     def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:

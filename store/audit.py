@@ -109,33 +109,33 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
 
 def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
     if not stored or not isinstance(stored[0], GameCreated):
-        raise _Diverged(1, "stream_start", "the stream does not start with its configuration", "design.md 3")
+        raise _Diverged(1, "stream_start", "the stream does not start with its configuration", "records 3")
     for index, event in enumerate(stored):
         if event.originator_version != index + 1:
             raise _Diverged(
                 index + 1,
                 "version_gap",
                 f"the event at position {index + 1} carries version {event.originator_version}",
-                "design.md 3",
+                "records 3",
             )
     created = stored[0]
     ruleset = get_ruleset(created.ruleset)
     if ruleset is None:
-        raise _Diverged(1, "ruleset_unknown", f"ruleset {created.ruleset!r} is not installed", "design.md 2")
+        raise _Diverged(1, "ruleset_unknown", f"ruleset {created.ruleset!r} is not installed", "records 2")
     if ruleset.meta.version != created.ruleset_version:
         raise _Diverged(
             1,
             "ruleset_version",
             f"recorded under {created.ruleset} version {created.ruleset_version}, installed is "
             f"{ruleset.meta.version}",
-            "design.md 3",
+            "records 3",
         )
     try:
         config = GameConfig.from_record(report.game_id, vars(created))
         state = ruleset.initial(config)
     except Exception as error:
         raise _Diverged(
-            1, "unreadable", f"the configuration cannot be read: {error!r}", "design.md 3"
+            1, "unreadable", f"the configuration cannot be read: {error!r}", "records 3"
         ) from None
     rng, late = _rng(stored, created, config, seed, report)
     _Walk(ruleset, stored, rng, state, report).run(config)
@@ -166,7 +166,7 @@ def _rng(
             finished.originator_version,
             "seed_not_committed",
             "the revealed seed does not match the published commitment",
-            "design.md 4.1",
+            "records 4.1",
         )
     if seed is None:
         if late is not None:
@@ -176,13 +176,13 @@ def _rng(
             1,
             "seed_sealed",
             "the seed is sealed until the game ends; random outcomes cannot be checked",
-            "design.md 4.7",
+            "records 4.7",
         )
     if commitment(seed) != created.commitment:
         if late is not None:
             raise late
         raise _Diverged(
-            1, "seed_not_committed", "the seed does not match the published commitment", "design.md 4.1"
+            1, "seed_not_committed", "the seed does not match the published commitment", "records 4.1"
         )
     report.random_checked = True
     return SeededRng(seed, config.game_id, config.client_seed), late
@@ -244,7 +244,7 @@ class _Walk:
                     self.spec,
                 )
             else:
-                raise _Diverged(version, "unreadable", f"an unexpected {type(event).__name__}", "design.md 3")
+                raise _Diverged(version, "unreadable", f"an unexpected {type(event).__name__}", "records 3")
         if self.ruleset.outcome(self.state) is not None:
             self._finish()
 
@@ -256,7 +256,7 @@ class _Walk:
                 version,
                 "action_number",
                 f"action #{event.seq} is the {self.report.actions}th action recorded",
-                "design.md 3",
+                "records 3",
             )
         codec = self.ruleset.codec
         try:
@@ -336,7 +336,7 @@ class _Walk:
                 after.originator_version,
                 "after_finish",
                 f"a {type(after).__name__} after the game was closed; a finished record never changes",
-                "design.md 3",
+                "records 3",
             )
 
     def _finish(self, ended: Any = None) -> None:

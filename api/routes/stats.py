@@ -20,6 +20,7 @@ from litestar.params import FromPath, QueryParameter
 
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
+from projections.filters import check_filters
 from projections.game_stats import GameStatistics
 from projections.runner import VIEWS, StatsReader, rebuild, status
 from projections.service import Snapshot, game_stats, game_tables, parse_variant, snapshot, to_csv
@@ -80,6 +81,9 @@ class ViewStatus(msgspec.Struct):
     games: int
     head: int
     caught_up: bool
+    events_behind: int = 0  # events after its position (those that finish no game never count)
+    games_behind: int = 0  # finished games it has yet to count
+    lag_seconds: float = 0.0  # how long the oldest of those has waited
 
 
 Ruleset = Annotated[
@@ -92,6 +96,10 @@ Player = Annotated[
 Since = Annotated[str | None, QueryParameter(description="finished on or after (ISO 8601 date or time)")]
 Until = Annotated[str | None, QueryParameter(description="finished on or before (ISO 8601 date or time)")]
 Variant = Annotated[list[str] | None, QueryParameter(description="variant option NAME=VALUE (repeatable)")]
+Across = Annotated[
+    bool,
+    QueryParameter(description="count a player's name as one player in every ruleset (default: per ruleset)"),
+]
 Position = Annotated[
     int | None, QueryParameter(ge=0, le=INT64_MAX, description="wait until the view covers this position")
 ]
@@ -109,12 +117,26 @@ def _filters(
     since: str | None,
     until: str | None,
     variant: list[str] | None,
+    across_rulesets: bool = False,
 ) -> Filters:
+    """The filters asked for, each value checked (projections/filters.py): a value no game
+    could match is a 400 `invalid_filter` naming the accepted forms."""
     try:
         parsed = parse_variant(variant or [])
+        return check_filters(
+            Filters(
+                ruleset=ruleset,
+                mode=mode,
+                player=player,
+                since=since,
+                until=until,
+                variant=parsed,
+                across_rulesets=across_rulesets,
+            )
+        )
     except ValueError as error:
-        raise InvalidRequest(str(error).capitalize() + ".", code="invalid_filter") from None
-    return Filters(ruleset=ruleset, mode=mode, player=player, since=since, until=until, variant=parsed)
+        message = str(error)
+        raise InvalidRequest(message[:1].upper() + message[1:] + ".", code="invalid_filter") from None
 
 
 def _target(chronicle: Chronicle, position: int | None, game: str | None) -> int | None:
@@ -174,6 +196,7 @@ def stats_tables(
     since: Since = None,
     until: Until = None,
     variant: Variant = None,
+    across_rulesets: Across = False,
     position: Position = None,
     game: GameId = None,
     wait: Wait = 5.0,
@@ -183,7 +206,13 @@ def stats_tables(
     """Every table over the finished games that match the filters; each table's rows are
     paginated by `offset`/`limit` (its `total` counts them all)."""
     found = _read(
-        chronicle, stats, _filters(ruleset, mode, player, since, until, variant), None, position, game, wait
+        chronicle,
+        stats,
+        _filters(ruleset, mode, player, since, until, variant, across_rulesets),
+        None,
+        position,
+        game,
+        wait,
     )
     pages = [_page(t, offset, limit) for t in found.tables]
     return StatsAnswer(found.generation, found.position, found.caught_up, found.games, pages)
@@ -205,6 +234,7 @@ def stats_table(
     since: Since = None,
     until: Until = None,
     variant: Variant = None,
+    across_rulesets: Across = False,
     position: Position = None,
     game: GameId = None,
     wait: Wait = 5.0,
@@ -216,7 +246,7 @@ def stats_table(
     found = _read(
         chronicle,
         stats,
-        _filters(ruleset, mode, player, since, until, variant),
+        _filters(ruleset, mode, player, since, until, variant, across_rulesets),
         table_id,
         position,
         game,
@@ -238,13 +268,20 @@ def stats_figures(
     since: Since = None,
     until: Until = None,
     variant: Variant = None,
+    across_rulesets: Across = False,
     position: Position = None,
     game: GameId = None,
     wait: Wait = 5.0,
 ) -> FiguresAnswer:
     """Every figure by its stable id `<table>/<row key>/<column>`, for dashboards."""
     found = _read(
-        chronicle, stats, _filters(ruleset, mode, player, since, until, variant), None, position, game, wait
+        chronicle,
+        stats,
+        _filters(ruleset, mode, player, since, until, variant, across_rulesets),
+        None,
+        position,
+        game,
+        wait,
     )
     figures: dict[str, Any] = {}
     for t in found.tables:

@@ -23,6 +23,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     record,
     replay,
     rng,
+    rules,
     serve,
     show,
     simulate,
@@ -44,6 +45,7 @@ COMMANDS: tuple[Command, ...] = (
     audit,
     simulate,
     stats,
+    rules,
     projections,
     rng,
 )

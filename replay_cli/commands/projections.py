@@ -1,7 +1,8 @@
 """`chronicle projections`: the views folded from the store (today: `stats`).
 
-- `status`: each generation of each view, its position and games, and whether it has caught
-  up with the store;
+- `status`: each generation of each view, its position and games, and how far behind the
+  store it is, in events and in seconds (the age of the oldest finished game it has yet to
+  count);
 - `run`: keep the views live in the foreground (catch up, then follow) until interrupted;
   use it with `chronicle serve --projections external`;
 - `rebuild NAME`: build a fresh generation of a view from the first event, and switch readers
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
@@ -57,13 +59,39 @@ def run_status(args: argparse.Namespace) -> int:
     if not rows:
         print("no view has been built yet (chronicle projections run, or chronicle stats)")
         return 0
-    print(f"{'view':<8} {'gen':>4} {'state':<9} {'position':>10} {'head':>10} {'games':>7}  caught up")
     for row in rows:
-        print(
-            f"{row['view']:<8} {row['generation']:>4} {row['state']:<9} {row['position']:>10} "
-            f"{row['head']:>10} {row['games']:>7}  {'yes' if row['caught_up'] else 'no'}"
-        )
+        print(status_line(row))
     return 0
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def duration(seconds: float) -> str:
+    if seconds < 1:
+        return "less than a second"
+    if seconds < 120:
+        return _plural(round(seconds), "second")
+    if seconds < 7200:
+        return _plural(round(seconds / 60), "minute")
+    return _plural(round(seconds / 3600), "hour")
+
+
+def status_line(row: dict[str, Any]) -> str:
+    """One generation's state and lag, in words."""
+    head = (
+        f"{row['view']} generation {row['generation']} ({row['state']}): "
+        f"{_plural(row['games'], 'game')} counted, at position {row['position']} of {row['head']}"
+    )
+    events, games = row["events_behind"], row["games_behind"]
+    if games == 0:
+        since = f"; the {_plural(events, 'later event')} finish no game" if events else "; nothing after it"
+        return f"{head}: caught up{since}"
+    return (
+        f"{head}: behind by {_plural(games, 'finished game')} ({_plural(events, 'event')}), "
+        f"the oldest waiting {duration(row['lag_seconds'])}"
+    )
 
 
 def run_views(args: argparse.Namespace) -> int:

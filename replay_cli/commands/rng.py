@@ -1,4 +1,4 @@
-"""`chronicle rng`: the `hmac-sha256-v1` randomness of design.md section 4, by hand.
+"""`chronicle rng`: the `hmac-sha256-v1` randomness (`chronicle rules records 4.1`), by hand.
 
 A referee (or a player who doubts a roll) recomputes any outcome from the revealed seed:
 `commit` checks the seed against the published commitment, `roll` and `shuffle` redo one

@@ -1,7 +1,7 @@
 """`chronicle simulate`: seeded bot games played to the end and recorded in the store.
 
 Game i of seed S is reproducible to the byte: its server seed is `sha256(f"{S}:{i}")`, its id
-is derived from the same key (the game id enters every random draw, design.md 4.3, so a fresh
+is derived from the same key (the game id enters every random draw, `chronicle rules records 4.1`, so a fresh
 random id would change the dice), and its bot is the ruleset's `bot_choose` (its plain strategy
 mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same
 seed twice into one store is refused, since those games already exist there.
@@ -23,6 +23,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.ruleset import Outcome, Ruleset
+from domain.standings import sole_winner
 from replay_cli.commands import Subparsers
 from replay_cli.errors import REFUSED, CliError, UsageError
 from replay_cli.local import open_store
@@ -183,8 +184,9 @@ def summary(
 ) -> list[str]:
     actions = sum(p.actions for p in played)
     finished = [p.outcome for p in played if p.outcome is not None]
-    wins: Counter[str] = Counter(w for outcome in finished for w in outcome.winners)
-    draws = sum(1 for outcome in finished if not outcome.winners)
+    # A tie for first is a draw for those tied (domain/standings.py).
+    wins: Counter[str] = Counter(w for outcome in finished if (w := sole_winner(outcome.winners)))
+    draws = sum(1 for outcome in finished if sole_winner(outcome.winners) is None)
     seats = ruleset.meta.seat_ids[: len(names)]
     per_seat = ", ".join(f"{seat} {wins[seat]}" for seat in seats)
     rate = actions / seconds if seconds > 0 else 0.0

@@ -4,8 +4,12 @@ or one game's statistics with its progression drawn as a small chart.
 The tables: games played, game length, win rate by seat (95% Wilson interval), player
 records, head to head, ratings (openskill), dice fairness per stream (chi-square against
 fair dice), and each game's own tables (Province: opening orders). Filters: --ruleset,
---player, --mode, --variant NAME=VALUE, --since/--until (finishing date). --table ID picks
-tables by their stable ids; --csv and --json print them for other programs.
+--player, --mode, --variant NAME=VALUE, --since/--until (finishing date: 2026, 2026-03,
+2026-03-14, 2026-03-14T09:30). --table ID picks tables by their stable ids; --csv and --json
+print them for other programs.
+
+A tie for first is a draw for those tied. A player is a name within one ruleset
+(`province/Ann`); --across-rulesets counts a name as one player in every ruleset.
 
 The view is brought up to date first (the active generation catches up with the store);
 --no-update reads it as it stands. --server URL reads a server's statistics instead.
@@ -48,6 +52,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="NAME=VALUE")
     parser.add_argument("--since", metavar="DATE", help="finished on or after (ISO 8601)")
     parser.add_argument("--until", metavar="DATE", help="finished on or before (ISO 8601)")
+    parser.add_argument(
+        "--across-rulesets",
+        action="store_true",
+        help="count a player's name as one player in every ruleset (default: per ruleset)",
+    )
     parser.add_argument("--table", action="append", default=[], metavar="ID", help="only these tables")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="rows per table (20; 0: all)")
     output = parser.add_mutually_exclusive_group()
@@ -68,12 +77,26 @@ def use_colour(choice: str, stream: TextIO) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from projections.filters import check_filters
     from projections.service import game_tables, parse_variant, to_csv
+    from projections.views import Filters
 
     if args.limit < 0:
         raise UsageError("--limit takes a number of rows, 0 for all")
     try:
-        variant = parse_variant(args.variant)
+        # A server checks the filters against its own rulesets.
+        check = check_filters if args.server is None else (lambda f: f)
+        filters = check(
+            Filters(
+                args.ruleset,
+                args.mode,
+                args.player,
+                args.since,
+                args.until,
+                parse_variant(args.variant),
+                args.across_rulesets,
+            )
+        )
     except ValueError as error:
         raise UsageError(str(error)) from None
     if args.server is not None and (args.store is not None or args.no_update):
@@ -91,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             for line in game_lines(stats, tables, colour):
                 print(line)
         return 0
-    heading, found = _remote_tables(args) if args.server is not None else _local_tables(args, variant)
+    heading, found = _remote_tables(args) if args.server is not None else _local_tables(args, filters)
     chosen = found
     if args.table:
         known = {t.id for t in found}
@@ -141,10 +164,9 @@ def _remote_game(args: argparse.Namespace) -> Any:
         client.close()
 
 
-def _local_tables(args: argparse.Namespace, variant: dict[str, str]) -> tuple[tuple[str, str], list[Any]]:
+def _local_tables(args: argparse.Namespace, filters: Any) -> tuple[tuple[str, str], list[Any]]:
     from projections.runner import StatsReader, catch_up
     from projections.service import snapshot
-    from projections.views import Filters
 
     app = open_store(args.store)
     try:
@@ -158,7 +180,6 @@ def _local_tables(args: argparse.Namespace, variant: dict[str, str]) -> tuple[tu
             progress.finish()
         reader = StatsReader(app)
         try:
-            filters = Filters(args.ruleset, args.mode, args.player, args.since, args.until, variant)
             found = snapshot(reader, filters)
         finally:
             reader.close()
@@ -182,6 +203,7 @@ def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]
             since=args.since,
             until=args.until,
             variant=args.variant or None,
+            across_rulesets="true" if args.across_rulesets else None,
             limit=1000,
         )
     finally:
@@ -231,7 +253,15 @@ def table_lines(table: Any, colour: bool, limit: int) -> list[str]:
     """A table aligned in columns: text to the left, numbers to the right."""
     rows = table.rows if limit == 0 else table.rows[:limit]
     # a composite key repeats the columns beside it
-    composite = table.id in ("games_played", "win_rate_by_seat", "head_to_head", "dice_chi_square")
+    composite = table.id in (
+        "games_played",
+        "win_rate_by_seat",
+        "player_records",
+        "head_to_head",
+        "rating",
+        "decision_time",
+        "dice_chi_square",
+    )
     columns = [c for c in table.columns if not (composite and c.id == table.key)]
     cells = [[format_value(row.get(c.id), c.kind) for c in columns] for row in rows]
     widths = [max([len(c.label), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]

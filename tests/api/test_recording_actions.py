@@ -108,7 +108,7 @@ def test_a_seat_token_acting_out_of_turn_is_refused_with_422_not_active_player(a
     with appends_nothing(api, game):
         body = assert_problem(api.act(game, MOVE, game.seat(other(seat))), 422, "not_active_player")
 
-    assert body["rule"].startswith("province.md")
+    assert body["rule"].startswith("province")
 
 
 def test_the_recorder_acting_for_the_seat_not_in_turn_is_refused_with_422_not_active_player(
@@ -289,4 +289,4 @@ def test_an_action_after_the_game_ended_is_refused_with_422_game_over(api: Api, 
     with appends_nothing(api, game):
         body = assert_problem(api.act(game, {"kind": "EndTurn"}, game.recorder, seat="A"), 422, "game_over")
 
-    assert body["rule"] == "design.md 3"
+    assert body["rule"] == "records 3"

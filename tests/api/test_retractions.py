@@ -205,7 +205,7 @@ def test_the_recorder_corrects_a_mis_entered_goal_and_the_finished_game_audits_c
     assert (report["clean"], report["divergence"]) == (True, None)
     with appends_nothing(api, physical):
         refused = assert_problem(retract(api, physical, physical.recorder), 422, "game_over")
-    assert refused["rule"] == "design.md 3"
+    assert refused["rule"] == "records 3"
 
 
 # -- the events endpoint ------------------------------------------------------------------------

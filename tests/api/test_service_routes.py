@@ -28,6 +28,18 @@ def test_the_rulesets_list_names_province_with_its_seats_and_options(client: Tes
     assert {"name", "default", "choices", "min", "max", "description"} <= set(province["options"][0])
 
 
+def test_the_rules_a_rejection_cites_are_served_whole_or_by_section(client: TestClient[Litestar]) -> None:
+    whole = client.get("/rulesets/province/rules").json()
+    assert whole["reference"] == "province" and whole["section"] is None
+    assert {"id": "3.2", "title": "Labour phase"} in whole["sections"]
+    section = client.get("/rulesets/province/rules/3.2").json()
+    assert section["text"].startswith("### 3.2 Labour phase") and section["text"] in whole["text"]
+    assert client.get("/rules/corrections/2b").json()["title"] == "A random outcome"
+    assert client.get("/rules/records").json()["title"].startswith("Records")
+    assert_problem(client.get("/rulesets/province/rules/99"), 404, "unknown_rules")
+    assert_problem(client.get("/rules/chess"), 404, "unknown_rules")
+
+
 def test_a_ruleset_shows_its_options_with_bounds_and_each_action_kind_as_a_json_schema(
     client: TestClient[Litestar],
 ) -> None:

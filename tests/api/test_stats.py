@@ -84,6 +84,16 @@ def filters_and_pages(stats_client: TestClient[Litestar], chronicle: Chronicle) 
     assert get(stats_client, "/stats", variant="end_check=end_of_turn")["games"] == 3
     assert get(stats_client, "/stats", variant="end_check=end_of_round")["games"] == 0
     assert_problem(stats_client.get("/stats", params={"variant": "nonsense"}), 400, "invalid_filter")
+    for bad in ({"since": "yesterday"}, {"variant": "foo=bar"}, {"ruleset": "chess"}):
+        problem = stats_client.get("/stats/figures", params=bad)
+        assert_problem(problem, 400, "invalid_filter")
+        assert (
+            "2026-03-14" in problem.json()["detail"]
+            or "variant option" in problem.json()["detail"]
+            or ("installed" in problem.json()["detail"])
+        )
+    across = get(stats_client, "/stats/tables/rating", across_rulesets="true")
+    assert {r["ruleset"] for r in across["rows"]} == {"*"}
     assert_problem(stats_client.get("/stats/tables/no_such_table"), 404, "unknown_statistic")
 
 
@@ -113,7 +123,7 @@ def figures_are_keyed_by_stable_ids(stats_client: TestClient[Litestar], chronicl
     body = get(stats_client, "/stats/figures", position=head(chronicle), wait=30)
     figures = body["figures"]
     assert figures["win_rate_by_seat/province/2p/A/games"] == 3
-    assert figures["rating/Ann/games"] == 2
+    assert figures["rating/province/Ann/games"] == 2
     assert "dice_chi_square/province/first-player/d2/p_value" in figures
 
 
@@ -123,6 +133,7 @@ def a_reader_sees_the_game_it_just_finished(stats_client: TestClient[Litestar], 
     assert {r["player"] for r in body["rows"]} >= {"Dee", "Eve"}
     status = get(stats_client, "/stats/status")
     assert [s["state"] for s in status] == ["active"]
+    assert (status[0]["games_behind"], status[0]["lag_seconds"]) == (0, 0.0)
 
 
 def test_one_games_statistics(client: TestClient[Litestar], chronicle: Chronicle) -> None:

@@ -58,7 +58,20 @@ def test_an_illegal_action_exits_1_with_its_code_and_rule_on_one_line(cli: Cli) 
     cli.ok("record", game, "first A", "reveal labor5")
     message = cli.fails(1, "record", game, "build camp")
     assert message.startswith("chronicle: error: rejected (no_worker_moved): ")
-    assert message.endswith("[province.md 3.2]")
+    assert message.endswith("[province 3.2]")
+
+
+def test_a_rejection_leads_to_its_rule_text_with_chronicle_rules(cli: Cli) -> None:
+    game = cli.new_game("province", *PLAYERS, "--mode", "physical")
+    cli.ok("record", game, "first A", "reveal labor5")
+    rule = cli.fails(1, "record", game, "build camp").rsplit("[", 1)[1].rstrip("]")
+    text = cli.ok("rules", rule)
+    assert text.startswith("### 3.2 ") and "At least one worker must move" in text
+    assert cli.ok("rules", "province", "3.2") == text
+    assert "2b       A random outcome" in cli.ok("rules", "corrections", "--list")
+    assert cli.ok("rules", "records").startswith("# Records")
+    assert "no rules reference 'chess' (references: dominations, " in cli.fails(2, "rules", "chess")
+    assert "province has no section '99' (sections: 1, 1.2," in cli.fails(2, "rules", "province", "99")
 
 
 def test_the_actions_before_an_illegal_one_stay_recorded(cli: Cli) -> None:

@@ -49,6 +49,18 @@ def test_audit_over_the_server_with_the_admin_token(server: Server, physical_gam
     assert remote.split()[1] == "clean"
 
 
+def test_audit_all_over_the_server_skips_running_games_and_counts_them(
+    server: Server, physical_game: RecordedGame
+) -> None:
+    game = physical_game
+    done = game.cli.run("audit", "--all", "--server", server.url)
+    assert done.returncode == 0, done.stderr
+    assert f"{game.game_id}  skipped: still running" in done.stdout + done.stderr
+    assert re.search(r"\d+ games audited: all clean; \d+ running games skipped", done.stderr)
+    with_admin = game.cli.run("audit", "--all", "--server", server.url, "--token", ADMIN_TOKEN)
+    assert with_admin.returncode == 0 and "skipped" not in with_admin.stderr
+
+
 def test_the_token_can_come_from_a_file_or_the_environment_instead_of_the_command_line(
     server: Server, physical_game: RecordedGame, tmp_path: Path
 ) -> None:

@@ -61,6 +61,11 @@ def test_stats_as_csv_and_json_with_filters(games: Cli) -> None:
     )
     assert next(t for t in tables if t["id"] == "games_played")["rows"][0]["games"] == 4
     assert "no table 'nope'" in games.fails(2, "stats", "--table", "nope")
+    assert "is not a date: use an ISO 8601 date" in games.fails(2, "stats", "--since", "yesterday")
+    unknown = games.fails(2, "stats", "--variant", "foo=bar")
+    assert "no installed ruleset has a variant option 'foo'" in unknown
+    records = json.loads(games.ok("stats", "--json", "--table", "player_records", "--across-rulesets"))
+    assert [r["player_id"] for r in records[0]["rows"]] == ["Bot A", "Bot B"]
 
 
 def test_one_game_has_its_progression_chart(games: Cli) -> None:
@@ -88,7 +93,8 @@ def test_killing_the_runner_midway_changes_no_figure(games: Cli) -> None:
     games.ok("projections", "run", "--once")
     resumed = games.ok("stats", "--json", "--no-update")
     status = games.ok("projections", "status")
-    assert "active" in status and "yes" in status
+    assert "stats generation 1 (active): 7 games counted, at position " in status
+    assert status.rstrip().endswith("caught up; nothing after it")
     rebuilt = games.ok("projections", "rebuild", "stats")
     assert "generation 2 built" in rebuilt
     assert json.loads(games.ok("stats", "--json", "--no-update")) == json.loads(resumed)

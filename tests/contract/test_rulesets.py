@@ -39,6 +39,7 @@ from domain.ruleset import (
     all_rulesets,
     resolve_options,
 )
+from store.references import resolve
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
@@ -154,6 +155,9 @@ def check_state(
         notation = ruleset.format_action(action)
         covered = any(templates.matches(shape, notation) for shape in shapes)
         assert isinstance(outcome, Rejection) or covered, f"unlisted {action} accepted for {seat}"
+        if isinstance(outcome, Rejection):
+            # Every refusal cites a section a user can read (`chronicle rules`).
+            assert resolve(outcome.rule) is not None, f"{outcome.code} cites {outcome.rule!r}: no such rule"
     secrets = SECRETS.get(ruleset.meta.id)
     hidden = tuple(secrets(state)) if secrets is not None else ()
     viewers = [PUBLIC, *(Viewer("seat", s.id) for s in playout.config.seats)]

@@ -168,6 +168,9 @@ def test_status_lists_each_generation_with_its_position(app: Chronicle) -> None:
         "games": 1,
         "head": head(app),
         "caught_up": True,
+        "events_behind": head(app) - row["position"],
+        "games_behind": 0,
+        "lag_seconds": 0.0,
     }
     view = open_view(app.url, "stats", generation)
     try:
@@ -181,6 +184,22 @@ def test_status_lists_each_generation_with_its_position(app: Chronicle) -> None:
         view.datastore.close()  # type: ignore[attr-defined]
 
 
+def test_status_says_how_far_behind_a_view_is_in_games_events_and_seconds(app: Chronicle) -> None:
+    simulate(app, 1, seed="lag1")
+    rebuild(app.url)
+    physical_game(app, OPENING)  # events after the view's position that finish no game
+    [row] = status(app.url)
+    assert row["events_behind"] > len(OPENING) and (row["games_behind"], row["caught_up"]) == (0, True)
+    before = time.monotonic()
+    simulate(app, 2, seed="lag2")
+    time.sleep(0.2)
+    [row] = status(app.url)
+    assert (row["games_behind"], row["caught_up"]) == (2, False)
+    assert row["events_behind"] == head(app) - row["position"] > 2
+    # the oldest waiting game finished after `before`, and at least 0.2 s ago
+    assert 0.2 <= row["lag_seconds"] <= time.monotonic() - before + 1
+
+
 def stored_and_replayed(view: StatsView) -> tuple[list[PlayerRating], list[PlayerRating]]:
     return view.ratings(), replay(view.games())
 
@@ -192,7 +211,7 @@ def test_ratings_are_kept_as_games_finish_and_equal_a_replay_of_the_games(app: C
     view = open_view(app.url, "stats", generation)
     try:
         stored, replayed = stored_and_replayed(view)
-        assert [r.player for r in stored] == ["Ann", "Ben"]
+        assert [r.player for r in stored] == ["province/Ann", "province/Ben"]
         assert stored == replayed
         host = ProjectionHost(app.url, poll=0.05).start()
         try:
@@ -202,12 +221,19 @@ def test_ratings_are_kept_as_games_finish_and_equal_a_replay_of_the_games(app: C
         finally:
             host.stop()
         stored, replayed = stored_and_replayed(view)
-        assert [(r.player, r.games) for r in stored] == [("Ann", 3), ("Ben", 3), ("Cy", 1), ("Dee", 1)]
+        assert [(r.player, r.games) for r in stored] == [
+            ("province/Ann", 3),
+            ("province/Ben", 3),
+            ("province/Cy", 1),
+            ("province/Dee", 1),
+        ]
         assert stored == replayed  # the same floats, not merely close ones
         games, read = view.games_and_ratings()
         assert read == stored
         assert ratings(games, read) == ratings(games)
         assert view.games_and_ratings(Filters(player="Ann")) == (view.games(Filters(player="Ann")), None)
+        across = Filters(across_rulesets=True)
+        assert view.games_and_ratings(across) == (games, None)
     finally:
         close_view(view)
 

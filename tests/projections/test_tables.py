@@ -132,22 +132,23 @@ def test_win_rate_by_seat_counts_wins_and_draws_with_a_wilson_interval() -> None
 
 def test_player_records_follow_players_across_seats() -> None:
     players = rows(player_records(GAMES))
-    ann = players["Ann"]
+    ann = players["province/Ann"]
+    assert (ann["ruleset"], ann["player"]) == ("province", "Ann")
     assert (ann["games"], ann["wins"], ann["losses"], ann["draws"]) == (3, 1, 1, 1)
     assert ann["mean_score"] == pytest.approx(7.0)  # (10 + 6 + 5) / 3
     assert ann["best_score"] == 10
-    ben = players["Ben"]
+    ben = players["province/Ben"]
     assert (ben["games"], ben["wins"], ben["losses"], ben["mean_score"]) == (2, 1, 1, 7.5)
-    assert (players["Cy"]["games"], players["Cy"]["draws"]) == (1, 1)
+    assert (players["province/Cy"]["games"], players["province/Cy"]["draws"]) == (1, 1)
 
 
 def test_head_to_head_counts_each_meeting_from_both_sides() -> None:
     pairs = rows(head_to_head(GAMES))
     assert {k: (r["games"], r["wins"], r["losses"], r["draws"]) for k, r in pairs.items()} == {
-        "Ann vs Ben": (2, 1, 1, 0),
-        "Ben vs Ann": (2, 1, 1, 0),
-        "Ann vs Cy": (1, 0, 0, 1),
-        "Cy vs Ann": (1, 0, 0, 1),
+        "province/Ann vs Ben": (2, 1, 1, 0),
+        "province/Ben vs Ann": (2, 1, 1, 0),
+        "province/Ann vs Cy": (1, 0, 0, 1),
+        "province/Cy vs Ann": (1, 0, 0, 1),
     }
 
 
@@ -179,7 +180,7 @@ def test_ratings_update_game_by_game_in_finishing_order() -> None:
     [[ann], [ben]] = model.rate([[ann], [ben]], ranks=[1, 2])
     [[ben], [ann]] = model.rate([[ben], [ann]], ranks=[1, 2])
     [[ann], [cy]] = model.rate([[ann], [cy]], ranks=[1, 1])
-    rated = rows(ratings(GAMES))
+    rated = {r["player"]: r for r in ratings(GAMES).rows}
     assert rated["Ann"]["mu"] == pytest.approx(ann.mu)
     assert rated["Ben"]["sigma"] == pytest.approx(ben.sigma)
     assert rated["Cy"]["ordinal"] == pytest.approx(cy.ordinal())
@@ -188,7 +189,7 @@ def test_ratings_update_game_by_game_in_finishing_order() -> None:
 
 
 def test_decision_time_adds_up_each_players_actions_and_seconds() -> None:
-    players = rows(decision_time(GAMES))
+    players = {r["player"]: r for r in decision_time(GAMES).rows}
     # Ann: 10 actions in 50 s, then 11 in 11 s; Ben: 8 in 30 s, then 12 in 24 s
     assert (players["Ann"]["games"], players["Ann"]["actions"]) == (2, 21)
     assert players["Ann"]["seconds_per_action"] == pytest.approx(61 / 21)
@@ -230,3 +231,86 @@ def test_filters_pick_players_and_variants() -> None:
         "g1",
         "g2",
     ]
+
+
+def _in(ruleset: str, g: GameStatistics) -> GameStatistics:
+    g.ruleset = ruleset
+    return g
+
+
+# Ann and Ben both win a Dominations game (a tie for first the rules left standing); Cy is last.
+SHARED = [
+    _in(
+        "dominations",
+        game(
+            4,
+            {"A": "Ann", "B": "Ben", "C": "Cy"},
+            ["A", "B"],
+            {"A": 1, "B": 1, "C": 3},
+            {"A": 30, "B": 30, "C": 12},
+            5,
+            50,
+            600,
+            [],
+        ),
+    )
+]
+
+
+def test_a_tie_for_first_is_a_draw_for_those_tied_in_every_table() -> None:
+    records = rows(player_records(SHARED))
+    assert {k: (r["wins"], r["draws"], r["losses"]) for k, r in records.items()} == {
+        "dominations/Ann": (0, 1, 0),
+        "dominations/Ben": (0, 1, 0),
+        "dominations/Cy": (0, 0, 1),
+    }
+    pairs = rows(head_to_head(SHARED))
+    assert (pairs["dominations/Ann vs Ben"]["draws"], pairs["dominations/Ben vs Ann"]["draws"]) == (1, 1)
+    assert (pairs["dominations/Ann vs Cy"]["wins"], pairs["dominations/Cy vs Ben"]["losses"]) == (1, 1)
+    by_seat = {r["seat"]: (r["wins"], r["draws"]) for r in win_rate_by_seat(SHARED).rows}
+    assert by_seat == {"A": (0, 1), "B": (0, 1), "C": (0, 0)}
+
+
+def test_a_shared_first_place_counts_as_no_win_for_a_game_package_or_simulate() -> None:
+    from domain.games.dominion.stats import tables as dominion_tables
+    from domain.games.province.stats import tables as province_tables
+    from domain.ruleset import Outcome
+    from replay_cli.commands.simulate import Played, summary
+
+    openings = {"openings": {"A": ["camp"], "B": ["camp"]}}
+    [table_] = province_tables([{"winners": ["A", "B"], "extra": openings}])
+    assert [(r["wins"], r["draws"]) for r in table_["rows"]] == [(0, 2)]
+    extra = {"kingdom": ["Village"], "gains": {"A": {"Village": [1]}, "B": {}}}
+    [cards] = dominion_tables([{"winners": ["A", "B"], "extra": extra}])
+    assert cards["rows"][0]["win_rate_gained"] == 0.0
+    from uuid import uuid4
+
+    from domain.ruleset import get_ruleset
+
+    ruleset = get_ruleset("province")
+    assert ruleset is not None
+    shared = Outcome({"A": 5, "B": 5}, {"A": 1, "B": 1}, ("A", "B"))
+    alone = Outcome({"A": 6, "B": 5}, {"A": 1, "B": 2}, ("A",))
+    played = [Played(uuid4(), 10, shared), Played(uuid4(), 10, alone)]
+    assert summary(ruleset, "s", played, ["Bot A", "Bot B"], 1.0)[1] == "wins per seat: A 1, B 0; draws 1"
+
+
+def test_players_are_told_apart_per_ruleset_unless_asked_across() -> None:
+    games = [*GAMES, *SHARED]
+    per_ruleset = rows(player_records(games))
+    assert (per_ruleset["province/Ann"]["games"], per_ruleset["dominations/Ann"]["games"]) == (3, 1)
+    assert per_ruleset["dominations/Ann"]["mean_score"] == 30
+    across = rows(player_records(games, across=True))
+    assert (across["Ann"]["games"], across["Ann"]["ruleset"]) == (4, "*")
+    assert {r["player_id"] for r in ratings(games).rows} == {
+        "province/Ann",
+        "province/Ben",
+        "province/Cy",
+        "dominations/Ann",
+        "dominations/Ben",
+        "dominations/Cy",
+    }
+    assert {r["player_id"] for r in ratings(games, across=True).rows} == {"Ann", "Ben", "Cy"}
+    assert "Ann vs Ben" in rows(head_to_head(games, across=True))
+    ranks = {r["player_id"]: r["rank"] for r in ratings(games).rows}
+    assert sorted(v for k, v in ranks.items() if k.startswith("dominations/")) == [1, 2, 3]

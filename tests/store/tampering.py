@@ -465,7 +465,7 @@ def seed_replaced(ctx: Context) -> Tampered | None:
         events = list(ctx.events)
         events[finished[0]] = ctx.events[finished[0]].edited(server_seed=other)
         return Tampered(
-            "", events, finished[0] + 1, "seed_not_committed", rule="design.md 4.1", note="revealed"
+            "", events, finished[0] + 1, "seed_not_committed", rule="records 4.1", note="revealed"
         )
     [created] = ctx.sealed
     return Tampered(
@@ -473,7 +473,7 @@ def seed_replaced(ctx: Context) -> Tampered | None:
         ctx.events,
         1,
         "seed_not_committed",
-        rule="design.md 4.1",
+        rule="records 4.1",
         note="sealed",
         secret=created.edited(server_seed=other),
     )

@@ -54,7 +54,7 @@ META = RulesetMeta(
     options=OPTIONS,
     hidden_information=True,
     chance=True,
-    spec="dominations-provinces.md",
+    spec="dominations",
 )
 
 

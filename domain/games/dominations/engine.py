@@ -29,7 +29,7 @@ from domain.games.dominations.state import (
 from domain.rng import Rng
 from domain.ruleset import Command, Rejection
 
-SPEC = "dominations-provinces.md"
+SPEC = "dominations"
 
 OWN_TURN = (START, ATTACK, PLACE_PROVINCE, GROW_AFTER_FAIL, BUILD, DEVELOP)
 

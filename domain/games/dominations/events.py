@@ -5,7 +5,7 @@ recorded in the facts.
 
 Random facts (`DeckShuffled`, the draws inside `ConquestCardBought`, `ConquestAttempted`,
 `ProvincesRevealed`, `LandDealt`, and each `Reshuffled` inside them) record their stream (the
-deck name) and counter `n` (design.md 4). In physical mode the engine records
+deck name) and counter `n` (records 4). In physical mode the engine records
 `DrawsRequested` and the recorder's `CardRecorded` entries instead (5.4).
 Hidden parts (pile orders, a hand card's identity, the Spy peek) are blanked by `view.redact`,
 which sets `redacted`.

@@ -139,7 +139,7 @@ def format_action(action: Any) -> str:
 
 def parse_notation(text: str) -> Any:
     words = text.split()
-    bad = Rejection("E_BAD_PARAMS", f"Cannot read {text!r}; use {USAGE}.", "dominations-provinces.md 4.0")
+    bad = Rejection("E_BAD_PARAMS", f"Cannot read {text!r}; use {USAGE}.", "dominations 4.0")
     if not words:
         return bad
     verb, args = words[0].lower(), words[1:]
@@ -189,5 +189,5 @@ def parse_notation(text: str) -> Any:
                 return bad
             return msgspec.convert({**data, "kind": verb}, ac.Action)
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
-            return Rejection("E_BAD_PARAMS", f"{verb}: {error}", "dominations-provinces.md 4.0")
+            return Rejection("E_BAD_PARAMS", f"{verb}: {error}", "dominations 4.0")
     return bad

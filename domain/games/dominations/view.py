@@ -7,7 +7,7 @@ the Spy peek (the attacker only). Everything else is public.
 Ruling: a shuffle's `order_digest` (5.2 step 7) is shown only once the game is over. The spec
 calls it public, but a digest of a short pile gives its order away to anyone who hashes the
 few orders it could have (a five-card reshuffle has 120), and the seed's commitment
-(design.md 4) already lets everyone check every shuffle after the game.
+(records 4) already lets everyone check every shuffle after the game.
 """
 
 from __future__ import annotations

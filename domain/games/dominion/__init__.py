@@ -14,7 +14,7 @@ phases, Clean-up, between turns, end, scoring: 1, 3, 7), `rules` (`decide`), `le
 and legal actions), `view` (6.5), `describe`, `notation` and `bot`; `onlinelog` (Dominion Online
 game logs read into data) and `logimport` (a log planned into a physical table's actions).
 
-Randomness (design.md 4): stream `kingdom` n 0 shuffles the randomizer names (sorted) and deals
+Randomness (records 4): stream `kingdom` n 0 shuffles the randomizer names (sorted) and deals
 from the first (a base game: the 25 base names, the first 10 taken; with Empires see `turns`);
 `landscapes` n 0 and `obelisk` n 0 draw the landscapes apart and Obelisk's pile; stream
 `first-player` n 0 rolls one die with as many faces as seats; stream `deck:<seat>` (one per
@@ -92,7 +92,7 @@ META = RulesetMeta(
     options=OPTIONS,
     hidden_information=True,
     chance=True,
-    spec="dominion.md",
+    spec="dominion",
 )
 
 
@@ -107,7 +107,7 @@ class DominionRuleset:
             return Rejection(
                 "players_5_6",
                 "Dominion takes 2 to 4 players; 5 or 6 need the variant players_5_6 (a second basic set).",
-                "dominion.md 1.3",
+                "dominion 1.3",
             )
         excluded = [n.strip() for n in str(config.options.get("exclude", "")).split(",") if n.strip()]
         expansions = str(config.options.get("expansions", "base"))
@@ -117,11 +117,11 @@ class DominionRuleset:
         unknown = [n for n in excluded if n not in known and n not in DATA.landscapes]
         if unknown:
             return Rejection(
-                "bad_exclude", f"{unknown[0]!r} is not a pile or landscape of this game.", "dominion.md 6.3"
+                "bad_exclude", f"{unknown[0]!r} is not a pile or landscape of this game.", "dominion 6.3"
             )
         if len([n for n in pool if n not in excluded]) < 10:
             return Rejection(
-                "bad_exclude", "Excluding these leaves fewer than 10 kingdom piles.", "dominion.md 6.3"
+                "bad_exclude", "Excluding these leaves fewer than 10 kingdom piles.", "dominion 6.3"
             )
         return None
 

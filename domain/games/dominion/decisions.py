@@ -19,7 +19,7 @@ from domain.games.dominion.data import DATA
 from domain.games.dominion.state import RECORDER, UNSEEN, Decision, State
 from domain.ruleset import Rejection
 
-SPEC = "dominion.md"
+SPEC = "dominion"
 MANY = object()  # more than one legal answer: ask
 NONE = object()  # no legal answer: the instruction does nothing
 

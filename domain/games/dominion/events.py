@@ -2,7 +2,7 @@
 
 Every state change is one of these, so `evolve` rebuilds the state from facts alone. Random
 facts (`KingdomChosen` when drawn, `FirstPlayerChosen`, `Shuffled`) record the stream and
-counter of `hmac-sha256-v1` (design.md 4) in a digital game, or `observed: true` in a physical
+counter of `hmac-sha256-v1` (records 4) in a digital game, or `observed: true` in a physical
 one. `Observed` is the recorder's entry of the next cards of a deck whose order the engine
 does not know (6.4), `?` for a card it did not see; `Identified` names unseen cards later.
 `StackSaved` stores the continuation of unfinished effects (frames and open decisions) whenever

@@ -235,5 +235,5 @@ def _bad(text: str) -> Rejection:
     return Rejection(
         "bad_notation",
         f"Cannot read {text!r}: try 'play Village', 'buy Gold', 'end', 'discard Copper Estate'.",
-        "dominion.md 4.1",
+        "dominion 4.1",
     )

@@ -9,8 +9,8 @@ games, in the manner of Council Room's card tables.
   one kingdom card.
 - `tables`: `dominion_cards`, per kingdom card over the games where it was in the kingdom: the
   games and seats it was available to, the seats that gained it, the win rate of those seats
-  against the seats that did not (a seat in the outcome's `winners` won; a shared win counts
-  for each winner), the mean number gained by those who gained it, the mean own turn of the
+  against the seats that did not (a seat won when it was the only winner: a tie for first is
+  a draw, domain/standings.py), the mean number gained by those who gained it, the mean own turn of the
   first gain, and the share of all its gains made in own turns 1-2, 3-4, 5-8 and 9+.
 
 `metrics` and `dice` (the figures followed turn by turn, the first-player die) are the
@@ -24,6 +24,7 @@ from typing import Any
 
 from domain.games.dominion.events import Gained, KingdomChosen, TurnStarted
 from domain.ruleset import GameConfig, Outcome
+from domain.standings import sole_winner
 
 # (column id, label, first own turn, last own turn or None)
 BUCKETS: tuple[tuple[str, str, int, int | None], ...] = (
@@ -87,12 +88,12 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         gains: Mapping[str, Mapping[str, Sequence[int]]] = extra.get("gains") or {}
         if not kingdom or not gains:
             continue
-        winners = set(game.get("winners") or ())
+        winner = sole_winner(tuple(game.get("winners") or ()))
         for pile in kingdom:
             card = cards.setdefault(pile, _Card())
             card.games += 1
             for seat, taken in gains.items():
-                won = seat in winners
+                won = seat == winner
                 card.seats += 1
                 got = taken.get(pile) or ()
                 if not got:

@@ -7,7 +7,7 @@ and the hand evaluator, 4.6-4.7), `tables` (City and Province tables, 3.2-3.3), 
 (setup 1, turns 3, victory 6, `decide`), `battle` (4), `legal` (prompts and legal actions),
 `view` (5.1 hidden information), `describe`, `notation` and `stats` (statistics hooks).
 
-Randomness (design.md 4): streams `turn-order` (the roll-off, one operation per die), `dice`
+Randomness (records 4): streams `turn-order` (the roll-off, one operation per die), `dice`
 (City, Province and city destruction rolls, one operation per roll; a Province roll is one
 operation of two dice, first then second) and `deck` (the initial shuffle is n = 0, each
 reshuffle or fresh deck the next n). Every random fact carries its stream, n and faces.
@@ -58,7 +58,7 @@ META = RulesetMeta(
     options=OPTIONS,
     hidden_information=True,
     chance=True,
-    spec="dynasties-kingdoms.md",
+    spec="dynasties",
 )
 
 

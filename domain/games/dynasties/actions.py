@@ -6,7 +6,7 @@ One Struct per action kind, tagged by `kind` with the spec's action names. Rulin
   are options); there is no action for it.
 - The acting player is the command's seat (or, for the recorder, the seat that is prompted),
   so actions carry no `player` field; `roll_turn_order` names the player who rolled.
-- Digital mode (design.md 4): actions never carry seeds. The engine rolls, shuffles and deals
+- Digital mode (records 4): actions never carry seeds. The engine rolls, shuffles and deals
   itself; an outcome field given in a digital action must equal the drawn one
   (`RESULT_MISMATCH`), e.g. `roll_city` with a `value`. Deals, the automatic rebels' draws,
   showdowns and city destruction rolls are derived steps in digital mode.

@@ -147,9 +147,9 @@ def check_deal(state: State, a: DealBattle, command: Command) -> Rejection | Non
         return reject("HAND_SIZE", f"The hands have {sizes} cards.", "4.2")
     if fresh:
         if not a.shuffle:
-            return reject("RESHUFFLE_REQUIRED", "Every battle starts with a fresh shuffle (D22).", "7 D22")
+            return reject("RESHUFFLE_REQUIRED", "Every battle starts with a fresh shuffle (D22).", "D22")
         if a.reshuffle:
-            return reject("RESHUFFLE_NOT_ALLOWED", "A fresh deck needs no reshuffle.", "7 D22")
+            return reject("RESHUFFLE_NOT_ALLOWED", "A fresh deck needs no reshuffle.", "D22")
         return None
     need = len(a.attacker_cards) + len(a.defender_cards)
     short = len(state.draw) < need
@@ -264,7 +264,7 @@ def check_draw(state: State, a: DiscardAndDraw, command: Command) -> Rejection |
     if side.face_up in a.discard and not state.opts.face_up_discardable:
         return reject("FACE_UP_CARD", "The face-up card cannot be discarded.", "4.5")
     if state.opts.card_limit == "total_7" and len(a.discard) > 7 - side.hand_size:
-        return reject("DRAW_LIMIT", f"At most {7 - side.hand_size} replacements (total_7).", "7 D15")
+        return reject("DRAW_LIMIT", f"At most {7 - side.hand_size} replacements (total_7).", "D15")
     if a.draw is not None and len(a.draw) != len(a.discard):
         return reject("DRAW_COUNT", "Draw as many cards as were discarded.", "4.5")
     k = len(a.discard)

@@ -2,7 +2,7 @@
 dynasties-kingdoms.md 5.6 and the random facts of 5.4.
 
 Every state change is one of these, so `evolve` rebuilds the state from facts alone. Every
-random fact records its stream and counter `n` (design.md 4) in digital mode, or
+random fact records its stream and counter `n` (records 4) in digital mode, or
 `observed: true` in physical mode, with every face rolled (`value`, `first`/`second`), so a
 dice-fairness check can read the faces per stream. Hidden cards in redacted copies read "??".
 """

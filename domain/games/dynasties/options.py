@@ -22,11 +22,11 @@ from domain.ruleset import VariantOption
 
 
 def _enum(name: str, default: str, other: str, decision: str) -> VariantOption:
-    return VariantOption(name, default, f"{decision} (dynasties-kingdoms.md 7)", choices=(default, other))
+    return VariantOption(name, default, f"{decision} (dynasties 7)", choices=(default, other))
 
 
 def _flag(name: str, default: bool, decision: str) -> VariantOption:
-    return VariantOption(name, default, f"{decision} (dynasties-kingdoms.md 7)", choices=(False, True))
+    return VariantOption(name, default, f"{decision} (dynasties 7)", choices=(False, True))
 
 
 OPTIONS: tuple[VariantOption, ...] = (

@@ -410,7 +410,7 @@ def check_roll_city(state: State, a: RollCity, command: Command) -> Rejection | 
     if a.province in state.rolled or a.province not in state.to_roll:
         return reject("ALREADY_ROLLED", f"{a.province} was already rolled this phase.", "3.2")
     if state.opts.roll_order == "map_order" and a.province != state.to_roll[0]:
-        return reject("ROLL_ORDER", f"Roll {state.to_roll[0]} first (map order).", "7 D6")
+        return reject("ROLL_ORDER", f"Roll {state.to_roll[0]} first (map order).", "D6")
     return None
 
 
@@ -462,7 +462,7 @@ def check_roll_province(state: State, a: RollProvince, command: Command) -> Reje
     if a.province not in state.to_roll:
         return reject("NOT_CONTROLLED", f"{a.province} was not yours at the start of the phase.", "3.3")
     if state.opts.roll_order == "map_order" and a.province != state.to_roll[0]:
-        return reject("ROLL_ORDER", f"Roll {state.to_roll[0]} first (map order).", "7 D6")
+        return reject("ROLL_ORDER", f"Roll {state.to_roll[0]} first (map order).", "D6")
     return None
 
 
@@ -557,17 +557,17 @@ def check_move(state: State, a: MoveArmy, command: Command) -> Rejection | None:
             )
         if original:
             if prov.sent_out + s.count > prov.start_armies - 1:
-                return reject("LAST_ARMY", f"{s.province} must keep one of its original armies.", "7 D13")
+                return reject("LAST_ARMY", f"{s.province} must keep one of its original armies.", "D13")
         elif prov.armies - s.count < 1:
             return reject("LAST_ARMY", f"The last army may not leave {s.province}.", "3.4")
     group = sum(s.count for s in a.from_)
     battle = target.rebels > 0 or (target.owner is not None and target.owner != player)
     if battle and state.opts.attacks_per_target == "one" and a.to in state.attacked:
-        return reject("ATTACK_LIMIT", f"{a.to} was already attacked this phase.", "7 D14")
+        return reject("ATTACK_LIMIT", f"{a.to} was already attacked this phase.", "D14")
     if state.opts.army_cap == "hard":
         after = group if battle else group + (target.armies if target.owner == player else 0)
         if after > ARMY_LIMIT:
-            return reject("ARMY_CAP", "A province never holds more than 10 armies.", "7 D11")
+            return reject("ARMY_CAP", "A province never holds more than 10 armies.", "D11")
     return None
 
 

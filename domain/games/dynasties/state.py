@@ -3,7 +3,7 @@
 Frozen msgspec Structs and tuples. Provinces are kept in map order (`State.provs[i]` is the
 province of index i of the game's map, see `maps.get_map`). Seats are the players, in seating
 order. The counters `n_turn_order`, `n_dice` and `n_deck` are the operation counters of the
-three random streams (design.md 4): `turn-order`, `dice` and `deck`.
+three random streams (records 4): `turn-order`, `dice` and `deck`.
 
 The draw pile is an ordered tuple (top first) in digital mode, and a tuple in canonical order
 (a set whose order is unknown) in physical mode (section 2, "Draw pile representation").
@@ -20,9 +20,9 @@ from domain.games.dynasties.maps import MapData, get_map
 from domain.games.dynasties.options import Opts
 
 # Seat ids for as many players as a map may take (the store allows 16): the default map takes
-# 2-7 (dynasties-kingdoms.md 8.3), a custom map up to its homeland capacity (1.2, 8.2).
+# 2-7 (8.3), a custom map up to its homeland capacity (1.2, 8.2).
 SEATS = tuple(f"p{i}" for i in range(1, 17))
-SPEC = "dynasties-kingdoms.md"
+SPEC = "dynasties"
 
 
 class Prov(msgspec.Struct, frozen=True):

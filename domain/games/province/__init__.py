@@ -51,7 +51,7 @@ META = RulesetMeta(
     options=OPTIONS,
     hidden_information=True,
     chance=True,
-    spec="province.md",
+    spec="province",
 )
 
 

@@ -15,7 +15,7 @@ from domain.games.province.state import State
 from domain.rng import Rng
 from domain.ruleset import Rejection
 
-SPEC = "province.md"
+SPEC = "province"
 
 
 class Ctx(Decision[State, Fact]):

@@ -83,7 +83,7 @@ def build_options(data: RulesData) -> tuple[VariantOption, ...]:
         ),
         _enum("first_player_method", "toss", ("chosen",), "D24: a ship toss or the table's choice."),
         _enum("first_player", "A", ("B",), "D24: the first player under first_player_method: chosen."),
-        _enum("rng_algorithm", "hmac-sha256-v1", (), "D25: the digital randomness algorithm (design.md 4)."),
+        _enum("rng_algorithm", "hmac-sha256-v1", (), "D25: the digital randomness algorithm (records 4)."),
         _enum("harbor_income_timing", "turn_start", ("on_toss",), "D26: when Harbor income is received."),
         _enum(
             "lender_targets",

@@ -92,7 +92,7 @@ def check_grind(state: State, action: Grind, seat: str) -> Rejection | None:
             "3.3",
         )
     if state.rules.variants.grind_on_empty_supply == "reject" and state.supply() < rate.coins * action.count:
-        return reject("supply_empty", "The supply has too few coins to pay for this Grind.", "9 D5")
+        return reject("supply_empty", "The supply has too few coins to pay for this Grind.", "D5")
     return None
 
 
@@ -115,7 +115,7 @@ def check_union(state: State, action: UnionConvert, seat: str) -> Rejection | No
         return reject("union_not_available", "You need a Union, built or borrowed, to convert coins.", "3.3")
     limit = state.rules.variants.union_uses_per_turn
     if limit is not None and state.turn_state.union_uses + action.count > limit:
-        return reject("union_limit_reached", f"The Union may be used {limit} times per turn.", "9 D8")
+        return reject("union_limit_reached", f"The Union may be used {limit} times per turn.", "D8")
     rate = state.rules.data.union
     if state.player(seat).coins < rate.coins * action.count:
         return reject(

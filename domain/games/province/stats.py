@@ -19,6 +19,7 @@ from domain.games.province.events import BuildingBuilt, Fact, FirstPlayerDetermi
 from domain.games.province.scoring import score
 from domain.games.province.state import FACES, State
 from domain.ruleset import Die, GameConfig, Outcome
+from domain.standings import seat_result
 
 OPENING_LENGTH = 2
 
@@ -66,18 +67,20 @@ def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None)
 
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`province_opening_orders`: for each opening, how many seats played it, won with it,
-    drew with it. `games` are finished games: `{"winners": [...], "extra": per_game(...)}`."""
+    drew with it (a tie for first is a draw, domain/standings.py). `games` are finished
+    games: `{"winners": [...], "extra": per_game(...)}`."""
     counts: dict[str, list[int]] = {}
     for game in games:
-        winners = set(game.get("winners", ()))
+        winners = tuple(game.get("winners", ()))
         openings: Mapping[str, Sequence[str]] = game.get("extra", {}).get("openings", {})
         for seat, built in openings.items():
             key = " > ".join(built) if built else "(nothing built)"
             row = counts.setdefault(key, [0, 0, 0])
             row[0] += 1
-            if seat in winners:
+            result = seat_result(winners, seat)
+            if result == "win":
                 row[1] += 1
-            elif not winners:
+            elif result == "draw":
                 row[2] += 1
     rows = [
         {"opening": key, "seats": n, "wins": wins, "draws": draws, "win_rate": wins / n}

@@ -1,6 +1,6 @@
 """Random and setup inputs of Province (Kickstarter 2014): province.md sections 1.2, 5.1, 7.2 and 7.5.
 
-Digital games draw with `hmac-sha256-v1` (design.md 4) inside `setup` and `decide`:
+Digital games draw with `hmac-sha256-v1` (records 4) inside `setup` and `decide`:
 stream `first-player` n 0 (one 2-faced die: 1 white → A first, 2 black → B first), stream
 `goals` n 0 (one shuffle of the pool in rules-data order, index 0 on top), stream `ships` n 0, 1,
 … (two 2-faced dice per toss). Physical games wait for the recorder's entries instead.
@@ -94,9 +94,7 @@ def _check_first(state: State, action: DetermineFirstPlayer) -> Rejection | None
         return reject("invalid_payload", f"There is no seat {action.first!r}.", "7.2")
     if action.face is not None:
         if state.rules.variants.first_player_method == "chosen":
-            return reject(
-                "invalid_payload", "The first player is chosen, not tossed: enter no face.", "9 D24"
-            )
+            return reject("invalid_payload", "The first player is chosen, not tossed: enter no face.", "D24")
         if action.face not in FACES:
             return reject(
                 "invalid_random_result", f"A ship shows white or black, not {action.face!r}.", "7.6"

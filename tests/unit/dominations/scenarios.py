@@ -172,7 +172,7 @@ class Play:
             return list(result)
         assert isinstance(result, Rejection), f"{action} accepted, expected {expect}"
         assert result.code == expect, f"{action}: {result.code} ({result.message}), expected {expect}"
-        assert result.rule.startswith("dominations-provinces.md ")
+        assert result.rule.startswith("dominations ")
         return []
 
     def p(self, seat: str) -> Any:

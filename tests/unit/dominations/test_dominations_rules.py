@@ -25,7 +25,7 @@ def test_a_conquest_card_paid_with_two_domains_is_refused_citing_the_rule() -> N
         state, Command(ac.BuyConquestCard(None, {"TRA": 1, "GOV": 1}), "p1", "seat"), NoRng()
     )
     assert isinstance(result, Rejection)
-    assert result.code == "E_BAD_PARAMS" and result.rule == "dominations-provinces.md 4.2.2"
+    assert result.code == "E_BAD_PARAMS" and result.rule == "dominations 4.2.2"
     assert "one domain" in result.message
     parsed = RULESET.parse_notation('buy_conquest_card {"payment":{"TRA":1,"GOV":1}}', state)
     assert isinstance(RULESET.decide(state, Command(parsed, "p1", "seat"), NoRng()), Rejection)

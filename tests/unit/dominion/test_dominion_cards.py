@@ -169,7 +169,7 @@ def test_chapel_trashes_up_to_four_cards() -> None:
     )
     game.do("p1", "play Chapel")
     rejection = game.refused("p1", "trash Copper Copper Estate Estate Silver")
-    assert rejection.code == "wrong_count" and rejection.rule == "dominion.md 4.4"
+    assert rejection.code == "wrong_count" and rejection.rule == "dominion 4.4"
     game.do("p1", "trash Copper Copper Estate Estate")
     assert game.player("p1").hand == ("Silver",)
     assert Counter(game.state.trash) == Counter(["Copper", "Copper", "Estate", "Estate"])
@@ -195,7 +195,7 @@ def test_feast_trashes_itself_and_gains_a_card_costing_up_to_five() -> None:
     game.do("p1", "play Feast")
     assert game.state.trash == ("Feast",) and game.player("p1").play == ()
     rejection = game.refused("p1", "gain Gold")
-    assert rejection.code == "not_eligible" and rejection.rule == "dominion.md 0"
+    assert rejection.code == "not_eligible" and rejection.rule == "dominion 0"
     game.do("p1", "gain Laboratory")
     assert game.player("p1").discard[-1] == "Laboratory"
 

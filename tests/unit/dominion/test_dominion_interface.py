@@ -112,7 +112,7 @@ def test_the_notation_reads_table_shorthand(text: str, action: object) -> None:
 
 def test_the_notation_refuses_gibberish_with_the_rule() -> None:
     out = RULESET.parse_notation("dance wildly", RULESET.initial(config(2)))
-    assert isinstance(out, Rejection) and out.rule == "dominion.md 4.1"
+    assert isinstance(out, Rejection) and out.rule == "dominion 4.1"
 
 
 def test_play_in_the_buy_phase_plays_treasures() -> None:

@@ -26,7 +26,7 @@ def test_a_physical_game_asks_the_recorder_for_the_kingdom_and_the_first_player(
     game = Game(config(2, mode="physical"))
     assert game.prompts() == [(None, "kingdom")]
     rejection = game.refused(None, "kingdom Cellar, Market, Militia")
-    assert rejection.code == "kingdom_size" and rejection.rule == "dominion.md 1.5"
+    assert rejection.code == "kingdom_size" and rejection.rule == "dominion 1.5"
     game.do(None, KINGDOM)
     assert game.prompts() == [(None, "first_player")]
     game.do(None, "first p2")
@@ -49,7 +49,7 @@ def test_an_impossible_recorded_draw_is_rejected_with_the_rule() -> None:
     game.do(None, "first p1")
     rejection = game.refused(None, "observe Copper, Gold")
     assert rejection.code == "card_not_in_deck"
-    assert rejection.rule == "dominion.md 6.4"
+    assert rejection.rule == "dominion 6.4"
     assert "Gold" in rejection.message
     too_many = game.refused(None, "observe Estate, Estate, Estate, Estate")
     assert too_many.code == "card_not_in_deck"
@@ -67,7 +67,7 @@ def test_an_illegal_buy_is_rejected_with_the_rule() -> None:
     game.do("p2", "end")
     game.do("p2", "play treasures Copper, Copper, Copper, Copper")
     rejection = game.refused("p2", "buy Gold")
-    assert rejection.code == "cannot_afford" and rejection.rule == "dominion.md 4.2"
+    assert rejection.code == "cannot_afford" and rejection.rule == "dominion 4.2"
     assert game.refused("p1", "buy Silver").code == "not_your_turn"
     game.do("p2", "buy Silver")
     assert game.refused("p2", "buy Silver").code == "no_buys"
@@ -88,7 +88,7 @@ def test_a_physical_game_plays_through_a_reshuffle_and_rejects_a_gold_that_is_no
     game.do("p2", "end")
     assert game.player("p2").deck == () and len(game.player("p2").unknown) == 11
     rejection = game.refused(None, "observe Gold")
-    assert rejection.code == "card_not_in_deck" and rejection.rule == "dominion.md 6.4"
+    assert rejection.code == "card_not_in_deck" and rejection.rule == "dominion 6.4"
     game.do(None, "observe Silver, Copper, Copper, Copper, Copper")
     assert sorted(game.player("p2").hand) == ["Copper"] * 4 + ["Silver"]
     assert any("shuffles 11 cards" in line for line in game.lines())

@@ -41,13 +41,13 @@ def test_a_physical_game_recorded_in_notation_replays_step_by_step_and_audits_cl
         app.record(game_id, "play treasures Copper, Copper, Copper, Copper", RECORDER, seat="p2")
         with pytest.raises(RejectedError) as illegal:
             app.record(game_id, "buy Gold", RECORDER, seat="p2")
-        assert illegal.value.rejection.rule == "dominion.md 4.2"
+        assert illegal.value.rejection.rule == "dominion 4.2"
         app.record(game_id, "buy Silver", RECORDER, seat="p2")
         app.record(game_id, "end", RECORDER, seat="p2")
         with pytest.raises(RejectedError) as drawn:
             app.record(game_id, "observe Gold", RECORDER)
         assert drawn.value.rejection.code == "card_not_in_deck"
-        assert drawn.value.rejection.rule == "dominion.md 6.4"
+        assert drawn.value.rejection.rule == "dominion 6.4"
         app.record(game_id, "observe Copper, Copper, Copper, Estate, Estate", RECORDER)
 
         latest = app.game(game_id)

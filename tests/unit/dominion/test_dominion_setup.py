@@ -133,7 +133,7 @@ def test_the_game_refuses_turn_actions_from_a_player_whose_turn_it_is_not() -> N
     game = Game(config(2, kingdom="first_game", game_id="turns"))
     other = "p2" if game.state.current == 0 else "p1"
     rejection = game.refused(other, "end")
-    assert rejection.code == "not_your_turn" and rejection.rule == "dominion.md 4.2"
+    assert rejection.code == "not_your_turn" and rejection.rule == "dominion 4.2"
 
 
 def test_the_metadata_names_seats_p1_to_p6_for_two_to_six_players() -> None:

@@ -17,7 +17,7 @@ def _at_the_table(game: Game) -> Game:
 def test_a_treasure_played_in_the_action_phase_of_a_digital_game_is_refused() -> None:
     game = table(zones={"p1": {"hand": ["Copper"]}})
     rejection = game.refused("p1", "play treasure Copper")
-    assert rejection.code == "wrong_phase" and rejection.rule == "dominion.md 3.3"
+    assert rejection.code == "wrong_phase" and rejection.rule == "dominion 3.3"
 
 
 def test_a_treasure_played_in_the_action_phase_at_a_table_ends_it_first() -> None:
@@ -82,7 +82,7 @@ def test_buying_costs_coins_and_a_buy_and_closes_the_treasure_window() -> None:
 def test_an_empty_pile_cannot_be_bought() -> None:
     game = table(phase="buy", coins=5, supply={"Duchy": 0})
     rejection = game.refused("p1", "buy Duchy")
-    assert rejection.code == "pile_empty" and rejection.rule == "dominion.md 4.2"
+    assert rejection.code == "pile_empty" and rejection.rule == "dominion 4.2"
 
 
 def test_a_pile_not_in_the_game_cannot_be_bought() -> None:
@@ -150,7 +150,7 @@ def test_three_players_are_not_touched_by_the_four_pile_variant() -> None:
 def test_answers_are_refused_when_no_decision_is_open() -> None:
     game = table(zones={"p1": {"hand": ["Copper"]}})
     rejection = game.refused("p1", "trash Copper")
-    assert rejection.code == "not_now" and rejection.rule == "dominion.md 4.3"
+    assert rejection.code == "not_now" and rejection.rule == "dominion 4.3"
 
 
 def test_the_game_over_refuses_every_action() -> None:

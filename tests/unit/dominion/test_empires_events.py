@@ -73,7 +73,7 @@ def test_s1_part_b_debt_blocks_buying_cards_and_events_until_repaid() -> None:
     game = _buying(["Delve"], coins=4, turn=11, zones={"p1": {"hand": ["Estate"], "debt": 5}})
     for action in ("buy Copper", "buy Delve"):
         refused = game.refused("p1", action)
-        assert (refused.code, refused.rule) == ("in_debt", "dominion.md 4.2")
+        assert (refused.code, refused.rule) == ("in_debt", "dominion 4.2")
     game.do("p1", "pay 4")
     assert (game.player("p1").debt, game.state.coins) == (1, 0)
 
@@ -112,7 +112,7 @@ def test_s1_with_pay_debt_keeps_treasure_window_a_treasure_may_follow_the_paymen
 def test_a_buy_while_in_debt_is_rejected_citing_the_rule() -> None:
     game = _buying(["Delve"], coins=8, zones={"p1": {"debt": 2}})
     refused = game.refused("p1", "buy Silver")
-    assert (refused.code, refused.rule) == ("in_debt", "dominion.md 4.2")
+    assert (refused.code, refused.rule) == ("in_debt", "dominion 4.2")
 
 
 # --- S6: Tax --------------------------------------------------------------------------------

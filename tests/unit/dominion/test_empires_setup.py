@@ -185,7 +185,7 @@ def test_paying_off_debt_is_its_own_action_and_is_logged() -> None:
 def test_a_buy_while_in_debt_is_rejected_with_the_rule() -> None:
     game = table(kingdom=EMPIRES_KINGDOM, phase="buy", coins=4, zones={"p1": {"debt": 1}})
     refused = game.refused("p1", "buy Copper")
-    assert (refused.code, refused.rule) == ("in_debt", "dominion.md 4.2")
+    assert (refused.code, refused.rule) == ("in_debt", "dominion 4.2")
     assert "debt" in refused.message
 
 
@@ -230,7 +230,7 @@ def test_the_view_shows_landscapes_and_their_tokens_to_everyone() -> None:
 
 def test_five_or_six_players_need_the_variant_players_5_6() -> None:
     refused = RULESET.check_config(config(5))
-    assert refused is not None and refused.code == "players_5_6" and refused.rule == "dominion.md 1.3"
+    assert refused is not None and refused.code == "players_5_6" and refused.rule == "dominion 1.3"
     assert RULESET.check_config(config(6, players_5_6=True)) is None
     assert RULESET.check_config(config(4)) is None
 

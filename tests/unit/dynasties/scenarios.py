@@ -138,7 +138,7 @@ class Table:
             return list(result)
         assert isinstance(result, Rejection), f"{spec} accepted, expected {expect}"
         assert result.code == expect, f"{spec}: {result.code} ({result.message}), expected {expect}"
-        assert result.rule.startswith("dynasties-kingdoms.md ")
+        assert result.rule.startswith("dynasties ")
         return []
 
     def now(self) -> State:

@@ -43,7 +43,7 @@ def test_a_physical_session_recorded_by_hand_replays_step_by_step_and_audits_cle
     game = cli.new_game("dynasties", "--player", "Li Cunxu", "--player", "Qian Liu", "--mode", "physical")
     cli.ok("record", game, *OPENING)
     line = cli.fails(1, "record", game, "city kaifeng 7")
-    assert "BAD_PARAMETER" in line and "dynasties-kingdoms.md 5.2" in line
+    assert "BAD_PARAMETER" in line and "dynasties 5.2" in line
     line = cli.fails(1, "record", game, "move kaifeng luoyang:4")
     assert "WRONG_PHASE" in line
     cli.ok(
@@ -56,7 +56,7 @@ def test_a_physical_session_recorded_by_hand_replays_step_by_step_and_audits_cle
         "end province",
     )
     line = cli.fails(1, "record", game, "move xiangzhou luoyang:4")
-    assert "LAST_ARMY" in line and "dynasties-kingdoms.md 3.4" in line
+    assert "LAST_ARMY" in line and "dynasties 3.4" in line
     line = cli.fails(1, "record", game, "move xiangzhou luoyang:1", "move chengdu xiangzhou:1")
     assert "NOT_ENOUGH_UNMOVED" in line
     log = cli.ok("log", game)

@@ -180,7 +180,7 @@ def play(state: State, steps: Sequence[Mapping[str, Any]], rng: Rng | None = Non
             assert outcome.code == result["reject"], (
                 f"{where}: {outcome.code} ({outcome.message}), expected {result}"
             )
-            assert outcome.rule.startswith("province.md ") and outcome.message
+            assert outcome.rule.startswith("province ") and outcome.message
     return state
 
 
