@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from uuid import UUID
@@ -105,7 +106,12 @@ def test_spectators_follow_a_game_live_to_its_end(store: str, server: Server) ->
     assert public != seat, "the seat was shown only what the public sees"
     assert [d for _, _, d in followers["socket"].events] == [d for _, _, d in public]
     assert public[-1][2] == seat[-1][2], "the finishing event is public"
-    summaries = [msgspec.json.decode(d) for _, kind, d in feed.events if kind == "game"]
+    deadline = time.monotonic() + 30  # the feed follows on its own, a little behind maybe
+    while True:
+        summaries = [msgspec.json.decode(d) for _, kind, d in list(feed.events) if kind == "game"]
+        if (summaries and summaries[-1]["version"] == last) or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert summaries[-1]["game_id"] == game_id
     assert summaries[-1]["status"] == "finished" and summaries[-1]["version"] == last
     # after the end, watching prints what the log prints

@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.cluster import ServeProcess
 
-SERVERS = 4
+SERVERS = 3
 
 
 @pytest.mark.postgres

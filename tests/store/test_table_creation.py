@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import POSTGRES
 
 PROCESSES = 4
-ROUNDS = 3
+ROUNDS = 2
 
 
 def open_everything(url: str, barrier: Any) -> str:
