@@ -166,6 +166,9 @@ def stats_api(chronicle: Chronicle) -> Any:
         yield Api(client, chronicle)
 
 
+# A whole game per ruleset costs time; the store tests audit finished games of every ruleset on
+# PostgreSQL (tests/store/test_tampering.py), so this runs on SQLite only.
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_a_finished_game_of_each_ruleset_is_open_to_all_audited_clean_listed_and_counted(
     stats_api: Api, chronicle: Chronicle, ruleset: str
