@@ -26,6 +26,7 @@ from tests.api.support import ADMIN_TOKEN, Api, Game, assert_problem
 from tests.short_games import MODES, RULESET_IDS, finished_game, players
 
 STEPS = 6  # actions recorded in each short game
+UNDONE = 3  # of which the last ones retracted and entered again
 SEED = bytes(range(100, 132)).hex()  # the server seed of the digital games (fixed by the admin)
 
 
@@ -128,33 +129,35 @@ def test_a_short_game_of_each_ruleset_is_created_recorded_and_read_back_by_each_
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
-def test_a_retracted_action_of_each_ruleset_restores_the_state_and_its_redo_draws_the_same(
+def test_retracted_actions_of_each_ruleset_restore_the_state_and_their_redo_draws_the_same(
     api: Api, ruleset: str, mode: str
 ) -> None:
     game = create(api, ruleset, mode)
     bot = random.Random(f"undo-{ruleset}-{mode}")
-    for _ in range(STEPS - 1):
+    for _ in range(STEPS - UNDONE):
         step(api, game, bot)
     before = api.state(game, game.recorder)
     prompts = api.detail(game)["prompts"]
-    seat, action, first = step(api, game, bot)
+    undone = [step(api, game, bot) for _ in range(UNDONE)]
 
     response = api.client.post(
         f"/games/{game.id}/retractions",
-        json={"reason": "entered by mistake"},
+        json={"count": UNDONE, "reason": "entered by mistake"},
         headers={"Authorization": f"Bearer {game.recorder}"},
     )
 
     assert response.status_code == 201, response.text
-    assert response.json()["retracted"] == [STEPS]
+    retracted = list(range(STEPS - UNDONE + 1, STEPS + 1))
+    assert sorted(response.json()["retracted"]) == retracted
     after = api.state(game, game.recorder)
-    assert after["state"] == before["state"] and after["version"] == first["version"] + 1
+    assert after["state"] == before["state"] and after["version"] == undone[-1][2]["version"] + 1
     assert api.detail(game)["prompts"] == prompts
-    undone = [e for e in api.events(game, game.recorder) if e["type"] == "action" and e["retracted"]]
-    assert [e["data"]["seq"] for e in undone] == [STEPS]
-    # Entered again, the action has the same facts: a retraction never re-rolls.
-    again = send(api, game, seat, action)
-    assert (again["facts"], again["seq"]) == (first["facts"], STEPS + 1)
+    marked = [e for e in api.events(game, game.recorder) if e["type"] == "action" and e["retracted"]]
+    assert [e["data"]["seq"] for e in marked] == retracted
+    # Entered again, the actions have the same facts: a retraction never re-rolls.
+    for n, (seat, action, first) in enumerate(undone, start=1):
+        again = send(api, game, seat, action)
+        assert (again["facts"], again["seq"]) == (first["facts"], STEPS + n)
 
 
 @pytest.fixture
@@ -163,6 +166,9 @@ def stats_api(chronicle: Chronicle) -> Any:
         yield Api(client, chronicle)
 
 
+# A whole game per ruleset costs time; the store tests audit finished games of every ruleset on
+# PostgreSQL (tests/store/test_tampering.py), so this runs on SQLite only.
+@pytest.mark.parametrize("store_url", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_a_finished_game_of_each_ruleset_is_open_to_all_audited_clean_listed_and_counted(
     stats_api: Api, chronicle: Chronicle, ruleset: str

@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
@@ -37,18 +37,21 @@ PHYSICAL_OPENING = (
 
 @dataclass
 class Cli:
-    """`chronicle` with its store in `home`."""
+    """`chronicle` run in `home`, on the store `url` (default: an SQLite file in `home`) with
+    the further settings `settings` (say, the key of a PostgreSQL store's secrets)."""
 
     home: Path
+    url: str | None = None
+    settings: dict[str, str] = field(default_factory=dict)
 
     @property
     def store(self) -> str:
-        return f"sqlite:///{self.home / 'games.sqlite3'}"
+        return self.url or f"sqlite:///{self.home / 'games.sqlite3'}"
 
     @property
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")}
-        return env | {"CHRONICLE_STORE": self.store, "PYTHONUNBUFFERED": "1"}
+        return env | {"CHRONICLE_STORE": self.store, "PYTHONUNBUFFERED": "1"} | self.settings
 
     def run(
         self, *args: str, stdin: str | None = None, env: dict[str, str] | None = None

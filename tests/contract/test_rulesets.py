@@ -6,8 +6,10 @@ Seeded bot playouts run each game to its end. Along the way and at the end they 
   (on a sample of the states, to keep the suite fast);
 - folding all facts from `initial` reproduces the live state;
 - facts round-trip through the codec and msgspec JSON unchanged;
-- views for seats and the public never show hidden information (for rulesets that name it in
-  `SECRETS`), and redaction leaves the omniscient view alone;
+- every secret a ruleset keeps (`SECRETS`: a hand, a deck's order, a hidden goal) shows in its
+  owner's view and the omniscient one and in no other seat's nor the public's, no view shows
+  the server seed, and redaction leaves the omniscient view alone (the strong form is
+  test_hidden_information.py: games differing only in a secret look the same to the others);
 - every fact has a one-line description;
 - a replay with the same seed and a disturbed global `random` gives identical facts.
 Physical-mode playouts have the bot answer the recorder's prompts from `legal_actions`.
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 import pytest
+from msgspec.structs import replace
 
 from domain import templates
 from domain.rng import NoRng, Rng, SeededRng
@@ -74,12 +77,131 @@ CHUNKS = 4  # digital playouts are split so that parallel test workers can share
 CODEC_EVERY = 10  # push every fact of one game in this many through the codec one by one
 
 
-def _province_secrets(state: Any) -> Iterable[str]:
-    return state.goals.hidden if state.mode == "digital" else ()
+CANARY = "canary-3b9e"  # a value no game uses: planted where a secret is kept
 
 
-# What a ruleset keeps from players and the public, per state (ids that must not show).
-SECRETS: dict[str, Callable[[Any], Iterable[str]]] = {"province": _province_secrets}
+@dataclass(frozen=True)
+class Secret:
+    """One thing a game keeps from some viewers: `planted` is the state with the secret's value
+    replaced by CANARY; `owner` is the one seat that may see it (None: nobody while the game
+    runs). The omniscient view shows every secret, so a plant it does not show is a plant in
+    the wrong place, and the check fails rather than passing on nothing."""
+
+    what: str
+    owner: str | None
+    planted: Any
+
+
+def _first(items: tuple[str, ...], skip: str | None = None) -> int | None:
+    return next((i for i, item in enumerate(items) if item != skip), None)
+
+
+def _plant(items: tuple[str, ...], at: int) -> tuple[str, ...]:
+    return (*items[:at], CANARY, *items[at + 1 :])
+
+
+def _with_player(state: Any, p: int, **zone: tuple[str, ...]) -> Any:
+    players = state.players
+    return replace(state, players=(*players[:p], replace(players[p], **zone), *players[p + 1 :]))
+
+
+def _province_secrets(state: Any) -> Iterator[Secret]:
+    """The face-down goal stack of a digital game: its order, from everyone (1.2 step 3)."""
+    goals = state.goals
+    if state.mode == "digital" and goals.hidden:
+        yield Secret(
+            "the hidden goals", None, replace(state, goals=replace(goals, hidden=_plant(goals.hidden, 0)))
+        )
+
+
+def _dominion_secrets(state: Any) -> Iterator[Secret]:
+    """A hand and what lies under the top of a discard pile are their owner's; nobody sees a
+    deck's order, nor a physical game's known top cards (6.5)."""
+    for p, player in enumerate(state.players):
+        seat = state.seats[p]
+
+        if player.hand:
+            yield Secret(f"{seat}'s hand", seat, _with_player(state, p, hand=_plant(player.hand, 0)))
+        if len(player.discard) > 1:
+            yield Secret(
+                f"{seat}'s discard pile", seat, _with_player(state, p, discard=_plant(player.discard, 0))
+            )
+        if player.deck:
+            yield Secret(f"{seat}'s deck order", None, _with_player(state, p, deck=_plant(player.deck, 0)))
+
+
+def _dynasties_secrets(state: Any) -> Iterator[Secret]:
+    """A battle side's cards but the face-up one are its player's until the showdown; the draw
+    pile's order is nobody's (5.1)."""
+    battle = state.battle
+    if battle is not None and battle.result is None:
+        for name in ("attacker", "defender"):
+            side = getattr(battle, name)
+            at = _first(side.cards, skip=side.face_up)
+            if at is not None:
+                side = replace(side, cards=_plant(side.cards, at))
+                planted = replace(state, battle=replace(battle, **{name: side}))
+                yield Secret(f"the {name}'s battle hand", side.player, planted)
+    if state.draw:
+        yield Secret("the draw pile", None, replace(state, draw=_plant(state.draw, 0)))
+
+
+def _dominations_secrets(state: Any) -> Iterator[Secret]:
+    """Land tiles and conquest cards in hand, the cards an attacker must use and its Spy peek
+    are their owner's; no draw pile's order is anybody's (5.5)."""
+    attack = state.attack
+    for p, player in enumerate(state.players):
+        if player.land_hand and state.opt("land_hand_visibility") == "private":
+            yield Secret(
+                f"{player.seat}'s land tiles",
+                player.seat,
+                _with_player(state, p, land_hand=_plant(player.land_hand, 0)),
+            )
+        # The attacker's conquest value is summed from its hand, which a canary cannot enter.
+        if player.conquest_hand and (attack is None or attack.attacker != player.seat):
+            yield Secret(
+                f"{player.seat}'s conquest cards",
+                player.seat,
+                _with_player(state, p, conquest_hand=_plant(player.conquest_hand, 0)),
+            )
+    if attack is not None and attack.must_use:
+        must_use = _plant(attack.must_use, 0)
+        yield Secret(
+            "the cards the attacker must use",
+            attack.attacker,
+            replace(state, attack=replace(attack, must_use=must_use)),
+        )
+    if attack is not None and attack.spy_peek:
+        yield Secret(
+            "the Spy's peek",
+            attack.attacker,
+            replace(state, attack=replace(attack, spy_peek=_plant(attack.spy_peek, 0))),
+        )
+    for deck in ("conquest", "rebellion", "land"):
+        pile = getattr(state, deck)
+        if pile.draw:
+            yield Secret(
+                f"the {deck} draw pile",
+                None,
+                replace(state, **{deck: replace(pile, draw=_plant(pile.draw, 0))}),
+            )
+    for age, cards in enumerate(state.province_decks):
+        if cards:
+            decks = (*state.province_decks[:age], _plant(cards, 0), *state.province_decks[age + 1 :])
+            yield Secret(f"the province deck of Age {age + 1}", None, replace(state, province_decks=decks))
+
+
+# What each ruleset keeps from players and the public, in a running game's state.
+SECRETS: dict[str, Callable[[Any], Iterable[Secret]]] = {
+    "province": _province_secrets,
+    "dominion": _dominion_secrets,
+    "dynasties": _dynasties_secrets,
+    "dominations": _dominations_secrets,
+}
+# Secret ids a game's setup deals, which its redacted setup facts must not show to the public.
+SETUP_IDS: dict[str, Callable[[Any], Iterable[str]]] = {
+    "province": lambda state: state.goals.hidden if state.mode == "digital" else ()
+}
 
 RULESETS = all_rulesets()
 
@@ -158,13 +280,21 @@ def check_state(
         if isinstance(outcome, Rejection):
             # Every refusal cites a section a user can read (`chronicle rules`).
             assert resolve(outcome.rule) is not None, f"{outcome.code} cites {outcome.rule!r}: no such rule"
-    secrets = SECRETS.get(ruleset.meta.id)
-    hidden = tuple(secrets(state)) if secrets is not None else ()
     viewers = [PUBLIC, *(Viewer("seat", s.id) for s in playout.config.seats)]
+    seed = seed_of(playout.config.game_id).hex() if playout.config.mode == "digital" else None
     for viewer in viewers:
         text = msgspec.json.encode(ruleset.view(state, viewer)).decode()
-        for secret in hidden:
-            assert f'"{secret}"' not in text, f"{viewer} sees hidden {secret}"
+        assert seed is None or seed not in text, f"{viewer} sees the server seed"
+    # One secret in every other sampled state, in turn, keeps the cost bounded; the playouts
+    # still reach each kind many times.
+    secrets = list(SECRETS[ruleset.meta.id](state)) if playout.actions % 2 == 0 else []
+    if secrets:
+        secret = secrets[playout.actions // 2 % len(secrets)]
+        for viewer in [*viewers, OMNISCIENT]:
+            text = msgspec.json.encode(ruleset.view(secret.planted, viewer)).decode()
+            sees = viewer.kind == "omniscient" or (viewer.kind == "seat" and viewer.seat == secret.owner)
+            assert (CANARY in text) == sees, f"{viewer} {'does not see' if sees else 'sees'} {secret.what}"
+            assert seed is None or seed not in text, f"{viewer} sees the server seed"
 
 
 def play(
@@ -191,7 +321,7 @@ def play(
             playout.state = ruleset.evolve(playout.state, fact)
 
     apply(ruleset.setup(config, initial, rng))
-    hidden_at_setup = tuple(SECRETS[ruleset.meta.id](playout.state)) if ruleset.meta.id in SECRETS else ()
+    hidden_at_setup = tuple(SETUP_IDS[ruleset.meta.id](playout.state)) if ruleset.meta.id in SETUP_IDS else ()
     for fact in playout.facts:
         text = msgspec.json.encode(ruleset.codec.encode(ruleset.redact(fact, PUBLIC))).decode()
         assert all(f'"{secret}"' not in text for secret in hidden_at_setup), f"{fact} leaks when redacted"

@@ -1,13 +1,17 @@
-"""End to end over a real server process: uvicorn serving `api.asgi:app` on an SQLite file.
+"""End to end over a real server process: uvicorn serving `api.asgi:app`, on an SQLite file and
+on PostgreSQL.
 
 A physical Province game (the recorder enters the first player, the goal reveal and two turns,
-province.md E2/E3, and corrects one action) and a digital one (seat tokens, the server deals)
-are recorded over HTTP; then the server is killed without warning and a new process on the same
-file must serve every event it had acknowledged, retractions included.
+province.md E2/E3, and corrects one action), a digital one (seat tokens, the server deals) and
+a short digital game of every ruleset are recorded over HTTP; then the server is killed without
+warning and a new process on the same store must serve every event it had acknowledged,
+retractions included.
 """
 
 from __future__ import annotations
 
+import base64
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,23 +19,26 @@ from typing import Any
 import httpx
 import pytest
 
+from store.sealing import KEY_VARIABLE
 from tests.e2e.support import Server
+from tests.short_games import RULESET_IDS, players
 
 ADMIN_TOKEN = "e2e-administrator-token"
+SHORT_GAME = 4  # actions of each ruleset's game
+
+
+KEY = base64.b64encode(bytes(range(1, 33))).decode()
+
+
+def serve(store_url: str, log: Path) -> Server:
+    # A PostgreSQL store has no key file: its secrets' key comes from the environment.
+    key = {} if store_url.startswith("sqlite") else {KEY_VARIABLE: KEY}
+    return Server(store_url, log, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN} | key)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Path:
-    return tmp_path / "games.db"
-
-
-def serve(store: Path, log: Path) -> Server:
-    return Server(f"sqlite:///{store}", log, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN})
-
-
-@pytest.fixture
-def server(store: Path, tmp_path: Path) -> Iterator[Server]:
-    first = serve(store, tmp_path / "server.log")
+def server(store_url: str, tmp_path: Path) -> Iterator[Server]:
+    first = serve(store_url, tmp_path / "server.log")
     try:
         yield first
     finally:
@@ -101,18 +108,34 @@ def record_digital_game(http: httpx.Client) -> str:
     return game_id
 
 
+def record_short_game(http: httpx.Client, ruleset: str) -> str:
+    """A few actions of a digital game of `ruleset`, each a legal one its seat's token lists."""
+    created = http.post("/games", json={"ruleset": ruleset, "players": players(ruleset)})
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["game_id"]
+    seat_tokens: dict[str, str] = created.json()["seat_tokens"]
+    bot = random.Random(ruleset)
+    for _ in range(SHORT_GAME):
+        prompts = http.get(f"/games/{game_id}/prompts").json()["prompts"]
+        token = seat_tokens[bot.choice(sorted(p["seat"] for p in prompts))]
+        legal = http.get(f"/games/{game_id}/legal-actions", headers=bearer(token)).json()["actions"]
+        record(http, game_id, token, bot.choice(legal))
+    return game_id
+
+
 def test_games_recorded_over_http_are_all_served_again_after_the_server_is_killed(
-    server: Server, store: Path, tmp_path: Path
+    server: Server, store_url: str, tmp_path: Path
 ) -> None:
     with httpx.Client(base_url=server.url, timeout=10.0) as http:
         games = [record_physical_game(http), record_digital_game(http)]
+        games += [record_short_game(http, ruleset) for ruleset in RULESET_IDS]
         acknowledged = {
             game_id: http.get(f"/games/{game_id}/events", headers=bearer(ADMIN_TOKEN)).json()["events"]
             for game_id in games
         }
     server.kill()
 
-    second = serve(store, tmp_path / "second.log")
+    second = serve(store_url, tmp_path / "second.log")
     try:
         with httpx.Client(base_url=second.url, timeout=10.0) as http:
             for game_id, events in acknowledged.items():
