@@ -15,6 +15,7 @@ class Command(Protocol):
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
     games,
+    info,
     log,
     new,
     projections,
@@ -22,6 +23,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     replay,
     rng,
     rules,
+    rulesets,
     serve,
     show,
     simulate,
@@ -39,7 +41,9 @@ COMMANDS: tuple[Command, ...] = (
     audit,
     simulate,
     stats,
+    rulesets,
     rules,
     projections,
     rng,
+    info,
 )
