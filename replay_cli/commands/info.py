@@ -26,6 +26,6 @@ def run(args: argparse.Namespace) -> int:
     print(f"store   {display_url(url)}")
     print(f"from    {store_source(args.store)}")
     if path is not None:
-        state = "exists" if path.exists() else "does not exist yet (chronicle new or simulate creates it)"
+        state = "exists" if path.exists() else "does not exist yet: chronicle new or simulate creates it"
         print(f"file    {path.resolve()} ({state})")
     return 0
