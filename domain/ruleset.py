@@ -342,6 +342,8 @@ def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, An
 
 
 _REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
+PLUGIN_GROUP = "chronicle.rulesets"
+_loaded = False
 
 
 def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
@@ -350,14 +352,32 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any] | None:
-    _load_builtin()
+    _load_plugins()
     return _REGISTRY.get(ruleset_id)
 
 
 def all_rulesets() -> list[Ruleset[Any, Any, Any]]:
-    _load_builtin()
+    _load_plugins()
     return [_REGISTRY[k] for k in sorted(_REGISTRY)]
 
 
-def _load_builtin() -> None:
-    import domain.games  # noqa: F401  (registers every built-in game)
+def _load_plugins() -> None:
+    """Register every ruleset installed as an entry point of the `chronicle.rulesets` group
+    (`name = "package.module:OBJECT"`, the object a Ruleset), and the built-in games
+    (domain/builtin_games.py) the installed metadata does not list. Once per process."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from importlib.metadata import EntryPoint, entry_points
+
+    from domain.builtin_games import BUILTIN_RULESETS
+
+    found = list(entry_points(group=PLUGIN_GROUP))
+    named = {ep.name for ep in found}
+    found += [EntryPoint(n, v, PLUGIN_GROUP) for n, v in BUILTIN_RULESETS.items() if n not in named]
+    for entry in found:
+        ruleset = entry.load()
+        if not isinstance(getattr(ruleset, "meta", None), RulesetMeta):
+            raise TypeError(f"entry point {entry.name} = {entry.value} is not a ruleset")
+        register(ruleset)

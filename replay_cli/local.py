@@ -20,12 +20,28 @@ from replay_cli.errors import CliError, UsageError
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
 from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_game
-from store.config import StoreConfigError, display_url
+from store.config import StoreConfigError, display_url, sqlite_file, store_source, store_url
 
 MIN_PREFIX = 4
 
 
-def open_store(url: str | None) -> Chronicle:
+def require_store(url: str | None) -> None:
+    """A reading command on a store that does not exist says so, rather than create an empty
+    one (an SQLite file; a server database is always there to ask)."""
+    chosen = store_url(url)
+    path = sqlite_file(chosen)
+    if path is not None and not path.exists():
+        raise CliError(
+            f"there is no store at {path} ({store_source(url)}): `chronicle new` or `chronicle simulate` "
+            "creates it; --store or CHRONICLE_STORE picks another (`chronicle info` says which is used)"
+        )
+
+
+def open_store(url: str | None, create: bool = False) -> Chronicle:
+    """The store at `url` (else `CHRONICLE_STORE`, else the default); a missing SQLite file is
+    created only for the commands that write new games (`create`)."""
+    if not create:
+        require_store(url)
     try:
         return Chronicle(url)
     except StoreConfigError as error:
@@ -128,6 +144,12 @@ class LocalReader:
         game = self._game(game_id)
         shown = reading.present_all(game, self.app.stored_events(game.id), self._viewer(game))
         return [line_of(e) for e in shown]
+
+    def raw_events(self, game_id: str) -> list[dict[str, Any]]:
+        """The events as `GET /games/{id}/events` serves them, for the same viewer."""
+        game = self._game(game_id)
+        shown = reading.present_all(game, self.app.stored_events(game.id), self._viewer(game))
+        return [_builtins(e) for e in shown]
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
         latest = self._game(game_id)

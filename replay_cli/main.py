@@ -27,10 +27,22 @@ def build_parser() -> ChronicleParser:
         prog="chronicle",
         description="Record, replay and audit tabletop games as event streams.",
     )
+    parser.add_argument("--version", action="version", version=f"chronicle {version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.register(subparsers)
     return parser
+
+
+def version() -> str:
+    """The installed distribution's version (a source checkout that was never installed says so)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("chronicle")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

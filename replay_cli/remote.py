@@ -18,6 +18,7 @@ from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, 
 from store.audit import AuditReport
 
 PAGE = 100
+PREFIX_MIN = 4
 
 
 class RemoteClient:
@@ -32,6 +33,26 @@ class RemoteClient:
         query = {k: v for k, v in params.items() if v is not None}
         try:
             response = self.http.get(path, params=query)  # type: ignore[arg-type]
+        except httpx.InvalidURL as error:
+            raise UsageError(f"bad server URL {self.base_url!r}: {error}") from None
+        except httpx.HTTPError as error:
+            raise CliError(
+                f"cannot reach the server at {self.base_url}: {error or type(error).__name__}"
+            ) from None
+        if response.status_code >= 400:
+            raise _problem(response)
+        try:
+            return response.json()
+        except ValueError:
+            raise CliError(
+                f"the server at {self.base_url} answered {path} with something that is not JSON"
+            ) from None
+
+    def post(self, path: str, body: dict[str, Any]) -> Any:
+        """A write: the server's answer, or its problem as a CliError (a rejection on one
+        line with its code and rule)."""
+        try:
+            response = self.http.post(path, json=body)
         except httpx.InvalidURL as error:
             raise UsageError(f"bad server URL {self.base_url!r}: {error}") from None
         except httpx.HTTPError as error:
@@ -85,10 +106,23 @@ class RemoteReader:
         self.client = client
 
     def resolve(self, game: str) -> str:
+        """A full game id, or a unique prefix of at least 4 characters (looked up among the
+        games the server lists)."""
         try:
             return str(UUID(game.strip()))
         except ValueError:
-            raise UsageError(f"over a server, give the full game id, not {game!r}") from None
+            pass
+        prefix = game.strip().lower()
+        if len(prefix) < PREFIX_MIN or any(c not in "0123456789abcdef-" for c in prefix):
+            raise UsageError(
+                f"a game is its id or a unique prefix of at least {PREFIX_MIN} hex digits, not {game!r}"
+            )
+        found = [row.game_id for row in self.games(Filters()) if row.game_id.startswith(prefix)]
+        if not found:
+            raise CliError(f"no game on the server starts with {game!r}")
+        if len(found) > 1:
+            raise UsageError(f"{game!r} is the start of {len(found)} games: give more of the id")
+        return found[0]
 
     def _game(self, game_id: str) -> dict[str, Any]:
         found = self.client.get(f"/games/{game_id}")

@@ -20,7 +20,8 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store",
         metavar="URL",
-        help="event store URL (default: $CHRONICLE_STORE, else sqlite:///.chronicle/games.sqlite3)",
+        help="event store URL (default: $CHRONICLE_STORE, else games.sqlite3 in your data directory: "
+        "chronicle info)",
     )
 
 

@@ -1,9 +1,11 @@
-"""Where the events live: a store URL mapped onto the eventsourcing library's environment.
+r"""Where the events live: a store URL mapped onto the eventsourcing library's environment.
 
 `sqlite:///relative/file.db`, `sqlite:////absolute/file.db` or `postgresql://user:pw@host:port/db`
 (`?schema=NAME` picks a PostgreSQL schema). `CHRONICLE_STORE` sets it for every command; the
-default is an SQLite file under `.chronicle/` in the working directory. A URL is printed or
-logged only through `display_url`, which masks its password.
+default is an SQLite file in the user's data directory (platformdirs: `~/.local/share/chronicle`
+on Linux, `~/Library/Application Support/chronicle` on macOS, `%LOCALAPPDATA%\chronicle` on
+Windows), so every command finds the same games from any folder. A URL is printed or logged
+only through `display_url`, which masks its password.
 
 The administrator's token comes from `CHRONICLE_ADMIN_TOKEN`, or from the file named by
 `CHRONICLE_ADMIN_TOKEN_FILE` (so it need not sit in the environment of every process).
@@ -15,15 +17,39 @@ import os
 from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl, unquote, urlencode, urlparse, urlsplit
 
-DEFAULT_STORE = "sqlite:///.chronicle/games.sqlite3"
+STORE_FILE = "games.sqlite3"
 
 
 class StoreConfigError(ValueError):
     pass
 
 
+def default_store() -> str:
+    """The SQLite file in the user's data directory."""
+    from platformdirs import user_data_path
+
+    return f"sqlite:///{(user_data_path('chronicle', appauthor=False) / STORE_FILE).as_posix()}"
+
+
 def store_url(explicit: str | None = None) -> str:
-    return explicit or os.environ.get("CHRONICLE_STORE") or DEFAULT_STORE
+    return explicit or os.environ.get("CHRONICLE_STORE") or default_store()
+
+
+def store_source(explicit: str | None = None) -> str:
+    """Where `store_url(explicit)` came from, in words."""
+    if explicit:
+        return "--store"
+    if os.environ.get("CHRONICLE_STORE"):
+        return "CHRONICLE_STORE"
+    return "the default, in your data directory"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite store URL (None for another store)."""
+    if urlparse(url).scheme != "sqlite":
+        return None
+    path = unquote(url[len("sqlite://") :]).removeprefix("/")
+    return Path(path) if path else None
 
 
 def store_env(url: str) -> dict[str, str]:

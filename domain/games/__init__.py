@@ -1,8 +1,3 @@
-"""Built-in games. Importing this package registers each ruleset."""
-
-from domain.games import (
-    dominations,  # noqa: F401
-    dominion,  # noqa: F401
-    dynasties,  # noqa: F401
-    province,  # noqa: F401
-)
+"""Built-in games, one package each. Each package registers its ruleset when imported; the
+registry finds them through their entry points (domain/builtin_games.py), so this package
+imports none of them itself."""

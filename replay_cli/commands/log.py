@@ -3,11 +3,14 @@
 An action undone by a later retraction stays in the log, and so do its facts: on a terminal
 they are struck through, elsewhere marked `~ 12  ~~text~~`; the retraction itself is an
 ordinary line. `--hide-retracted` leaves them out, showing only the corrected line of play.
+`--json` prints the events as `GET /games/{id}/events` answers (`{"events": [...]}`),
+`--ndjson` one JSON object a line, from the local store or a server alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from replay_cli.commands import Subparsers
@@ -28,6 +31,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="leave out retracted actions and their facts (the retractions stay)",
     )
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="the events as one JSON object")
+    output.add_argument("--ndjson", action="store_true", help="one JSON object per event and line")
     add_reading_options(parser)
     parser.set_defaults(run=run)
 
@@ -35,7 +41,16 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     reader = open_reader(args)
     try:
-        events = reader.events(reader.resolve(args.game))
+        game_id = reader.resolve(args.game)
+        if args.json or args.ndjson:
+            raw = [e for e in reader.raw_events(game_id) if not (args.hide_retracted and e.get("retracted"))]
+            if args.json:
+                print(json.dumps({"events": raw}, ensure_ascii=False))
+            else:
+                for served in raw:
+                    print(json.dumps(served, ensure_ascii=False))
+            return 0
+        events = reader.events(game_id)
     finally:
         reader.close()
     strike = can_strike(sys.stdout)

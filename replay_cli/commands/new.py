@@ -2,6 +2,9 @@
 
 The user owns the store, so they create as administrator: `--seed` may fix the server seed
 (to reproduce a deal); otherwise it comes from the CSPRNG and stays sealed until the end.
+With `--server URL` the game is created on a server (`POST /games`); a token (`--token`,
+`--token-file` or `CHRONICLE_TOKEN`) is sent when given: a server that creates games by token
+needs one, and `--seed` there needs the administrator's.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
-from replay_cli.sources import add_store_option
+from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import CreatedGame, NewGame
 
 
@@ -37,6 +40,8 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--seed", metavar="HEX", help="fix the 32-byte server seed (digital games)")
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
     add_store_option(parser)
+    parser.add_argument("--server", metavar="URL", help="create the game on a Chronicle server")
+    add_token_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -55,16 +60,33 @@ def run(args: argparse.Namespace) -> int:
         tags=list(args.tags),
         server_seed=args.seed,
     )
-    app = open_store(args.store)
-    try:
-        created = app.create_game(new, admin=True)
-    finally:
-        app.close()
+    token = server_token(args)
+    if args.server is not None:
+        if args.store is not None:
+            raise UsageError("give --store or --server, not both")
+        created = _create_remote(args.server, token, new)
+    else:
+        app = open_store(args.store, create=True)
+        try:
+            created = app.create_game(new, admin=True)
+        finally:
+            app.close()
     if args.json:
         print(json.dumps(msgspec.to_builtins(created), indent=2))
     else:
         print("\n".join(_lines(created, args.ruleset, args.mode)))
     return 0
+
+
+def _create_remote(url: str, token: str | None, new: NewGame) -> CreatedGame:
+    from replay_cli.remote import RemoteClient
+
+    client = RemoteClient(url, token)
+    try:
+        body = {k: v for k, v in msgspec.to_builtins(new).items() if v is not None}
+        return msgspec.convert(client.post("/games", body), CreatedGame)
+    finally:
+        client.close()
 
 
 def _is_seed(text: str) -> bool:

@@ -54,7 +54,9 @@ def _views() -> tuple[str, ...]:
 
 def run_status(args: argparse.Namespace) -> int:
     from projections.runner import status
+    from replay_cli.local import require_store
 
+    require_store(args.store)
     rows = status(store_url(args.store))
     if not rows:
         print("no view has been built yet (chronicle projections run, or chronicle stats)")

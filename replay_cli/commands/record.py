@@ -1,7 +1,9 @@
 """`chronicle record`: enter actions at the table, in the ruleset's notation (or as JSON).
 
 The user owns the local store, so they record as the table's recorder: any seat may act, and
-`--seat` only says for whom (without it the ruleset takes the seat it is waiting for).
+`--seat` only says for whom (without it the ruleset takes the seat it is waiting for). With
+`--server URL` the actions go to a server, with the token from `--token`, `--token-file` or
+`CHRONICLE_TOKEN`: the recorder's token records for any seat, a seat's token for its seat.
 Actions given on the command line are recorded in order, each atomically with its facts; the
 first illegal one stops the command (those before it stay recorded) with exit status 1.
 Without actions, an interactive loop reads one action per line.
@@ -20,7 +22,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 import msgspec
@@ -32,9 +34,9 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
-from replay_cli.reading import EventLine
+from replay_cli.reading import EventLine, GameInfo
 from replay_cli.render import event_line, outcome_line, prompt_lines
-from replay_cli.sources import add_store_option
+from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import ADMIN, RECORDER, Chronicle
 from store.errors import ServiceError
 
@@ -61,6 +63,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--reason", default="", metavar="TEXT", help="why, for each 'undo' (kept in the record)"
     )
     add_store_option(parser)
+    parser.add_argument(
+        "--server", metavar="URL", help="record on a Chronicle server, with the game's recorder token"
+    )
+    add_token_options(parser)
     intermix(parser)
     parser.set_defaults(run=run)
 
@@ -115,6 +121,44 @@ class Recorder:
         """Each legal action's notation with what it means."""
         found = self.app.legal_actions(self.game_id, RECORDER, self.seat)
         return list(zip(found["notation"], found["explanations"], strict=True))
+
+    def situation(self) -> Situation:
+        game = self.game()
+        outcome = msgspec.to_builtins(game.outcome) if game.outcome is not None else None
+        return Situation(game_info(game), game.version, outcome, self.app.prompts(self.game_id, RECORDER))
+
+    def close(self) -> None:
+        self.app.close()
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the interactive loop shows before each line: the game, its version, its outcome
+    once it is over, and who must answer what."""
+
+    info: GameInfo
+    version: int
+    outcome: dict[str, Any] | None
+    prompts: list[dict[str, Any]]
+
+
+class Table(Protocol):
+    """A game recorded into as the table's recorder: in the local store (`Recorder`) or on a
+    server with the recorder's token (replay_cli/remote_record.py)."""
+
+    def record(self, action: str | dict[str, Any]) -> list[EventLine]: ...
+
+    def undo(self, count: int, reason: str) -> Undone: ...
+
+    def legal_notation(self) -> list[str]: ...
+
+    def legal_templates(self) -> list[str]: ...
+
+    def legal_explained(self) -> list[tuple[str, str]]: ...
+
+    def situation(self) -> Situation: ...
+
+    def close(self) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -175,12 +219,27 @@ def parse_action(text: str, as_json: bool) -> str | dict[str, Any]:
     return action
 
 
-def run(args: argparse.Namespace) -> int:
+def _open(args: argparse.Namespace) -> Table:
+    token = server_token(args)
+    if args.server is not None:
+        if args.store is not None:
+            raise UsageError("give --store or --server, not both")
+        from replay_cli.remote_record import RemoteRecorder
+
+        return RemoteRecorder.open(args.server, token, args.game, args.seat)
     app = open_store(args.store)
     try:
         game_id = resolve_game(app, args.game)
         seat = resolve_seat(args.seat, app.game(game_id).config) if args.seat is not None else None
-        recorder = Recorder(app, game_id, seat)
+    except BaseException:
+        app.close()
+        raise
+    return Recorder(app, game_id, seat)
+
+
+def run(args: argparse.Namespace) -> int:
+    recorder = _open(args)
+    try:
         if not args.actions:
             return Session(recorder, args.json, args.reason).run(input)
         for step in split_undos(args.actions):
@@ -194,7 +253,7 @@ def run(args: argparse.Namespace) -> int:
                 print(event_line(line), flush=True)
         return 0
     finally:
-        app.close()
+        recorder.close()
 
 
 class Session:
@@ -203,7 +262,7 @@ class Session:
     actions, `quit` (or end of input) leaves. An illegal action or a refused correction is
     shown and the loop goes on."""
 
-    def __init__(self, recorder: Recorder, as_json: bool, reason: str = "") -> None:
+    def __init__(self, recorder: Table, as_json: bool, reason: str = "") -> None:
         self.recorder = recorder
         self.as_json = as_json
         self.reason = reason  # for an `undo` that gives none
@@ -244,14 +303,12 @@ class Session:
 
     def _show_situation(self) -> bool:
         """What the game waits for; False (after the outcome) once it is over."""
-        game = self.recorder.game()
-        info = game_info(game)
-        if game.outcome is not None:
-            print(outcome_line(info, msgspec.to_builtins(game.outcome)))
+        now = self.recorder.situation()
+        if now.outcome is not None:
+            print(outcome_line(now.info, now.outcome))
             return False
-        print(f"version {game.version}")
-        prompts = self.recorder.app.prompts(self.recorder.game_id, RECORDER)
-        for line in prompt_lines(info, prompts):
+        print(f"version {now.version}")
+        for line in prompt_lines(now.info, now.prompts):
             print(line)
         legal = self.recorder.legal_notation()
         if legal:

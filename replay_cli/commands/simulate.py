@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.max_actions < 1:
         raise UsageError("--games and --max-actions take positive numbers")
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
-    app = open_store(args.store)
+    app = open_store(args.store, create=True)
     try:
         _refuse_rerun(app, ruleset.meta.id, args.seed, args.games)
         progress = Progress(args.games, "simulating")

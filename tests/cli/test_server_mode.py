@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.cli.conftest import RecordedGame, Server, free_port, serving
+from tests.cli.conftest import Cli, RecordedGame, Server, free_port, serving
 
 ADMIN_TOKEN = "cli-test-administrator"
 
@@ -59,6 +60,47 @@ def test_audit_all_over_the_server_skips_running_games_and_counts_them(
     assert re.search(r"\d+ games audited: all clean; \d+ running games skipped", done.stderr)
     with_admin = game.cli.run("audit", "--all", "--server", server.url, "--token", ADMIN_TOKEN)
     assert with_admin.returncode == 0 and "skipped" not in with_admin.stderr
+
+
+def test_a_whole_game_is_created_and_recorded_on_a_server_with_chronicle_alone(tmp_path: Path) -> None:
+    cli = Cli(tmp_path)
+    with serving(cli, {"CHRONICLE_ADMIN_TOKEN": ADMIN_TOKEN}) as server:
+        new = ("new", "province", "--player", "Ann", "--player", "Ben", "--mode", "physical", "--json")
+        created = json.loads(cli.ok(*new, "--server", server.url))
+        game, recorder = created["game_id"], created["recorder_token"]
+        remote = ("--server", server.url, "--token", recorder)
+        out = cli.ok("record", game[:8], "first A white", "reveal workers2", "move green top", *remote)
+        assert "#3 the table: move green top" in out
+        message = cli.fails(1, "record", game[:8], "build mill", *remote)
+        assert message.startswith("chronicle: error: rejected (") and message.endswith("[province 4.1]")
+        undone = cli.ok("record", game[:8], "undo", *remote).splitlines()[-1]
+        assert undone.startswith("retracted #3 (move green top); the game is at version")
+        session = cli.ok("record", game[:8], *remote, stdin="move green top\n?\nundo\nquit\n")
+        assert "legal: move green top" in session and "#4 the table: move green top" in session
+        assert "retracted #4 (move green top)" in session
+        seat_token = {"CHRONICLE_TOKEN": created["seat_tokens"]["A"]}
+        assert "#5 " in cli.ok("record", game[:8], "move green top", "--server", server.url, env=seat_token)
+        audit = cli.ok("audit", game[:8], "--server", server.url, "--token", ADMIN_TOKEN)
+        assert audit.split()[1] == "clean"
+        served = json.loads(cli.ok("log", game[:8], "--json", "--server", server.url, "--as", "public"))
+        local = json.loads(cli.ok("log", game[:8], "--json", "--as", "public"))
+        assert [e["text"] for e in served["events"]] == [e["text"] for e in local["events"]]
+        lines = cli.ok("log", game[:8], "--ndjson").splitlines()
+        assert [json.loads(line)["version"] for line in lines] == list(range(1, len(lines) + 1))
+        assert "a unique prefix of at least 4" in cli.fails(2, "log", "7e", "--server", server.url)
+        assert "no game on the server starts with" in cli.fails(1, "log", "ffffffff", "--server", server.url)
+
+
+def test_rulesets_lists_games_players_and_options_locally_and_from_a_server(server: Server) -> None:
+    cli = Cli(Path("."))
+    listing = cli.run("rulesets").stdout
+    assert "dominion      2-6 players" in listing and "province        2 players" in listing
+    full = cli.run("rulesets", "province").stdout
+    assert "players: 2; seats A, B" in full and "  end_check = end_of_turn (end_of_turn | immediate" in full
+    assert json.loads(cli.run("rulesets", "province", "--json", "--server", server.url).stdout)["id"] == (
+        "province"
+    )
+    assert cli.run("--version").stdout.startswith("chronicle ")
 
 
 def test_the_token_can_come_from_a_file_or_the_environment_instead_of_the_command_line(

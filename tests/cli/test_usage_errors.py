@@ -21,7 +21,6 @@ from tests.cli.conftest import Cli, RecordedGame
         ["new", "province", "--player", "Ann", "--player", "Bob", "--seed", "abc"],
         ["rng", "roll", "--seed", "00", "--game", "g", "--stream", "dice", "--faces", "0"],
         ["audit"],
-        ["show", "abc"],
         ["log", "some-game", "--server", "localhost:8000"],
         ["log", "some-game", "--token", "t"],
         ["log", "some-game", "--token-file", "t"],
@@ -44,5 +43,9 @@ def test_a_version_outside_the_game_is_a_usage_error(physical_game: RecordedGame
     physical_game.cli.fails(2, "show", physical_game.game_id, "--at", "999")
 
 
-def test_a_game_that_does_not_exist_exits_1(cli: Cli) -> None:
-    assert "ffffffff" in cli.fails(1, "log", "ffffffff")
+def test_a_game_prefix_under_four_characters_is_a_usage_error(physical_game: RecordedGame) -> None:
+    physical_game.cli.fails(2, "show", "abc")
+
+
+def test_a_game_that_does_not_exist_exits_1(physical_game: RecordedGame) -> None:
+    assert "ffffffff" in physical_game.cli.fails(1, "log", "ffffffff")
