@@ -44,7 +44,9 @@ def test_a_log_with_cards_chronicle_lacks_is_a_problem_and_appends_nothing(
     problem = assert_problem(client.post(PATH, json={"log": text}), 422, "cards_not_implemented")
     assert "Pirate Ship" in problem["detail"]
     today = (LOGS / "today-162962491.txt").read_text()
-    assert_problem(client.post(PATH, json={"log": today}), 422, "log_format_unsupported")
+    assert_problem(client.post(PATH, json={"log": today}), 422, "log_kingdom")
+    odd = {"log": today, "kingdom": ["Village", "Militia", "Laboratory", "Library", "Copper"] * 2}
+    assert_problem(client.post(PATH, json=odd), 422, "log_kingdom")
     assert_problem(client.post(PATH, json={"log": "no log at all"}), 422, "log_unreadable")
     assert_problem(client.post(PATH, json={"text": "?"}), 400, "invalid_request")
     assert chronicle.recorder.max_notification_id() == before

@@ -16,6 +16,12 @@ from store.imports import LogRefused, import_log
 LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
 QUIT = "log.51919af0e4b0d001ef25b885.1368496912009.txt"
+TODAY_MILITIA = "today-183266643.txt"
+# Today's logs list no kingdom; the fixture's first line abbreviates it.
+MILITIA_KINGDOM = (
+    "Remodel", "Smithy", "Laboratory", "Market", "Workshop",
+    "Militia", "Moneylender", "Poacher", "Cellar", "Moat",
+)  # fmt: skip
 
 
 @pytest.fixture
@@ -68,7 +74,7 @@ def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicl
     [
         ("log.4fec9f5b30c40b085b22e3fe.1344218998422.txt", "cards_not_implemented", "Secret Chamber"),
         ("log.50612a9b51c36e573294bfd0.1367635173776.txt", "cards_not_implemented", "Necropolis"),
-        ("today-162962491.txt", "log_format_unsupported", "draws 5 cards"),
+        ("today-162962491.txt", "log_kingdom", "Laboratory, Library, Militia, Village; name the 10"),
     ],
 )
 def test_a_log_chronicle_cannot_import_is_refused_before_anything_is_stored(
@@ -99,3 +105,35 @@ def test_the_first_refused_action_is_reported_with_its_turn_line_and_rule(app: C
     game_id = UUID(report.game_id)
     assert app.game(game_id).state.turn == 3 and report.actions > 0
     assert audit_events(app.stored_events(game_id), None).clean
+
+
+def test_a_real_game_of_todays_format_imports_with_hidden_draws_audit_clean(tmp_path: Path) -> None:
+    """Lord Rattington's draws are hidden ("L draws 5 cards."): entered as unseen cards. The log
+    prints no final scores: they are tallied from its gains and trashes, and must equal the
+    engine's final count; every log line is accounted for by a fact."""
+    app = Chronicle(f"sqlite:///{tmp_path}/games.sqlite3")
+    try:
+        report = import_log(app, (LOGS / TODAY_MILITIA).read_text(), TODAY_MILITIA, MILITIA_KINGDOM)
+        assert report.status == "finished", report.message
+        assert report.scores == report.scores_log == {"Lord Rattington": 39, "domibot_v1.4": 28}
+        assert report.turns == report.turns_log == 33
+        assert report.refusal is None and report.unexplained == [] and report.unlogged == []
+        game_id = UUID(report.game_id)
+        game = app.game(game_id)
+        assert game.config.options["base_edition"] == 2 and game.config.mode == "physical"
+        assert game.outcome is not None and game.outcome.winners == ("p1",)
+        audit = audit_events(app.stored_events(game_id), None)
+        assert audit.clean, audit.divergence
+    finally:
+        app.close()
+
+
+def test_a_log_of_todays_format_without_its_kingdom_is_refused_naming_the_piles_it_shows(
+    app: Chronicle,
+) -> None:
+    before = app.recorder.max_notification_id()
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, (LOGS / TODAY_MILITIA).read_text(), TODAY_MILITIA)
+    assert refused.value.code == "log_kingdom"
+    assert "names only 4 kingdom piles" in refused.value.detail and "Poacher" in refused.value.detail
+    assert app.recorder.max_notification_id() == before

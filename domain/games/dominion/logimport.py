@@ -63,8 +63,9 @@ from domain.games.dominion.events import (
     TreasuresPlayed,
     TurnStarted,
 )
-from domain.games.dominion.onlinelog import GameLog, Line
+from domain.games.dominion.onlinelog import FORMAT_2013, UNSEEN, GameLog, Line
 from domain.games.dominion.state import RECORDER, Decision, State
+from domain.games.dominion.turns import card_vp
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -87,8 +88,31 @@ class Stop(msgspec.Struct, frozen=True):
 
 
 def unsupported(log: GameLog) -> list[str]:
-    """The cards of the log Chronicle does not implement, sorted."""
-    return sorted(name for name in log.card_names() if name not in DATA.cards)
+    """The cards of the log Chronicle does not implement, sorted. Today's format is read for
+    the base set alone (both editions): its logs name no kingdom, Events or Landmarks."""
+    known = DATA.cards if log.format == FORMAT_2013 else (*DATA.basic, *DATA.base_all)
+    return sorted(name for name in log.card_names() if name not in known and name != UNSEEN)
+
+
+def tallied_scores(log: GameLog) -> dict[str, int]:
+    """Each player's VP by the log's own words: the starting cards, plus every card the log
+    says the player gained, less every card it says the player trashed, scored (today's logs
+    print no final scores). Independent of the engine, so a score it differs from is news."""
+    held = {name: Counter(cards) for name, cards in log.starting.items()}
+    for line in log.lines:
+        if line.kind != "event" or line.player not in held:
+            continue
+        if line.verb == "gains":
+            held[line.player].update(c for c in line.cards if c != UNSEEN)
+        elif line.verb == "trashes":
+            held[line.player].subtract(c for c in line.cards if c != UNSEEN)
+    return {name: card_vp(tuple(cards.elements())) for name, cards in held.items()}
+
+
+def named_kingdom(log: GameLog) -> tuple[str, ...]:
+    """The kingdom piles the log's lines name (sorted): a log of today's format lists no
+    kingdom, so a pile nobody bought, gained or played is not among them."""
+    return tuple(sorted(name for name in log.card_names() if name in DATA.base_all))
 
 
 class Planner:
@@ -151,6 +175,8 @@ class Planner:
         """Tick off `cards` from the player's next lines with one of these verbs."""
         wanted = Counter(cards)
         for i in self._of(name):
+            if self.lines[i].verb == "shuffles" and "shuffles" not in verbs:
+                continue  # written before the draw it interrupted; the Shuffled fact ticks it
             if self.lines[i].verb not in verbs:
                 break
             rest = self.left[i]
@@ -159,6 +185,14 @@ class Planner:
                 if wanted[card] > 0:
                     wanted[card] -= 1
                     taken.append(card)
+            # A card the log does not name ("L draws 5 cards.") stands for any card the engine
+            # names, such as one the unseen cards' count already told it.
+            for card in [c for c in rest if c == UNSEEN][: len(rest) - len(taken)]:
+                other = next((c for c in wanted if wanted[c] > 0 and c != UNSEEN), None)
+                if other is None:
+                    break
+                wanted[other] -= 1
+                taken.append(card)
             if not taken and rest:
                 break
             for card in taken:
@@ -272,15 +306,18 @@ class Planner:
         if d.kind != "observe":
             return Stop("stuck", f"The engine asks the table for {d.kind}, which a log cannot say.")
         name = self.name_of[state.seats[d.target]]
-        i = self._first(name)
+        # Today's log writes a shuffle before the draw it interrupted: the cards come from the
+        # draw line after it (the engine's own shuffle ticks the shuffle line off).
+        i = next((j for j in self._of(name) if self.lines[j].verb != "shuffles"), None)
         if i is None:
             return self._missing(f"the log does not say which card {name} took from the deck next")
         line = self.lines[i]
         rest = self._rest(i)
         if line.verb in ("draws", "reveals") and rest:
-            return Step(ObserveCards(rest[: max(d.hi, 1)]), None, line)
+            cards = _fitting(rest, state.players[d.target].unknown, d.hi)
+            return Step(ObserveCards(_json(cards)), None, line)
         if line.verb in ("discards", "topdecks") and rest:
-            return Step(ObserveCards(rest[:1]), None, line)
+            return Step(ObserveCards(_json(rest[:1])), None, line)
         return self._missing(f"the engine needs the next card of {name}'s deck; the log says {line.text!r}")
 
     def _missing(self, message: str) -> Stop:
@@ -401,3 +438,24 @@ class Planner:
             # A line no action stands for (a log's repeated trash): set it apart and go on.
             self.unexplained.append(line)
             self._tick(i)
+
+
+def _json(cards: Sequence[str]) -> tuple[str | None, ...]:
+    """Cards as an action carries them: `None` for a card the log does not name."""
+    return tuple(None if c == UNSEEN else c for c in cards)
+
+
+def _fitting(cards: Sequence[str], unknown: Sequence[str], most: int) -> tuple[str, ...]:
+    """Up to `most` of a draw line's cards that the deck's unseen part can give. Today's log
+    sorts a draw's cards and writes the shuffle before the draw it interrupted, so the cards
+    drawn before the shuffle are the ones the old deck holds."""
+    most = max(most, 1)
+    if len(cards) <= most or UNSEEN in unknown:
+        return tuple(cards[:most])
+    left = Counter(unknown)
+    out: list[str] = []
+    for card in cards:
+        if len(out) < most and left[card] > 0:
+            left[card] -= 1
+            out.append(card)
+    return tuple(out) or tuple(cards[:most])

@@ -239,6 +239,12 @@ _ARTICLE = re.compile(r"^(?:(?P<n>\d+)|an?) (?P<card>.+)$")
 # Verbs of today's log, longest first, and the verbs of `Line` they become.
 _VERBS = (
     ("buys and gains", ("buys", "gains")),
+    ("reacts with", ("reacts",)),
+    ("reveals their hand:", ("reveals",)),
+    ("looks at", ("looks",)),
+    ("resigned", ("leaves",)),
+    ("resigns", ("leaves",)),
+    ("has resigned", ("leaves",)),
     ("shuffles their deck", ("shuffles",)),
     ("starts with", ("starts",)),
     ("plays", ("plays",)),
@@ -266,7 +272,12 @@ def statements(text: str) -> list[tuple[int, str]]:
             start, last = out[-1]
             head = last.strip()
             complete = head.endswith((".", ")")) or head.startswith("Card Pool") or bool(_TURN.match(head))
-            if not complete or line[:1] in (" ", ".", ")", ","):
+            # A whole statement on its own line starts anew even after a line that did not end
+            # (a kingdom note, "Timer: Off" or a rating above "L starts with 7 Coppers.").
+            whole = line[:1] not in (" ", ".", ")", ",") and (
+                line.rstrip().endswith((".", ")")) or bool(_TURN.match(line.strip()))
+            )
+            if line[:1] in (" ", ".", ")", ",") or not (complete or whole):
                 out[-1] = (start, last + line)
                 continue
         out.append((number, line))
@@ -291,6 +302,8 @@ def hidden_cards(text: str) -> tuple[str, ...]:
     """ "3 Coppers and 2 Estates", "a card and an Estate", "5 cards": names, with `UNSEEN`
     for each card the log does not name."""
     text = text.strip().rstrip(".")
+    if text.endswith(" again"):  # Throne Room's second play: "plays a Village again."
+        text = text[: -len(" again")]
     out: list[str] = []
     for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
         part = part.strip()
@@ -300,7 +313,8 @@ def hidden_cards(text: str) -> tuple[str, ...]:
         n, card = (int(counted["n"] or 1), counted["card"]) if counted else (1, part)
         many = n > 1
         card = singular(card) if many else card
-        out.extend([UNSEEN if card in ("card", "cards") else card] * n)
+        hidden = card in ("card", "cards", "other card", "other cards")
+        out.extend([UNSEEN if hidden else card] * n)
     return tuple(out)
 
 
