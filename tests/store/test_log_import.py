@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 from uuid import UUID
 
 import pytest
@@ -17,11 +18,36 @@ LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
 QUIT = "log.51919af0e4b0d001ef25b885.1368496912009.txt"
 TODAY_MILITIA = "today-183266643.txt"
-# Today's logs list no kingdom; the fixture's first line abbreviates it.
-MILITIA_KINGDOM = (
-    "Remodel", "Smithy", "Laboratory", "Market", "Workshop",
-    "Militia", "Moneylender", "Poacher", "Cellar", "Moat",
-)  # fmt: skip
+
+
+class Today(NamedTuple):
+    """A real log of today's format, the kingdom its fixture's first line abbreviates, the
+    scores tallied from its gains and trashes, and its turn headers."""
+
+    name: str
+    piles: str
+    scores: dict[str, int]
+    turns: int
+
+    @property
+    def kingdom(self) -> tuple[str, ...]:
+        return tuple(pile.strip() for pile in self.piles.split(","))
+
+
+TODAY = [
+    Today(
+        TODAY_MILITIA,
+        "Remodel, Smithy, Laboratory, Market, Workshop, Militia, Moneylender, Poacher, Cellar, Moat",
+        {"Lord Rattington": 39, "domibot_v1.4": 28},
+        33,
+    ),
+    Today(
+        "today-183186242.txt",
+        "Council Room, Library, Mine, Witch, Workshop, Moneylender, Throne Room, Bandit, Vassal, Village",
+        {"domibot_v1.4": 21, "apoorvab": 25},
+        45,
+    ),
+]  # fmt: skip
 
 
 @pytest.fixture
@@ -107,25 +133,34 @@ def test_the_first_refused_action_is_reported_with_its_turn_line_and_rule(app: C
     assert audit_events(app.stored_events(game_id), None).clean
 
 
-def test_a_real_game_of_todays_format_imports_with_hidden_draws_audit_clean(tmp_path: Path) -> None:
-    """Lord Rattington's draws are hidden ("L draws 5 cards."): entered as unseen cards. The log
+@pytest.mark.parametrize("log", TODAY, ids=[log.name for log in TODAY])
+def test_a_real_game_of_todays_format_imports_with_hidden_draws_audit_clean(
+    tmp_path: Path, log: Today
+) -> None:
+    """The opponent's draws are hidden ("L draws 5 cards."): entered as unseen cards. The log
     prints no final scores: they are tallied from its gains and trashes, and must equal the
     engine's final count; every log line is accounted for by a fact."""
     app = Chronicle(f"sqlite:///{tmp_path}/games.sqlite3")
     try:
-        report = import_log(app, (LOGS / TODAY_MILITIA).read_text(), TODAY_MILITIA, MILITIA_KINGDOM)
+        report = import_log(app, (LOGS / log.name).read_text(), log.name, log.kingdom)
         assert report.status == "finished", report.message
-        assert report.scores == report.scores_log == {"Lord Rattington": 39, "domibot_v1.4": 28}
-        assert report.turns == report.turns_log == 33
+        assert report.scores == report.scores_log == log.scores
+        assert report.turns == report.turns_log == log.turns
         assert report.refusal is None and report.unexplained == [] and report.unlogged == []
         game_id = UUID(report.game_id)
         game = app.game(game_id)
         assert game.config.options["base_edition"] == 2 and game.config.mode == "physical"
-        assert game.outcome is not None and game.outcome.winners == ("p1",)
+        winner = max(log.scores, key=lambda name: log.scores[name])
+        assert game.outcome is not None and game.outcome.winners == (_seat(report.players, winner),)
         audit = audit_events(app.stored_events(game_id), None)
         assert audit.clean, audit.divergence
+        assert report.actions == audit.actions
     finally:
         app.close()
+
+
+def _seat(players: dict[str, str], name: str) -> str:
+    return next(seat for seat, n in players.items() if n == name)
 
 
 def test_a_log_of_todays_format_without_its_kingdom_is_refused_naming_the_piles_it_shows(

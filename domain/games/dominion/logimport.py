@@ -54,6 +54,7 @@ from domain.games.dominion.events import (
     Drew,
     Fact,
     Gained,
+    Looked,
     Moved,
     Played,
     Reacted,
@@ -252,6 +253,10 @@ class Planner:
             self.consume(name, ("reacts",), (fact.card,))
         elif isinstance(fact, Revealed) and fact.to == "aside":
             self.consume(name, ("reveals",), fact.cards)
+        elif isinstance(fact, Revealed):
+            self.consume(name, ("reveals",), fact.cards)  # Bandit's top two cards
+        elif isinstance(fact, Looked):
+            self.consume(name, ("looks",), fact.cards)  # Sentry's look
 
     def _must(self, name: str, verb: str, cards: Sequence[str]) -> None:
         """Tick off a fact the 2012-13 log always writes, or note that it does not show it."""
@@ -313,7 +318,7 @@ class Planner:
             return self._missing(f"the log does not say which card {name} took from the deck next")
         line = self.lines[i]
         rest = self._rest(i)
-        if line.verb in ("draws", "reveals") and rest:
+        if line.verb in ("draws", "reveals", "looks") and rest:
             cards = _fitting(rest, state.players[d.target].unknown, d.hi)
             return Step(ObserveCards(_json(cards)), None, line)
         if line.verb in ("discards", "topdecks") and rest:
@@ -392,6 +397,21 @@ class Planner:
             action = Choose("keep" if keep else "discard")
         elif purpose == "topdeck":
             action = SelectCards("topdeck", rest[:1] if verb in ("topdecks", "reveals") else ())
+        elif purpose == "moneylender":  # 2nd edition: "you may trash a Copper"
+            action = Choose("yes" if verb == "trashes" and "Copper" in rest else "no")
+        elif purpose == "artisan_gain":
+            action = SelectPile(rest[0] if verb == "gains" and rest else None)
+        elif purpose in ("artisan", "harbinger", "sentry_topdeck"):
+            topdecked = rest[: d.hi] if verb == "topdecks" else ()
+            action = SelectCards("topdeck", _json(topdecked))
+        elif purpose in ("bandit", "sentry_trash"):
+            action = SelectCards("trash", rest[: d.hi] if verb == "trashes" else ())
+        elif purpose == "sentry_discard":
+            action = SelectCards("discard", rest[: d.hi] if verb == "discards" else ())
+        elif purpose == "vassal":
+            # The discarded Action is played when the player's next line plays it.
+            card = d.cards[0] if d.cards else state.players[d.p].discard[-1]
+            action = Choose("play" if verb == "plays" and rest[:1] == (card,) else "no")
         elif purpose == "chancellor":
             action = Choose("no")  # the 2012-13 log never shows the deck put into the discard pile
         else:
