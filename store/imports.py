@@ -175,6 +175,12 @@ def import_with_tokens(
         refusal = _record(app, game_id, step, planner, log)
         if refusal is None:
             actions += 1
+    if stop is not None and stop.reason == "left" and stop.players:
+        # The first to leave resigns: the game ends at once, ranked as a resignation ranks
+        # (the resigner last, the rest by their score).
+        leaver = stop.players[0]
+        line = f" (log line {stop.line.number})" if stop.line is not None else ""
+        app.resign(game_id, RECORDER, seat=seats[leaver], reason=f"left the online game{line}")
     game = app.game(game_id)
     state = game.state
     if refusal is not None:
@@ -184,7 +190,7 @@ def import_with_tokens(
         status, message = stop.reason, stop.message
         if stop.reason == "stuck" and stop.line is not None:
             message = f"Stopped at line {stop.line.number} ({stop.line.text!r}): {stop.message}"
-    outcome = RULESET.outcome(state)
+    outcome = game.outcome if game.outcome is not None else RULESET.outcome(state)
     if outcome is not None:
         scores = {_name(seats, seat): score for seat, score in outcome.scores.items()}
     else:

@@ -84,13 +84,16 @@ def _imports_the_two_player_game(app: Chronicle) -> None:
 
 def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicle) -> None:
     report = import_log(app, (LOGS / QUIT).read_text(), QUIT)
-    assert report.status == "left" and "guest2666.0000" in report.message
+    assert report.status == "left" and "guest2666.0000 left" in report.message
     assert report.scores == report.scores_log == {
         "Villager Bot": 3, "guest2666.0000": 7, "Defender Bot": 3, "Banker Bot": 3,
     }  # fmt: skip
     assert report.turns == report.turns_log == 10
     game_id = UUID(report.game_id)
-    assert app.game(game_id).outcome is None
+    game = app.game(game_id)
+    # The player who quit resigns: the game ends, the resigner ranks last despite the most VP.
+    assert game.status == "finished" and game.resigned == "p2"
+    assert game.outcome is not None and game.outcome.ranks["p2"] == 4 and "p2" not in game.outcome.winners
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
 

@@ -80,12 +80,13 @@ class Step(msgspec.Struct, frozen=True):
 
 class Stop(msgspec.Struct, frozen=True):
     """The import cannot go on: `reason` is `finished` (the game is over), `left` (a player
-    left the online game, which the rules engine cannot record) or `stuck` (the log does not
+    left the online game: the import records them resigning) or `stuck` (the log does not
     say what the engine asks)."""
 
     reason: str
     message: str
     line: Line | None = None
+    players: tuple[str, ...] = ()  # who left (`left`): the import records them resigning
 
 
 def unsupported(log: GameLog) -> list[str]:
@@ -336,15 +337,19 @@ class Planner:
             end >= len(self.lines) or self.lines[end].kind == "over"
         )
 
-    def _left(self) -> Stop:
-        names = ", ".join(self.log.left)
+    def _left(self, line: Line | None = None) -> Stop:
+        """A player left: the 2012-13 log's Game Over section says who ("quit", "resigned"),
+        today's log a line of its own ("resigned")."""
+        who = (line.player,) if line is not None else self.log.left
+        if line is not None:
+            self._tick(self.lines.index(line))
         last = self.last_line()
         where = f" after line {last.number}" if last is not None else ""
         return Stop(
             "left",
-            f"{names} left the online game{where}; Chronicle cannot record a player leaving, so "
-            "the game stays unfinished.",
+            f"{', '.join(who)} left the online game{where}: recorded as resigning.",
             last,
+            who,
         )
 
     def last_line(self) -> Line | None:
@@ -454,7 +459,7 @@ class Planner:
             elif line.verb in ("draws", "shuffles"):
                 return Step(EndPhase(), seat, line)
             elif line.verb == "leaves":
-                return self._left()
+                return self._left(line)
             # A line no action stands for (a log's repeated trash): set it apart and go on.
             self.unexplained.append(line)
             self._tick(i)
