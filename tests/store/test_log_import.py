@@ -47,6 +47,12 @@ TODAY = [
         {"domibot_v1.4": 21, "apoorvab": 25},
         45,
     ),
+    Today(
+        "today-183977272.txt",
+        "Cellar, Moat, Village, Workshop, Gardens, Remodel, Laboratory, Witch, Smithy, Festival",
+        {"Sam": 43, "domibot_v1.4": 57},
+        54,
+    ),
 ]  # fmt: skip
 
 
