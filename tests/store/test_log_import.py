@@ -53,6 +53,12 @@ TODAY = [
         {"Sam": 43, "domibot_v1.4": 57},
         54,
     ),
+    Today(
+        "today-183956265.txt",
+        "Poacher, Vassal, Throne Room, Witch, Bandit, Chapel, Laboratory, Gardens, Moat, Market",
+        {"felix": 21, "domibot_v1.4": 31},
+        40,
+    ),
 ]  # fmt: skip
 
 
