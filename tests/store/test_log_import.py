@@ -187,3 +187,26 @@ def test_a_log_of_todays_format_without_its_kingdom_is_refused_naming_the_piles_
     assert refused.value.code == "log_kingdom"
     assert "names only 4 kingdom piles" in refused.value.detail and "Poacher" in refused.value.detail
     assert app.recorder.max_notification_id() == before
+
+
+def test_a_player_who_resigns_in_a_log_of_todays_format_resigns_in_the_game(app: Chronicle) -> None:
+    """Today's log names the leaver in full after its last turn ("ada has resigned.", after "The
+    game has ended."): the real game cut after turn 9, with Lord Rattington resigning."""
+    log = TODAY[0]
+    text = (LOGS / log.name).read_text()
+    text = (
+        text[: text.index("Turn 10 - Lord Rattington")]
+        + "The game has ended.\nLord Rattington has resigned.\n"
+    )
+    report = import_log(app, text, "resigned", log.kingdom)
+    assert report.status == "left" and "Lord Rattington left the online game" in report.message
+    # 18 turn headers; the rules had begun Lord Rattington's 10th turn when he resigned.
+    assert (report.turns_log, report.turns) == (18, 19)
+    assert report.unexplained == [] and report.refusal is None
+    game_id = UUID(report.game_id)
+    game = app.game(game_id)
+    assert game.status == "finished" and game.resigned == "p1"
+    assert game.outcome is not None and game.outcome.winners == ("p2",)
+    assert report.scores == report.scores_log == {"Lord Rattington": 9, "domibot_v1.4": 9}
+    audit = audit_events(app.stored_events(game_id), None)
+    assert audit.clean, audit.divergence

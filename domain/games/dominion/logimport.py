@@ -60,6 +60,7 @@ from domain.games.dominion.events import (
     Reacted,
     Revealed,
     Shuffled,
+    Topdecked,
     Trashed,
     TreasuresPlayed,
     TurnStarted,
@@ -256,6 +257,8 @@ class Planner:
             self.consume(name, ("reveals",), fact.cards)
         elif isinstance(fact, Revealed):
             self.consume(name, ("reveals",), fact.cards)  # Bandit's top two cards
+        elif isinstance(fact, Topdecked):
+            self.consume(name, ("topdecks",), fact.cards)  # Sentry, Harbinger, Artisan
         elif isinstance(fact, Looked):
             self.consume(name, ("looks",), fact.cards)  # Sentry's look
 
@@ -269,10 +272,14 @@ class Planner:
 
     def _turn_started(self, name: str) -> None:
         end = self._end()
+        leaving = [i for i in range(self.cursor, end) if not self.done[i] and self.lines[i].verb == "leaves"]
         for i in range(self.cursor, end):
-            if not self.done[i]:
+            if not self.done[i] and i not in leaving:
                 self.unexplained.append(self.lines[i])
                 self.done[i] = True
+        if leaving:  # the log's last lines: a player left during or after this turn
+            self.cursor = leaving[0]
+            return
         self.cursor = end
         header = self.lines[end] if end < len(self.lines) else None
         if header is not None and header.kind == "header":
@@ -293,6 +300,9 @@ class Planner:
             return Stop("finished", "The game is over.")
         if self.off_turn is not None:
             return self.off_turn
+        leaving = self._leaving()
+        if leaving is not None:
+            return self._left(leaving)
         self.attacker = self.name_of[state.seats[state.current]] if state.status == "playing" else ""
         for d in state.prompts:
             if d.p == RECORDER:
@@ -325,6 +335,15 @@ class Planner:
         if line.verb in ("discards", "topdecks") and rest:
             return Step(ObserveCards(_json(rest[:1])), None, line)
         return self._missing(f"the engine needs the next card of {name}'s deck; the log says {line.text!r}")
+
+    def _leaving(self) -> Line | None:
+        """Today's log writes "ada has resigned." after its last event lines (even after "The
+        game has ended."): once every other line of the turn is accounted for, it is next."""
+        end = self._end()
+        undone = [i for i in range(self.cursor, end) if not self.done[i]]
+        if undone and all(self.lines[i].verb == "leaves" for i in undone) and end >= len(self.lines):
+            return self.lines[undone[0]]
+        return None
 
     def _missing(self, message: str) -> Stop:
         if self._at_end() and self.log.left:

@@ -335,9 +335,13 @@ def parse_today(text: str) -> GameLog:
             lines.append(Line(number, statement, "header", name, turn=int(turn["turn"])))
             continue
         said = _STATEMENT.match(statement)
-        if said is None or (said["who"] not in starting and not said["rest"].startswith("starts with ")):
+        by_name = next((s for s, n in players.items() if statement.startswith(n + " ")), None)
+        if by_name is not None:  # "ada has resigned.": the full name, not the abbreviation
+            who, rest = by_name, statement[len(players[by_name]) + 1 :]
+        elif said is None or (said["who"] not in starting and not said["rest"].startswith("starts with ")):
             continue  # "Game #1, unrated.", "Card Pool: level 1", chat
-        who, rest = said["who"], said["rest"]
+        else:
+            who, rest = said["who"], said["rest"]
         for phrase, verbs in _VERBS:
             if rest.startswith(phrase + " ") or rest.rstrip(".") == phrase:
                 tail = rest[len(phrase) :].split(". (", 1)[0]
