@@ -24,6 +24,16 @@ Rulings on the log's wording (2012-13 client):
   "places X on top of deck" of its owner.
 - A Throne Room's second play of a Feast is logged with a second "trashes Feast" that did not
   happen (the Feast is already in the trash): such a line is left unexplained, not entered.
+
+Rulings on today's wording (dominion.games):
+- A card the log does not name (`?`) is entered as an unseen card, and ticks off against any
+  card the engine names (it may know an unseen card by elimination).
+- A draw's cards are sorted and a shuffle is written before the draw it interrupted: the cards
+  drawn before the shuffle are those of the draw line the old deck can give.
+- A player who resigned ("ada has resigned.", after the last turn) resigns in the game once
+  every other line is accounted for.
+- Sentry's look reads the cards (dominion-2e.md 2): an opponent's "looks at 2 cards" cannot be
+  entered, and the import stops there (`refused`, `card_must_be_named`).
 """
 
 from __future__ import annotations

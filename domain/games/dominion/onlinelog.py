@@ -22,8 +22,12 @@ hand: A, B"), `shuffles`, `leaves` ("quit",
 
 Today's client (dominion.games, 2016 on) writes "Turn 1 - Name", "L starts with 7 Coppers."
 and hides other players' draws ("L draws 5 cards."): `detect` tells it apart and `parse_today`
-reads it into the same `Line`s, each card it does not name an `UNSEEN` entry ("?"), "buys and
-gains" as a `buys` and a `gains` line, players' abbreviations resolved from the turn headers.
+reads it into the same `Line`s, each card it does not name an `UNSEEN` entry ("?": "5 cards",
+"a card", Cellar's "2 other cards"), "buys and gains" as a `buys` and a `gains` line, "reacts
+with a Moat" as `reacts`, "looks at" (Sentry) as `looks`, "has resigned" as `leaves`, players'
+abbreviations resolved from the turn headers (a resignation names the player in full). It
+lists no kingdom and prints no final scores: the importer takes the kingdom as given or from
+the cards the lines name, and tallies the scores from the gains and trashes.
 """
 
 from __future__ import annotations
