@@ -210,3 +210,30 @@ def test_a_player_who_resigns_in_a_log_of_todays_format_resigns_in_the_game(app:
     assert report.scores == report.scores_log == {"Lord Rattington": 9, "domibot_v1.4": 9}
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
+
+
+def test_an_opponents_sentry_look_the_log_hides_is_refused_where_it_happens(app: Chronicle) -> None:
+    """Sentry's look reads the cards: "a looks at 2 cards." is entered with the names the next
+    lines give ("trashes 2 Estates"), and where they give none ("topdecks 2 cards") the rules
+    refuse the unnamed cards. The real game imports to there, audit-clean."""
+    name = "today-183976797.txt"
+    kingdom = (
+        "Merchant",
+        "Militia",
+        "Remodel",
+        "Council Room",
+        "Sentry",
+        "Village",
+        "Smithy",
+        "Festival",
+        "Market",
+    )
+    report = import_log(app, (LOGS / name).read_text(), name, (*kingdom, "Laboratory"))
+    assert report.status == "refused" and report.refusal is not None
+    assert (report.refusal.turn, report.refusal.line) == (15, 373)
+    assert report.refusal.text == "a looks at 2 cards." and report.refusal.code == "card_must_be_named"
+    assert (report.turns, report.turns_log) == (29, 34) and report.unexplained == []
+    game_id = UUID(report.game_id)
+    audit = audit_events(app.stored_events(game_id), None)
+    assert audit.clean, audit.divergence
+    assert report.actions == audit.actions

@@ -339,6 +339,8 @@ class Planner:
             return self._missing(f"the log does not say which card {name} took from the deck next")
         line = self.lines[i]
         rest = self._rest(i)
+        if line.verb == "looks" and UNSEEN in rest:
+            rest = self._looked(i, rest)
         if line.verb in ("draws", "reveals", "looks") and rest:
             cards = _fitting(rest, state.players[d.target].unknown, d.hi)
             return Step(ObserveCards(_json(cards)), None, line)
@@ -354,6 +356,21 @@ class Planner:
         if undone and all(self.lines[i].verb == "leaves" for i in undone) and end >= len(self.lines):
             return self.lines[undone[0]]
         return None
+
+    def _looked(self, i: int, rest: tuple[str, ...]) -> tuple[str, ...]:
+        """An opponent's "looks at 2 cards" (Sentry): the names its next lines give them ("trashes
+        2 Estates", "discards a Province"); a card only topdecked stays unnamed."""
+        name = self.lines[i].player
+        named: list[str] = []
+        for j in self._of(name):
+            if j <= i:
+                continue
+            if self.lines[j].verb not in ("trashes", "discards", "topdecks"):
+                break
+            named.extend(c for c in self.left[j] if c != UNSEEN)
+        known = [c for c in rest if c != UNSEEN]
+        filled = [*known, *named[: len(rest) - len(known)]]
+        return (*filled, *[UNSEEN] * (len(rest) - len(filled)))
 
     def _missing(self, message: str) -> Stop:
         if self._at_end() and self.log.left:
