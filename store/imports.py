@@ -2,7 +2,7 @@
 append path as an action typed at the table (`Chronicle.record`, the recorder's token).
 
 Parsing and planning are pure (`domain.games.dominion.onlinelog`, `.logimport`); this module
-checks the log before anything is stored (its format, the cards Chronicle implements, the
+checks the log before anything is stored (its format, its kingdom, the cards Chronicle implements, the
 player count), creates the game, records the planner's steps one by one until the game ends,
 the log runs out, a player leaves, or the rules refuse an action, and reports what happened.
 A refused action is not stored: the game keeps every action before it, so the refusal can be
@@ -11,17 +11,20 @@ inspected where it happened.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
 import msgspec
+import msgspec.structs
 
 from domain.games.dominion import RULESET
-from domain.games.dominion.logimport import Planner, Step, Stop, unsupported
+from domain.games.dominion.data import DATA
+from domain.games.dominion.logimport import Planner, Step, Stop, named_kingdom, tallied_scores, unsupported
 from domain.games.dominion.onlinelog import (
+    BASICS,
     FORMAT_2013,
     FORMAT_TODAY,
-    UNSEEN,
     GameLog,
     LogError,
     detect,
@@ -81,26 +84,26 @@ class LogRefused(InvalidRequest):
     title = "The log cannot be imported"
 
 
-def check_log(text: str) -> GameLog:
-    """The parsed log, or `LogRefused` with a stable code when it cannot be imported."""
+def check_log(text: str, kingdom: Sequence[str] = ()) -> GameLog:
+    """The parsed log, or `LogRefused` with a stable code when it cannot be imported.
+    `kingdom` names the 10 kingdom piles where the log does not list them (today's format);
+    without it they are the piles the log's lines name, which must then be 10."""
     kind = detect(text)
-    if kind == FORMAT_TODAY:
-        try:
-            hidden = sum(line.cards.count(UNSEEN) for line in parse_today(text).lines)
-        except LogError:
-            hidden = 0
-        count = f" ({hidden} cards unnamed)" if hidden else ""
-        raise LogRefused(
-            "This log is in today's Dominion Online format, which hides other players' draws "
-            f"('draws 5 cards.'){count}; recording cards the table did not see is not supported yet.",
-            code="log_format_unsupported",
-        )
-    if kind != FORMAT_2013:
+    if kind not in (FORMAT_2013, FORMAT_TODAY):
         raise LogRefused("This is not a Dominion Online game log.", code="log_unreadable")
     try:
-        log = parse(text)
+        log = parse(text) if kind == FORMAT_2013 else parse_today(text)
     except LogError as error:
         raise LogRefused(f"The log cannot be read: {error}.", code="log_unreadable") from None
+    if kingdom:
+        if log.supply and sorted(kingdom) != sorted(log.kingdom):
+            raise LogRefused(
+                f"The log lists its kingdom ({', '.join(log.kingdom)}); the kingdom given differs.",
+                code="log_kingdom",
+            )
+        log = msgspec.structs.replace(log, supply=(*kingdom, *BASICS))
+    elif not log.supply:
+        log = msgspec.structs.replace(log, supply=(*named_kingdom(log), *BASICS))
     missing = unsupported(log)
     if missing:
         raise LogRefused(
@@ -113,10 +116,18 @@ def check_log(text: str) -> GameLog:
             f"The log has {len(log.players)} players; Dominion takes 2 to 4.", code="log_players"
         )
     if len(log.kingdom) != 10:
+        where = "lists" if kind == FORMAT_2013 or kingdom else "names only"
         raise LogRefused(
-            f"The log's kingdom has {len(log.kingdom)} piles, not 10: {', '.join(log.kingdom)}.",
+            f"The log {where} {len(log.kingdom)} kingdom piles, not 10: {', '.join(log.kingdom)}"
+            + ("" if kind == FORMAT_2013 or kingdom else "; name the 10 piles (kingdom)")
+            + ".",
             code="log_kingdom",
         )
+    piles = DATA.base_all if kind == FORMAT_TODAY else DATA.cards
+    outside = sorted({name for name in log.kingdom if name not in piles or name in BASICS})
+    if outside or len(set(log.kingdom)) != 10:
+        what = f"{', '.join(outside)}: not a kingdom pile of the base set" if outside else "a pile twice"
+        raise LogRefused(f"The kingdom names {what}.", code="log_kingdom")
     starting = ("Copper",) * 7 + ("Estate",) * 3
     odd = [name for name, cards in log.starting.items() if sorted(cards) != sorted(starting)]
     if odd:
@@ -126,19 +137,25 @@ def check_log(text: str) -> GameLog:
     return log
 
 
-def import_log(app: Chronicle, text: str, source: str = "") -> ImportReport:
+def import_log(app: Chronicle, text: str, source: str = "", kingdom: Sequence[str] = ()) -> ImportReport:
     """Import one log's text into `app`'s store (raises `LogRefused` before storing anything)."""
-    return import_with_tokens(app, text, source)[0]
+    return import_with_tokens(app, text, source, kingdom)[0]
 
 
-def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[ImportReport, CreatedGame]:
+def import_with_tokens(
+    app: Chronicle, text: str, source: str = "", kingdom: Sequence[str] = ()
+) -> tuple[ImportReport, CreatedGame]:
     """`import_log`, with the created game's tokens (shown once, to whoever imported it)."""
-    log = check_log(text)
+    log = check_log(text, kingdom)
     order = log.turn_order
     seats = {name: seat for name, seat in zip(order, RULESET.meta.seat_ids, strict=False)}
-    created = app.create_game(
-        NewGame("dominion", list(order), "physical", {"kingdom": "manual"}, tags=[LOG_TAG]), admin=True
-    )
+    # Today's Dominion Online plays the 2nd-edition base set (its Throne Room may play nothing,
+    # its Moneylender may trash nothing), with the 1st-edition cards it dropped still nameable.
+    options: dict[str, Any] = {"kingdom": "manual"}
+    if log.format == FORMAT_TODAY:
+        options["base_edition"] = 2
+    new = NewGame("dominion", list(order), "physical", options, tags=[LOG_TAG])
+    created = app.create_game(new, admin=True)
     game_id = UUID(created.game_id)
     planner = Planner(log, seats)
     actions = 0
@@ -158,6 +175,12 @@ def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[Imp
         refusal = _record(app, game_id, step, planner, log)
         if refusal is None:
             actions += 1
+    if stop is not None and stop.reason == "left" and stop.players:
+        # The first to leave resigns: the game ends at once, ranked as a resignation ranks
+        # (the resigner last, the rest by their score).
+        leaver = stop.players[0]
+        line = f" (log line {stop.line.number})" if stop.line is not None else ""
+        app.resign(game_id, RECORDER, seat=seats[leaver], reason=f"left the online game{line}")
     game = app.game(game_id)
     state = game.state
     if refusal is not None:
@@ -167,7 +190,7 @@ def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[Imp
         status, message = stop.reason, stop.message
         if stop.reason == "stuck" and stop.line is not None:
             message = f"Stopped at line {stop.line.number} ({stop.line.text!r}): {stop.message}"
-    outcome = RULESET.outcome(state)
+    outcome = game.outcome if game.outcome is not None else RULESET.outcome(state)
     if outcome is not None:
         scores = {_name(seats, seat): score for seat, score in outcome.scores.items()}
     else:
@@ -184,7 +207,7 @@ def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[Imp
         turns_log=log.turns,
         turns=state.turn,
         actions=actions,
-        scores_log={name: log.final[name].vp if name in log.final else None for name in order},
+        scores_log=_log_scores(log, order),
         scores=scores,
         refusal=refusal,
         unexplained=[line.number for line in planner.unexplained],
@@ -192,6 +215,15 @@ def import_with_tokens(app: Chronicle, text: str, source: str = "") -> tuple[Imp
         lines=len(log.lines),
     )
     return report, created
+
+
+def _log_scores(log: GameLog, order: Sequence[str]) -> dict[str, int | None]:
+    """The 2012-13 log's final totals; today's log prints none, so its scores are tallied from
+    what it says each player gained and trashed (`tallied_scores`)."""
+    if log.format == FORMAT_TODAY:
+        tally = tallied_scores(log)
+        return {name: tally.get(name) for name in order}
+    return {name: log.final[name].vp if name in log.final else None for name in order}
 
 
 def _name(seats: dict[str, str], seat: str) -> str:

@@ -1,7 +1,7 @@
 """Importing a game log: `POST /games/import/dominion` with a Dominion Online log's text.
 
 The service checks the log before anything is stored (`store.imports.check_log`: a 422
-problem `log_format_unsupported`, `cards_not_implemented`, `log_unreadable`, ...), then records
+problem `cards_not_implemented`, `log_kingdom`, `log_unreadable`, ...), then records
 it action by action through the same append path as `POST /games/{id}/actions`. The answer
 is the import's report (its game, status, turns, actions, the log's scores beside
 Chronicle's, the first refusal) with the game's tokens, shown this once. Creating the game
@@ -23,12 +23,17 @@ from store.app import Chronicle
 from store.imports import ImportReport, import_with_tokens
 from store.limits import MAX_BODY_BYTES, MAX_NAME, NO_CONTROL
 
+PileName = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME, pattern=NO_CONTROL)]
+
 
 class LogImport(msgspec.Struct, forbid_unknown_fields=True):
-    """A log's text (line breaks allowed) and, optionally, a name for it in the report."""
+    """A log's text (line breaks allowed) and, optionally, a name for it in the report and the
+    10 kingdom piles of a log of today's format (which lists none; without them they are the
+    piles the log names)."""
 
     log: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY_BYTES)]
     source: Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=NO_CONTROL)] = ""
+    kingdom: Annotated[list[PileName], msgspec.Meta(max_length=10)] = []
 
 
 class ImportedGame(msgspec.Struct):
@@ -50,10 +55,10 @@ def import_dominion_log(
     token: NamedDependency[str | None],
     settings: NamedDependency[EdgeSettings],
 ) -> ImportedGame:
-    """Turn a Dominion Online log (2012-13 format) into a physical game. A log the rules
+    """Turn a Dominion Online log (the 2012-13 format or today's) into a physical game. A log the rules
     refuse part way keeps the actions before the refusal; the report names the refused one."""
     settings.check_create(token, chronicle.is_admin(token))
-    report, created = import_with_tokens(chronicle, data.log, data.source)
+    report, created = import_with_tokens(chronicle, data.log, data.source, data.kingdom)
     return ImportedGame(report, created.recorder_token, created.seat_tokens)
 
 

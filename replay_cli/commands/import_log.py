@@ -4,8 +4,9 @@ in the local store, every action recorded through the rules as if entered at the
 For each log it prints the game id, how the import ended (finished; a player left; refused by
 the rules; stuck where the log does not say what the engine asks), the turns and actions, the
 final scores of the log against Chronicle's, and the first refusal with its turn, log line and
-rule. A log Chronicle cannot import (today's format with hidden draws, cards it does not
-implement) is refused before anything is stored and the next file is read. Exit status 0
+rule. Today's format (other players' draws hidden) lists no kingdom: `--kingdom` names it, else
+it is the piles the log names. A log Chronicle cannot import (cards it does not implement, a
+kingdom short of 10 piles) is refused before anything is stored and the next file is read. Exit status 0
 when every log imported to its end with the log's scores, else 1.
 """
 
@@ -34,6 +35,13 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("game", metavar="GAME", choices=GAMES, help="the game the logs are of: dominion")
     parser.add_argument("files", nargs="+", metavar="FILE", help="log files (text)")
     parser.add_argument("--json", action="store_true", help="one JSON object per log")
+    parser.add_argument(
+        "--kingdom",
+        default="",
+        metavar="PILES",
+        help="the 10 kingdom piles, comma separated, for logs of today's format (which list none); "
+        "without it they are the piles the log names",
+    )
     add_store_option(parser)
     parser.set_defaults(run=run)
 
@@ -50,12 +58,13 @@ def _read(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     texts = [(path, _read(path)) for path in args.files]
+    kingdom = tuple(name.strip() for name in args.kingdom.split(",") if name.strip())
     app = open_store(args.store)
     failed = 0
     try:
         for path, text in texts:
             try:
-                report = import_log(app, text, path)
+                report = import_log(app, text, path, kingdom)
             except LogRefused as error:
                 failed += 1
                 if args.json:

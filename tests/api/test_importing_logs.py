@@ -29,6 +29,7 @@ def test_a_log_imports_into_a_game_whose_tokens_come_back_once(
     game_id = report["game_id"]
     detail = client.get(f"/games/{game_id}").json()
     assert detail["mode"] == "physical" and detail["tags"] == ["dominion-online"]
+    assert detail["status"] == "finished"  # the player who quit resigned
     names = ("Villager Bot", "guest2666.0000", "Defender Bot", "Banker Bot")
     assert detail["seats"] == {f"p{i + 1}": name for i, name in enumerate(names)}
     # The recorder's token it answered with records at this table.
@@ -44,7 +45,19 @@ def test_a_log_with_cards_chronicle_lacks_is_a_problem_and_appends_nothing(
     problem = assert_problem(client.post(PATH, json={"log": text}), 422, "cards_not_implemented")
     assert "Pirate Ship" in problem["detail"]
     today = (LOGS / "today-162962491.txt").read_text()
-    assert_problem(client.post(PATH, json={"log": today}), 422, "log_format_unsupported")
+    assert_problem(client.post(PATH, json={"log": today}), 422, "log_kingdom")
+    odd = {"log": today, "kingdom": ["Village", "Militia", "Laboratory", "Library", "Copper"] * 2}
+    assert_problem(client.post(PATH, json=odd), 422, "log_kingdom")
     assert_problem(client.post(PATH, json={"log": "no log at all"}), 422, "log_unreadable")
     assert_problem(client.post(PATH, json={"text": "?"}), 400, "invalid_request")
     assert chronicle.recorder.max_notification_id() == before
+
+
+def test_a_log_of_todays_format_imports_with_the_kingdom_given(client: TestClient[Litestar]) -> None:
+    kingdom = "Remodel, Smithy, Laboratory, Market, Workshop, Militia, Moneylender, Poacher, Cellar, Moat"
+    text = (LOGS / "today-183266643.txt").read_text()
+    response = client.post(PATH, json={"log": text, "kingdom": kingdom.split(", ")})
+    assert response.status_code == 201, response.text
+    report = response.json()["report"]
+    assert report["status"] == "finished" and report["format"] == "dominion-online"
+    assert report["scores"] == report["scores_log"] == {"Lord Rattington": 39, "domibot_v1.4": 28}

@@ -24,6 +24,16 @@ Rulings on the log's wording (2012-13 client):
   "places X on top of deck" of its owner.
 - A Throne Room's second play of a Feast is logged with a second "trashes Feast" that did not
   happen (the Feast is already in the trash): such a line is left unexplained, not entered.
+
+Rulings on today's wording (dominion.games):
+- A card the log does not name (`?`) is entered as an unseen card, and ticks off against any
+  card the engine names (it may know an unseen card by elimination).
+- A draw's cards are sorted and a shuffle is written before the draw it interrupted: the cards
+  drawn before the shuffle are those of the draw line the old deck can give.
+- A player who resigned ("ada has resigned.", after the last turn) resigns in the game once
+  every other line is accounted for.
+- Sentry's look reads the cards (dominion-2e.md 2): an opponent's "looks at 2 cards" cannot be
+  entered, and the import stops there (`refused`, `card_must_be_named`).
 """
 
 from __future__ import annotations
@@ -54,17 +64,20 @@ from domain.games.dominion.events import (
     Drew,
     Fact,
     Gained,
+    Looked,
     Moved,
     Played,
     Reacted,
     Revealed,
     Shuffled,
+    Topdecked,
     Trashed,
     TreasuresPlayed,
     TurnStarted,
 )
-from domain.games.dominion.onlinelog import GameLog, Line
+from domain.games.dominion.onlinelog import FORMAT_2013, UNSEEN, GameLog, Line
 from domain.games.dominion.state import RECORDER, Decision, State
+from domain.games.dominion.turns import card_vp
 
 
 class Step(msgspec.Struct, frozen=True):
@@ -78,17 +91,41 @@ class Step(msgspec.Struct, frozen=True):
 
 class Stop(msgspec.Struct, frozen=True):
     """The import cannot go on: `reason` is `finished` (the game is over), `left` (a player
-    left the online game, which the rules engine cannot record) or `stuck` (the log does not
+    left the online game: the import records them resigning) or `stuck` (the log does not
     say what the engine asks)."""
 
     reason: str
     message: str
     line: Line | None = None
+    players: tuple[str, ...] = ()  # who left (`left`): the import records them resigning
 
 
 def unsupported(log: GameLog) -> list[str]:
-    """The cards of the log Chronicle does not implement, sorted."""
-    return sorted(name for name in log.card_names() if name not in DATA.cards)
+    """The cards of the log Chronicle does not implement, sorted. Today's format is read for
+    the base set alone (both editions): its logs name no kingdom, Events or Landmarks."""
+    known = DATA.cards if log.format == FORMAT_2013 else (*DATA.basic, *DATA.base_all)
+    return sorted(name for name in log.card_names() if name not in known and name != UNSEEN)
+
+
+def tallied_scores(log: GameLog) -> dict[str, int]:
+    """Each player's VP by the log's own words: the starting cards, plus every card the log
+    says the player gained, less every card it says the player trashed, scored (today's logs
+    print no final scores). Independent of the engine, so a score it differs from is news."""
+    held = {name: Counter(cards) for name, cards in log.starting.items()}
+    for line in log.lines:
+        if line.kind != "event" or line.player not in held:
+            continue
+        if line.verb == "gains":
+            held[line.player].update(c for c in line.cards if c != UNSEEN)
+        elif line.verb == "trashes":
+            held[line.player].subtract(c for c in line.cards if c != UNSEEN)
+    return {name: card_vp(tuple(cards.elements())) for name, cards in held.items()}
+
+
+def named_kingdom(log: GameLog) -> tuple[str, ...]:
+    """The kingdom piles the log's lines name (sorted): a log of today's format lists no
+    kingdom, so a pile nobody bought, gained or played is not among them."""
+    return tuple(sorted(name for name in log.card_names() if name in DATA.base_all))
 
 
 class Planner:
@@ -151,6 +188,8 @@ class Planner:
         """Tick off `cards` from the player's next lines with one of these verbs."""
         wanted = Counter(cards)
         for i in self._of(name):
+            if self.lines[i].verb == "shuffles" and "shuffles" not in verbs:
+                continue  # written before the draw it interrupted; the Shuffled fact ticks it
             if self.lines[i].verb not in verbs:
                 break
             rest = self.left[i]
@@ -159,6 +198,14 @@ class Planner:
                 if wanted[card] > 0:
                     wanted[card] -= 1
                     taken.append(card)
+            # A card the log does not name ("L draws 5 cards.") stands for any card the engine
+            # names, such as one the unseen cards' count already told it.
+            for card in [c for c in rest if c == UNSEEN][: len(rest) - len(taken)]:
+                other = next((c for c in wanted if wanted[c] > 0 and c != UNSEEN), None)
+                if other is None:
+                    break
+                wanted[other] -= 1
+                taken.append(card)
             if not taken and rest:
                 break
             for card in taken:
@@ -218,6 +265,12 @@ class Planner:
             self.consume(name, ("reacts",), (fact.card,))
         elif isinstance(fact, Revealed) and fact.to == "aside":
             self.consume(name, ("reveals",), fact.cards)
+        elif isinstance(fact, Revealed):
+            self.consume(name, ("reveals",), fact.cards)  # Bandit's top two cards
+        elif isinstance(fact, Topdecked):
+            self.consume(name, ("topdecks",), fact.cards)  # Sentry, Harbinger, Artisan
+        elif isinstance(fact, Looked):
+            self.consume(name, ("looks",), fact.cards)  # Sentry's look
 
     def _must(self, name: str, verb: str, cards: Sequence[str]) -> None:
         """Tick off a fact the 2012-13 log always writes, or note that it does not show it."""
@@ -229,10 +282,14 @@ class Planner:
 
     def _turn_started(self, name: str) -> None:
         end = self._end()
+        leaving = [i for i in range(self.cursor, end) if not self.done[i] and self.lines[i].verb == "leaves"]
         for i in range(self.cursor, end):
-            if not self.done[i]:
+            if not self.done[i] and i not in leaving:
                 self.unexplained.append(self.lines[i])
                 self.done[i] = True
+        if leaving:  # the log's last lines: a player left during or after this turn
+            self.cursor = leaving[0]
+            return
         self.cursor = end
         header = self.lines[end] if end < len(self.lines) else None
         if header is not None and header.kind == "header":
@@ -253,6 +310,9 @@ class Planner:
             return Stop("finished", "The game is over.")
         if self.off_turn is not None:
             return self.off_turn
+        leaving = self._leaving()
+        if leaving is not None:
+            return self._left(leaving)
         self.attacker = self.name_of[state.seats[state.current]] if state.status == "playing" else ""
         for d in state.prompts:
             if d.p == RECORDER:
@@ -272,16 +332,45 @@ class Planner:
         if d.kind != "observe":
             return Stop("stuck", f"The engine asks the table for {d.kind}, which a log cannot say.")
         name = self.name_of[state.seats[d.target]]
-        i = self._first(name)
+        # Today's log writes a shuffle before the draw it interrupted: the cards come from the
+        # draw line after it (the engine's own shuffle ticks the shuffle line off).
+        i = next((j for j in self._of(name) if self.lines[j].verb != "shuffles"), None)
         if i is None:
             return self._missing(f"the log does not say which card {name} took from the deck next")
         line = self.lines[i]
         rest = self._rest(i)
-        if line.verb in ("draws", "reveals") and rest:
-            return Step(ObserveCards(rest[: max(d.hi, 1)]), None, line)
+        if line.verb == "looks" and UNSEEN in rest:
+            rest = self._looked(i, rest)
+        if line.verb in ("draws", "reveals", "looks") and rest:
+            cards = _fitting(rest, state.players[d.target].unknown, d.hi)
+            return Step(ObserveCards(_json(cards)), None, line)
         if line.verb in ("discards", "topdecks") and rest:
-            return Step(ObserveCards(rest[:1]), None, line)
+            return Step(ObserveCards(_json(rest[:1])), None, line)
         return self._missing(f"the engine needs the next card of {name}'s deck; the log says {line.text!r}")
+
+    def _leaving(self) -> Line | None:
+        """Today's log writes "ada has resigned." after its last event lines (even after "The
+        game has ended."): once every other line of the turn is accounted for, it is next."""
+        end = self._end()
+        undone = [i for i in range(self.cursor, end) if not self.done[i]]
+        if undone and all(self.lines[i].verb == "leaves" for i in undone) and end >= len(self.lines):
+            return self.lines[undone[0]]
+        return None
+
+    def _looked(self, i: int, rest: tuple[str, ...]) -> tuple[str, ...]:
+        """An opponent's "looks at 2 cards" (Sentry): the names its next lines give them ("trashes
+        2 Estates", "discards a Province"); a card only topdecked stays unnamed."""
+        name = self.lines[i].player
+        named: list[str] = []
+        for j in self._of(name):
+            if j <= i:
+                continue
+            if self.lines[j].verb not in ("trashes", "discards", "topdecks"):
+                break
+            named.extend(c for c in self.left[j] if c != UNSEEN)
+        known = [c for c in rest if c != UNSEEN]
+        filled = [*known, *named[: len(rest) - len(known)]]
+        return (*filled, *[UNSEEN] * (len(rest) - len(filled)))
 
     def _missing(self, message: str) -> Stop:
         if self._at_end() and self.log.left:
@@ -294,15 +383,19 @@ class Planner:
             end >= len(self.lines) or self.lines[end].kind == "over"
         )
 
-    def _left(self) -> Stop:
-        names = ", ".join(self.log.left)
+    def _left(self, line: Line | None = None) -> Stop:
+        """A player left: the 2012-13 log's Game Over section says who ("quit", "resigned"),
+        today's log a line of its own ("resigned")."""
+        who = (line.player,) if line is not None else self.log.left
+        if line is not None:
+            self._tick(self.lines.index(line))
         last = self.last_line()
         where = f" after line {last.number}" if last is not None else ""
         return Stop(
             "left",
-            f"{names} left the online game{where}; Chronicle cannot record a player leaving, so "
-            "the game stays unfinished.",
+            f"{', '.join(who)} left the online game{where}: recorded as resigning.",
             last,
+            who,
         )
 
     def last_line(self) -> Line | None:
@@ -355,6 +448,21 @@ class Planner:
             action = Choose("keep" if keep else "discard")
         elif purpose == "topdeck":
             action = SelectCards("topdeck", rest[:1] if verb in ("topdecks", "reveals") else ())
+        elif purpose == "moneylender":  # 2nd edition: "you may trash a Copper"
+            action = Choose("yes" if verb == "trashes" and "Copper" in rest else "no")
+        elif purpose == "artisan_gain":
+            action = SelectPile(rest[0] if verb == "gains" and rest else None)
+        elif purpose in ("artisan", "harbinger", "sentry_topdeck"):
+            topdecked = rest[: d.hi] if verb == "topdecks" else ()
+            action = SelectCards("topdeck", _json(topdecked))
+        elif purpose in ("bandit", "sentry_trash"):
+            action = SelectCards("trash", rest[: d.hi] if verb == "trashes" else ())
+        elif purpose == "sentry_discard":
+            action = SelectCards("discard", rest[: d.hi] if verb == "discards" else ())
+        elif purpose == "vassal":
+            # The discarded Action is played when the player's next line plays it.
+            card = d.cards[0] if d.cards else state.players[d.p].discard[-1]
+            action = Choose("play" if verb == "plays" and rest[:1] == (card,) else "no")
         elif purpose == "chancellor":
             action = Choose("no")  # the 2012-13 log never shows the deck put into the discard pile
         else:
@@ -397,7 +505,28 @@ class Planner:
             elif line.verb in ("draws", "shuffles"):
                 return Step(EndPhase(), seat, line)
             elif line.verb == "leaves":
-                return self._left()
+                return self._left(line)
             # A line no action stands for (a log's repeated trash): set it apart and go on.
             self.unexplained.append(line)
             self._tick(i)
+
+
+def _json(cards: Sequence[str]) -> tuple[str | None, ...]:
+    """Cards as an action carries them: `None` for a card the log does not name."""
+    return tuple(None if c == UNSEEN else c for c in cards)
+
+
+def _fitting(cards: Sequence[str], unknown: Sequence[str], most: int) -> tuple[str, ...]:
+    """Up to `most` of a draw line's cards that the deck's unseen part can give. Today's log
+    sorts a draw's cards and writes the shuffle before the draw it interrupted, so the cards
+    drawn before the shuffle are the ones the old deck holds."""
+    most = max(most, 1)
+    if len(cards) <= most or UNSEEN in unknown:
+        return tuple(cards[:most])
+    left = Counter(unknown)
+    out: list[str] = []
+    for card in cards:
+        if len(out) < most and left[card] > 0:
+            left[card] -= 1
+            out.append(card)
+    return tuple(out) or tuple(cards[:most])

@@ -22,8 +22,12 @@ hand: A, B"), `shuffles`, `leaves` ("quit",
 
 Today's client (dominion.games, 2016 on) writes "Turn 1 - Name", "L starts with 7 Coppers."
 and hides other players' draws ("L draws 5 cards."): `detect` tells it apart and `parse_today`
-reads it into the same `Line`s, each card it does not name an `UNSEEN` entry ("?"), "buys and
-gains" as a `buys` and a `gains` line, players' abbreviations resolved from the turn headers.
+reads it into the same `Line`s, each card it does not name an `UNSEEN` entry ("?": "5 cards",
+"a card", Cellar's "2 other cards"), "buys and gains" as a `buys` and a `gains` line, "reacts
+with a Moat" as `reacts`, "looks at" (Sentry) as `looks`, "has resigned" as `leaves`, players'
+abbreviations resolved from the turn headers (a resignation names the player in full). It
+lists no kingdom and prints no final scores: the importer takes the kingdom as given or from
+the cards the lines name, and tallies the scores from the gains and trashes.
 """
 
 from __future__ import annotations
@@ -239,6 +243,12 @@ _ARTICLE = re.compile(r"^(?:(?P<n>\d+)|an?) (?P<card>.+)$")
 # Verbs of today's log, longest first, and the verbs of `Line` they become.
 _VERBS = (
     ("buys and gains", ("buys", "gains")),
+    ("reacts with", ("reacts",)),
+    ("reveals their hand:", ("reveals",)),
+    ("looks at", ("looks",)),
+    ("resigned", ("leaves",)),
+    ("resigns", ("leaves",)),
+    ("has resigned", ("leaves",)),
     ("shuffles their deck", ("shuffles",)),
     ("starts with", ("starts",)),
     ("plays", ("plays",)),
@@ -266,7 +276,12 @@ def statements(text: str) -> list[tuple[int, str]]:
             start, last = out[-1]
             head = last.strip()
             complete = head.endswith((".", ")")) or head.startswith("Card Pool") or bool(_TURN.match(head))
-            if not complete or line[:1] in (" ", ".", ")", ","):
+            # A whole statement on its own line starts anew even after a line that did not end
+            # (a kingdom note, "Timer: Off" or a rating above "L starts with 7 Coppers.").
+            whole = line[:1] not in (" ", ".", ")", ",") and (
+                line.rstrip().endswith((".", ")")) or bool(_TURN.match(line.strip()))
+            )
+            if line[:1] in (" ", ".", ")", ",") or not (complete or whole):
                 out[-1] = (start, last + line)
                 continue
         out.append((number, line))
@@ -291,6 +306,8 @@ def hidden_cards(text: str) -> tuple[str, ...]:
     """ "3 Coppers and 2 Estates", "a card and an Estate", "5 cards": names, with `UNSEEN`
     for each card the log does not name."""
     text = text.strip().rstrip(".")
+    if text.endswith(" again"):  # Throne Room's second play: "plays a Village again."
+        text = text[: -len(" again")]
     out: list[str] = []
     for part in re.split(r",\s*(?:and\s+)?|\s+and\s+", text):
         part = part.strip()
@@ -300,7 +317,8 @@ def hidden_cards(text: str) -> tuple[str, ...]:
         n, card = (int(counted["n"] or 1), counted["card"]) if counted else (1, part)
         many = n > 1
         card = singular(card) if many else card
-        out.extend([UNSEEN if card in ("card", "cards") else card] * n)
+        hidden = card in ("card", "cards", "other card", "other cards")
+        out.extend([UNSEEN if hidden else card] * n)
     return tuple(out)
 
 
@@ -321,9 +339,13 @@ def parse_today(text: str) -> GameLog:
             lines.append(Line(number, statement, "header", name, turn=int(turn["turn"])))
             continue
         said = _STATEMENT.match(statement)
-        if said is None or (said["who"] not in starting and not said["rest"].startswith("starts with ")):
+        by_name = next((s for s, n in players.items() if statement.startswith(n + " ")), None)
+        if by_name is not None:  # "ada has resigned.": the full name, not the abbreviation
+            who, rest = by_name, statement[len(players[by_name]) + 1 :]
+        elif said is None or (said["who"] not in starting and not said["rest"].startswith("starts with ")):
             continue  # "Game #1, unrated.", "Card Pool: level 1", chat
-        who, rest = said["who"], said["rest"]
+        else:
+            who, rest = said["who"], said["rest"]
         for phrase, verbs in _VERBS:
             if rest.startswith(phrase + " ") or rest.rstrip(".") == phrase:
                 tail = rest[len(phrase) :].split(". (", 1)[0]

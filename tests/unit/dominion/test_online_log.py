@@ -129,6 +129,9 @@ def test_a_log_copied_from_the_browser_is_joined_into_statements() -> None:
         "Copper", "Estate", "Laboratory", "Village", "Village",
     )  # fmt: skip
     assert hidden_cards("5 cards") == (UNSEEN,) * 5 and hidden_cards("a card") == (UNSEEN,)
+    # Cellar's "discards 2 other cards and a Copper."; Throne Room's "plays a Village again."
+    assert hidden_cards("2 other cards and a Copper") == (UNSEEN, UNSEEN, "Copper")
+    assert hidden_cards("a Village again") == ("Village",)
     assert [singular(n) for n in ("Coppers", "Duchies", "Witches", "Gardens")] == [
         "Copper", "Duchy", "Witch", "Gardens",
     ]  # fmt: skip
@@ -272,3 +275,19 @@ def test_a_turn_the_log_gives_another_player_stops_the_import_at_its_header() ->
     _, _, stop, _ = _play("edited", text)
     assert stop.reason == "stuck" and stop.line is not None and stop.line.number == 29
     assert stop.message == "The log's next turn is Lady Sarra's, but the rules give it to KeyNoir."
+
+
+def test_todays_log_reads_a_kingdom_note_ratings_reactions_and_a_resignation_in_full_name() -> None:
+    """The lines a real log of today's format has around its events (tests/data/dominion-logs/
+    today-183977272.txt opens with a kingdom note and two ratings), and the line of a player
+    who resigned, which names them in full."""
+    text = (
+        "CEL MOA VIL WOR GAR REM LAB WIT SMI FES\nGame #1, rated.\nada: 42.72\nTimer: Friendly\n"
+        "Card Pool: level 1\na starts with 3 Estates.\na starts with 7 Coppers.\n"
+        "d starts with 7 Coppers.\nd starts with 3 Estates.\nTurn 1 - ada\n"
+        "a plays a Witch.\nd reacts with a Moat.\nThe game has ended.\nada has resigned.\n"
+    )
+    log = parse_today(text)
+    assert log.starting["ada"] == ("Estate",) * 3 + ("Copper",) * 7
+    events = [(line.player, line.verb, line.cards) for line in log.lines if line.kind == "event"]
+    assert events == [("ada", "plays", ("Witch",)), ("d", "reacts", ("Moat",)), ("ada", "leaves", ())]
