@@ -11,6 +11,7 @@ import asyncio
 import html
 import json
 import re
+import os
 import shutil
 import subprocess
 import time
@@ -163,6 +164,8 @@ def _wait_for(session: str, text: str, timeout: float = 20) -> str:
 @pytest.fixture
 def tmux_session(game: Running) -> Iterator[str]:
     if shutil.which("tmux") is None:
+        if os.environ.get("CI"):  # .ci/run installs it: a missing tmux there is a failure
+            pytest.fail("tmux is not installed")
         pytest.skip("tmux is not installed")
     session = f"chronicle-replay-{time.monotonic_ns()}"
     yield session
