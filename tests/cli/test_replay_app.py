@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-import re
 import os
+import re
 import shutil
 import subprocess
 import time
