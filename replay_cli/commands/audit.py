@@ -31,7 +31,8 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 def report_line(report: AuditReport) -> str:
     if report.clean:
         undone = f", {report.retracted} retracted" if report.retracted else ""
-        return f"{report.game_id}  clean  ({report.actions} actions{undone}, {report.facts} facts)"
+        head = f", chain head {report.chain.head}" if report.chain is not None else ""
+        return f"{report.game_id}  clean  ({report.actions} actions{undone}, {report.facts} facts{head})"
     divergence = report.divergence
     assert divergence is not None
     return (
