@@ -31,8 +31,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 def report_line(report: AuditReport) -> str:
     if report.clean:
         undone = f", {report.retracted} retracted" if report.retracted else ""
-        head = f", chain head {report.chain.head}" if report.chain is not None else ""
-        return f"{report.game_id}  clean  ({report.actions} actions{undone}, {report.facts} facts{head})"
+        return f"{report.game_id}  clean  ({report.actions} actions{undone}, {report.facts} facts)"
     divergence = report.divergence
     assert divergence is not None
     return (
