@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import msgspec
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, QueryParameter
@@ -17,6 +18,7 @@ from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
 from api.settings import EdgeSettings
 from store.app import Chronicle
+from store.bgstats import bgstats
 from store.transfer import Export, Imported, encode, export_game, import_game
 
 NDJSON = "application/x-ndjson"
@@ -34,14 +36,20 @@ def export(
     token: NamedDependency[str | None],
     game_id: FromPath[str],
     form: Annotated[
-        Literal["json", "ndjson"] | None, QueryParameter(name="format", description="json or ndjson")
+        Literal["json", "ndjson", "bgstats"] | None,
+        QueryParameter(
+            name="format", description="json, ndjson, or bgstats (a finished game as a BG Stats play)"
+        ),
     ] = None,
 ) -> Response[bytes]:
     """The game as stored, every event with its digest in the hash chain: for the recorder or
     an administrator while it runs (it holds every hidden fact, never an unrevealed seed), for
     anyone once it has ended."""
     gid = parse_game_id(game_id)
-    exported = export_game(chronicle, gid, game_access(chronicle, gid, token))
+    access = game_access(chronicle, gid, token)
+    if form == "bgstats":
+        return Response(msgspec.json.encode(bgstats(chronicle, gid)), media_type="application/json")
+    exported = export_game(chronicle, gid, access)
     chosen = form or ("ndjson" if NDJSON in request.headers.get("accept", "") else "json")
     media = NDJSON if chosen == "ndjson" else "application/json"
     return Response(encode(exported, chosen), media_type=media)

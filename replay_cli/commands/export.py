@@ -4,7 +4,8 @@ The export is the game's stream as stored, with each event's digest in the hash 
 head (store/transfer.py): corrections stay as they were recorded. The local store's owner sees
 everything, so any game exports; a running digital game's export holds no seed and does not
 import until the game has ended. The import checks the chain and audits the game before it
-stores anything, and prints the game's new recorder and seat tokens.
+stores anything, and prints the game's new recorder and seat tokens. `--format bgstats` writes
+a finished game as a play for BG Stats' import (players, scores, winners, duration).
 """
 
 from __future__ import annotations
@@ -13,11 +14,14 @@ import argparse
 import sys
 from pathlib import Path
 
+import msgspec
+
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.sources import add_store_option
 from store.app import ADMIN
+from store.bgstats import bgstats
 from store.transfer import decode, encode, export_game, import_game
 
 
@@ -28,9 +32,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     exporting.add_argument("game", metavar="GAME", help="game id or a unique prefix")
     exporting.add_argument(
         "--format",
-        choices=("json", "ndjson"),
+        choices=("json", "ndjson", "bgstats"),
         default="json",
-        help="one JSON object (default) or one event a line",
+        help="one JSON object (default), one event a line, or a finished game as a BG Stats play",
     )
     exporting.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     add_store_option(exporting)
@@ -46,7 +50,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 def run_export(args: argparse.Namespace) -> int:
     app = open_store(args.store)
     try:
-        data = encode(export_game(app, resolve_game(app, args.game), ADMIN), args.format)
+        game_id = resolve_game(app, args.game)
+        if args.format == "bgstats":
+            data = msgspec.json.encode(bgstats(app, game_id))
+        else:
+            data = encode(export_game(app, game_id, ADMIN), args.format)
     finally:
         app.close()
     if args.out is None:

@@ -174,6 +174,18 @@ def test_the_commands_and_the_endpoints_carry_a_game_between_stores(
     assert main(["export", str(game_id), "--store", source.url]) == 0
     exported = capsys.readouterr().out
 
+    assert main(["export", str(game_id), "--format", "bgstats", "--store", source.url]) == 0
+    play = json.loads(capsys.readouterr().out)
+    outcome = source.game(game_id).outcome
+    assert outcome is not None
+    seats = source.game(game_id).config.seats
+    assert [p["name"] for p in play["players"]] == [s.name for s in seats]
+    [scores] = [p["playerScores"] for p in play["plays"]]
+    assert [(x["score"], x["winner"]) for x in scores] == [
+        (str(outcome.scores[s.id]), s.id in outcome.winners) for s in seats
+    ]
+    assert play["plays"][0]["uuid"] == str(game_id) and play["plays"][0]["durationMin"] >= 0
+
     other = _record(source, "province", "physical", {}, 10, "transfer http")
     with (
         closing(Chronicle(target.url, admin_token=ADMIN_TOKEN)) as served,
@@ -192,6 +204,8 @@ def test_the_commands_and_the_endpoints_carry_a_game_between_stores(
         assert answer.status_code == 201, answer.text
         recorder = answer.json()["recorder_token"]
         assert_problem(client.get(f"/games/{other}/export"), 403, "export_not_allowed")
+        bgstats = client.get(f"/games/{other}/export", params={"format": "bgstats"})
+        assert_problem(bgstats, 400, "game_not_finished")
         assert client.get(f"/games/{other}/export", headers=bearer(recorder)).status_code == 200
         assert_problem(client.post("/games/import", json=body), 409, "game_exists")
         body["chain"]["head"] = "0" * 64
