@@ -81,6 +81,21 @@ def stored_fields(event: Any) -> dict[str, Any]:
     return decoded
 
 
+def _event_digest(previous: str, event: Any) -> str:
+    """`link` over a new event. A game event's fields are JSON values and its timestamp, so
+    they are written as the transcoder would store them without a round trip through it; any
+    other value takes the transcoder's way."""
+    fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
+    when = fields.get("timestamp")
+    if when is not None:
+        fields["timestamp"] = {"_type_": "datetime_iso", "_data_": when.isoformat()}
+    topic = type(event).TOPIC
+    try:
+        return link(previous, event.originator_id, event.originator_version, topic, fields)
+    except TypeError:
+        return link(previous, event.originator_id, event.originator_version, topic, stored_fields(event))
+
+
 class Record(msgspec.Struct, frozen=True):
     """One stored event as the chain reads it: version, topic, stored fields (with `chain`)."""
 
@@ -149,9 +164,7 @@ def stamp(previous: str, events: list[Any]) -> str:
     """Give each new event of one game (in order, following the digest `previous`) its digest,
     kept in the event's fields so the mapper stores it; returns the new head."""
     for event in events:
-        digest = link(
-            previous, event.originator_id, event.originator_version, type(event).TOPIC, stored_fields(event)
-        )
+        digest = _event_digest(previous, event)
         object.__getattribute__(event, "__dict__")[KEY] = digest
         previous = digest
     return previous
