@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from uuid import UUID
 
 import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
+from domain.events import ActionRecorded
 from domain.ruleset import get_ruleset
 from store import chain
 from store.app import ADMIN, Chronicle, NewGame
@@ -174,3 +176,27 @@ def test_a_game_stored_before_the_chain_gets_digests_from_its_next_event_on(app:
         assert report.chain is not None and report.chain.intact and report.chain.stored >= 1
     finally:
         app.close()
+
+
+def test_the_digest_is_stored_last_in_the_event_json(app: Chronicle) -> None:
+    event = ActionRecorded(  # type: ignore[call-arg]
+        originator_id=UUID(int=1),
+        originator_version=2,
+        timestamp=datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC),
+        seq=1,
+        action={"kind": "EndTurn"},
+        seat="A",
+        by="seat",
+        action_id="x1",
+    )
+    chain.stamp(chain.GENESIS, [event])
+    stored = app.mapper.to_stored_event(event).state
+    body = (
+        b'{"timestamp":{"_type_":"datetime_iso","_data_":"2026-01-02T03:04:05+00:00"},'
+        b'"seq":1,"action":{"kind":"EndTurn"},"seat":"A","by":"seat","action_id":"x1","chain":"'
+    )
+    assert stored.startswith(body) and stored.endswith(b'"}')
+    fields = json.loads(stored)
+    assert stored[len(body) : -2].decode() == chain.link(
+        chain.GENESIS, UUID(int=1), 2, "chronicle:ActionRecorded", fields
+    )
