@@ -55,11 +55,22 @@ class StoredEvent(msgspec.Struct):
     data: dict[str, Any]
     text: str
     retracted: bool = False  # an action (or one of its facts) undone by a later retraction
+    # its digest in the game's hash chain (store/chain.py), for a viewer who sees every stored
+    # fact: over hidden facts it would let others test guesses of them
+    digest: str | None = None
 
 
 def present(game: Game, event: Any, viewer: Viewer, retracted: bool = False) -> StoredEvent:
     """`event` of `game`'s stream as `viewer` sees it. `game` is the aggregate at that event or
     any later version (it holds the state each action answered)."""
+    shown = _present(game, event, viewer, retracted)
+    if viewer.kind == "omniscient":
+        digest = vars(event).get("chain")
+        shown.digest = digest if isinstance(digest, str) else None
+    return shown
+
+
+def _present(game: Game, event: Any, viewer: Viewer, retracted: bool) -> StoredEvent:
     ruleset, config = game.ruleset, game.config
     at = event.timestamp.isoformat()
     version = event.originator_version

@@ -35,6 +35,7 @@ from domain.ruleset import (
     get_ruleset,
     resolve_options,
 )
+from store import chain
 from store.config import admin_token_from_env, store_env, store_url
 from store.errors import (
     ActionIdReused,
@@ -154,6 +155,37 @@ class Chronicle(Application[UUID]):
         self._secrets_lock = threading.Lock()
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
         self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
+
+    def _record(self, processing_event: Any) -> list[Recording[UUID]]:
+        """Stamp each new game event with its digest in the chain (store/chain.py) as it is
+        saved; a clash on the version refuses the save as before, digests and all."""
+        new: dict[UUID, list[Any]] = {}
+        for event in processing_event.events:
+            if getattr(type(event), "TOPIC", None) in chain.TOPICS:
+                new.setdefault(event.originator_id, []).append(event)
+        heads: dict[UUID, tuple[int, str]] = {}
+        for game_id, events in new.items():
+            before = events[0].originator_version - 1
+            game = processing_event.aggregates.get(game_id)
+            known = vars(game).get("_chain_head") if game is not None else None
+            if known is not None and known[0] == before:  # this aggregate saved the last event
+                previous = known[1]
+            else:
+                rows = (
+                    []
+                    if before < 1
+                    else list(self.recorder.select_events(game_id, gt=before - 1, lte=before))
+                )
+                if rows and chain.KEY not in msgspec.json.decode(rows[-1].state):
+                    rows = list(self.recorder.select_events(game_id, lte=before))  # stored before the chain
+                previous = chain.head_of(rows, game_id)
+            heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events))
+        recorded: list[Recording[UUID]] = super()._record(processing_event)
+        for game_id, head in heads.items():
+            game = processing_event.aggregates.get(game_id)
+            if game is not None:
+                vars(game)["_chain_head"] = head
+        return recorded
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         for listener in self.listeners:

@@ -41,6 +41,7 @@ from domain.events import (
 )
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Ruleset, get_ruleset
+from store import chain
 from store.app import Access, Chronicle
 from store.errors import Forbidden, GameNotFound, SeedSealed
 
@@ -52,7 +53,7 @@ class Divergence(msgspec.Struct):
     # Stable, for tools: stream_start, version_gap, ruleset_unknown, ruleset_version,
     # seed_sealed, seed_not_committed, fact_differs, fact_missing, fact_extra, fact_order,
     # action_number, action_unreadable, action_illegal, retraction_not_latest, finish_early,
-    # finish_missing, outcome_differs, after_finish, unreadable.
+    # finish_missing, outcome_differs, after_finish, unreadable, chain_broken.
     code: str = ""
 
 
@@ -64,6 +65,7 @@ class AuditReport(msgspec.Struct):
     random_checked: bool
     divergence: Divergence | None = None
     retracted: int = 0  # of `actions`, how many a later correction undid
+    chain: chain.ChainCheck | None = None  # the hash chain recomputed over the stored events
 
 
 class _Diverged(Exception):
@@ -104,7 +106,26 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
     except _Diverged as found:
         report.clean = False
         report.divergence = found.divergence
+    if first is not None:
+        _check_chain(report, first.originator_id, stored)
     return report
+
+
+def _check_chain(report: AuditReport, game_id: UUID, stored: list[Any]) -> None:
+    """The chain recomputed over the stored events (store/chain.py). A break the rules do not
+    account for first (a timestamp, a name, a retraction's reason edited: fields the rules
+    never re-decide) is the divergence; where both point at one version, the rules say why."""
+    try:
+        found = chain.check(game_id, chain.records_of(stored))
+    except (TypeError, ValueError) as error:
+        found = chain.ChainCheck(chain.ALGORITHM, len(stored), "", 0, False, 1, f"unreadable: {error}")
+    report.chain = found
+    if found.intact or found.broken_at is None:
+        return
+    earlier = report.divergence is None or found.broken_at < report.divergence.version
+    if earlier:
+        report.clean = False
+        report.divergence = Divergence(found.broken_at, found.what, "design.md 3", "chain_broken")
 
 
 def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:

@@ -12,13 +12,25 @@ from __future__ import annotations
 from litestar import Router
 
 from api import live, metrics
-from api.routes import endings, games, health, imports, reading, retractions, rulesets, stats, viewer
+from api.routes import (
+    endings,
+    games,
+    health,
+    imports,
+    reading,
+    retractions,
+    rulesets,
+    stats,
+    transfer,
+    viewer,
+)
 
 HANDLERS = [
     *health.ROUTES,
     *rulesets.ROUTES,
     *games.ROUTES,
     *imports.ROUTES,
+    *transfer.ROUTES,
     *retractions.ROUTES,
     *endings.ROUTES,
     *reading.ROUTES,

@@ -15,6 +15,7 @@ class Command(Protocol):
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
     endings,
+    export,
     games,
     import_log,
     info,
@@ -45,6 +46,7 @@ COMMANDS: tuple[Command, ...] = (
     replay,
     watch,
     audit,
+    export,
     simulate,
     stats,
     rulesets,

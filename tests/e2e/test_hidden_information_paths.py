@@ -6,7 +6,7 @@ table holds; their randomness is injected (the same generators the pair was play
 every action, each path answers the viewer about game A and game B, and the answers must be the
 same byte for byte (game B's id read as A's): the answer to the write when the viewer made it,
 the summary, the listing, the events as JSON and NDJSON, the state at the new versions, the
-prompts, the viewer's legal actions and the game's statistics, over the HTTP API. At the end of
+prompts, the viewer's legal actions, the game's statistics and its export, over the HTTP API. At the end of
 each pair the command line answers too: `log` and `show` on the local store and against a real
 server process, and every screen of the replay; and so do that server's live streams (server-sent
 events from the start and from half-way, and the WebSocket).
@@ -124,6 +124,7 @@ def answers(http: TestClient[Litestar], table: Table, versions: range, seat: str
         "state": http.get(f"/games/{gid}/state", headers=headers),
         "picture": http.get(f"/games/{gid}/picture", headers=headers),
         "stats": http.get(f"/games/{gid}/stats", headers=headers),
+        "export": http.get(f"/games/{gid}/export", headers=headers),
         "listed": http.get("/games", params={"limit": 500}),
     }
     for version in versions:

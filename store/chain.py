@@ -1,0 +1,187 @@
+"""The hash chain over a game's events: each event's digest covers the one before it.
+
+    digest(v) = SHA-256( "chronicle-chain-v1" LF  digest(v-1)  LF  game id  LF  v  LF  topic  LF
+                         canonical(stored fields of event v) )
+
+in lowercase hex, with `digest(0)` = 64 zeros, the game id in its 32 hex digits, the version
+in decimal and `canonical` the event's stored JSON object (the library's transcoding: a
+timestamp is `{"_type_": "datetime_iso", "_data_": ...}`) without its `chain` key, written with
+sorted keys, no spaces and UTF-8 (Python's `json.dumps(x, sort_keys=True, separators=(",", ":"),
+ensure_ascii=False)`). Anyone holding the stored events recomputes it without a server.
+
+Each event is stored with its own digest (the `chain` key of its JSON). The digest is stamped
+when the event is saved, from the digest of the event before it, so editing, removing,
+inserting or reordering a stored event breaks the chain at that version unless the forger
+rewrites every later digest too; a forger who does that still changes the head (the last
+digest), which an export, a backup or anyone who noted it holds. Events stored before the
+chain existed carry no digest: theirs is computed when read, and the first stored digest after
+them covers them; once one event carries a digest every later one must.
+
+Who sees the digests. A digest is a deterministic function of the stored event, hidden facts
+included: shown to a reader who may not see a hidden fact, it would let that reader test
+guesses of it (the five cards of a Dominion hand are few enough to try them all). So the
+digests are served to a viewer who sees the stored events whole, the recorder and an
+administrator while the game runs, and everyone once it has ended; others get `null`. A
+reader who noted the digests while the game ran, or the head once it ended, holds a
+commitment: the same game exported later must reproduce them. Recomputing the chain needs the
+stored form (an export, or the store), never the redacted events, whose `data` is the shown
+form; `chronicle audit` and the audit endpoint do it on the store, `chronicle import` on a file.
+What no chain can show is a tail cut off a running game, or a game rewritten with every digest
+after the edit recomputed, to someone who kept no earlier head.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import JSONTranscoder, Transcoder
+from eventsourcing.persistence import StoredEvent as StoredRecord
+
+from domain.events import STREAM_EVENTS
+
+ALGORITHM = "chronicle-chain-v1"
+GENESIS = "0" * 64
+KEY = "chain"  # where a stored event keeps its digest
+TOPICS = frozenset(cls.TOPIC for cls in STREAM_EVENTS)
+
+
+def canonical(fields: Mapping[str, Any]) -> bytes:
+    body = {k: v for k, v in fields.items() if k != KEY}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def link(previous: str, game_id: UUID, version: int, topic: str, fields: Mapping[str, Any]) -> str:
+    """The digest of the event at `version` whose stored fields are `fields`, after `previous`."""
+    head = f"{ALGORITHM}\n{previous}\n{game_id.hex}\n{version}\n{topic}\n".encode()
+    return hashlib.sha256(head + canonical(fields)).hexdigest()
+
+
+def _transcoder() -> Transcoder:
+    """The library's JSON transcoding as every Chronicle application registers it."""
+    from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
+
+    transcoder = JSONTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+        transcoder.register(transcoding)
+    return transcoder
+
+
+TRANSCODER = _transcoder()
+
+
+def stored_fields(event: Any) -> dict[str, Any]:
+    """A domain event's fields as its stored JSON object holds them (the mapper's form)."""
+    state = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
+    decoded: dict[str, Any] = json.loads(TRANSCODER.encode(state))
+    return decoded
+
+
+def _event_digest(previous: str, event: Any) -> str:
+    """`link` over a new event. A game event's fields are JSON values and its timestamp, so
+    they are written as the transcoder would store them without a round trip through it; any
+    other value takes the transcoder's way."""
+    fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
+    when = fields.get("timestamp")
+    if when is not None:
+        fields["timestamp"] = {"_type_": "datetime_iso", "_data_": when.isoformat()}
+    topic = type(event).TOPIC
+    try:
+        return link(previous, event.originator_id, event.originator_version, topic, fields)
+    except TypeError:
+        return link(previous, event.originator_id, event.originator_version, topic, stored_fields(event))
+
+
+class Record(msgspec.Struct, frozen=True):
+    """One stored event as the chain reads it: version, topic, stored fields (with `chain`)."""
+
+    version: int
+    topic: str
+    fields: dict[str, Any]
+
+
+def records_of(events: Iterable[Any]) -> list[Record]:
+    """Domain events read from a game's stream, in the stored form."""
+    return [Record(e.originator_version, type(e).TOPIC, stored_fields(e)) for e in events]
+
+
+def records_of_rows(rows: Iterable[StoredRecord]) -> list[Record]:
+    return [Record(r.originator_version, r.topic, json.loads(r.state)) for r in rows]
+
+
+class ChainCheck(msgspec.Struct):
+    """The chain recomputed over a stream: `head` is the last digest; `broken_at` the first
+    version whose stored digest is not the one recomputed (or missing after a stored one)."""
+
+    algorithm: str
+    events: int
+    head: str
+    stored: int  # events that carry their digest (the rest were stored before the chain existed)
+    intact: bool = True
+    broken_at: int | None = None
+    what: str = ""
+
+
+def check(game_id: UUID, records: Iterable[Record]) -> ChainCheck:
+    """Recompute the chain over `records` (in version order) and compare each stored digest."""
+    result = ChainCheck(ALGORITHM, 0, GENESIS, 0)
+    previous = GENESIS
+    for record in records:
+        digest = link(previous, game_id, record.version, record.topic, record.fields)
+        kept = record.fields.get(KEY)
+        result.events += 1
+        if kept is not None:
+            result.stored += 1
+        if result.intact and kept != digest and (kept is not None or result.stored > 0):
+            result.intact = False
+            result.broken_at = record.version
+            result.what = (
+                f"the event at version {record.version} carries no digest after digested ones"
+                if kept is None
+                else f"the digest stored at version {record.version} is not the one its event and "
+                "the event before it give"
+            )
+        previous = digest
+    result.head = previous
+    return result
+
+
+def digests(game_id: UUID, records: Iterable[Record]) -> list[str]:
+    """Every event's digest, recomputed (for events stored before the chain, the only source)."""
+    found: list[str] = []
+    previous = GENESIS
+    for record in records:
+        previous = link(previous, game_id, record.version, record.topic, record.fields)
+        found.append(previous)
+    return found
+
+
+def stamp(previous: str, events: list[Any]) -> str:
+    """Give each new event of one game (in order, following the digest `previous`) its digest,
+    kept in the event's fields so the mapper stores it; returns the new head."""
+    for event in events:
+        digest = _event_digest(previous, event)
+        object.__getattribute__(event, "__dict__")[KEY] = digest
+        previous = digest
+    return previous
+
+
+def head_of(rows: list[StoredRecord], game_id: UUID) -> str:
+    """The digest of the last of `rows` (a stream's events up to some version, in order)."""
+    if not rows:
+        return GENESIS
+    last = json.loads(rows[-1].state)
+    kept = last.get(KEY)
+    if isinstance(kept, str):
+        return kept
+    return digests(game_id, records_of_rows(rows))[-1]
+
+
+def digest_of(event: Any) -> str | None:
+    """The digest an event read from the store carries (None if stored before the chain)."""
+    found = vars(event).get(KEY)
+    return found if isinstance(found, str) else None

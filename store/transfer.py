@@ -1,0 +1,222 @@
+"""Export and import: a game carried whole, as stored, into another store or server.
+
+An export holds every stored event of the game's stream in its stored form (version, topic and
+the stored JSON fields, each with its digest in the hash chain, store/chain.py), retractions and
+their requests included, and the chain's head. It is the stored form, so it holds every hidden
+fact recorded so far: a viewer who does not see the stored events whole (a seat or the public,
+while the game runs) may not export it (403 `export_not_allowed`); the recorder and an
+administrator may at any time, everyone once the game has ended. No export holds a seed that
+was not revealed: the seed lives in the game's secrets, which never leave the store, and a
+digital game shows it only in its finishing event.
+
+What that means for importing: a finished (or abandoned) game imports whole and audits as it
+did where it came from, random outcomes included (its seed was revealed). A running physical
+game imports and can be recorded on. A running digital game does not import
+(`game_running_digital`): without its seed nobody could draw its next card, and the seed never
+leaves its server; export it again once it ends. An import gets fresh tokens (a recorder token
+and one per seat): tokens are stored hashed and are never exported.
+
+Before anything is stored, an import checks the file's format, the chain (every digest, and the
+head the file states), and audits the events as the audit endpoint would; a game id the store
+already holds is refused (409 `game_exists`). The events and the new secrets are written in one
+transaction, byte for byte the fields they had, so the chain's head stays the same.
+
+JSON: one object `{"format", "game_id", "status", "chain": {"algorithm", "head"}, "events":
+[...]}`; NDJSON: that object without `events` on the first line, then one event per line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Literal
+from uuid import UUID
+
+import msgspec
+from eventsourcing.persistence import StoredEvent as StoredRecord
+
+from domain.events import GameAbandoned, GameCreated, GameFinished
+from store import chain
+from store.app import Access, Chronicle
+from store.audit import audit_events
+from store.errors import Forbidden, InvalidRequest, ServiceError
+from store.secrets import GameSecrets, new_token
+
+FORMAT = "chronicle-export-v1"
+Format = Literal["json", "ndjson"]
+
+
+class GameExists(ServiceError):
+    status = 409
+    code = "game_exists"
+    title = "The store already holds this game"
+
+
+class ChainHead(msgspec.Struct, forbid_unknown_fields=True):
+    algorithm: str
+    head: str
+
+
+class ExportedEvent(msgspec.Struct, forbid_unknown_fields=True):
+    version: int
+    topic: str
+    fields: dict[str, Any]
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True):
+    format: str
+    game_id: str
+    status: str
+    chain: ChainHead
+    events: int
+
+
+class Export(msgspec.Struct, forbid_unknown_fields=True):
+    format: str
+    game_id: str
+    status: str
+    chain: ChainHead
+    events: list[ExportedEvent]
+
+
+class Imported(msgspec.Struct):
+    """The answer to an import: the game, its status, the chain head and new tokens."""
+
+    game_id: str
+    status: str
+    version: int
+    head: str
+    recorder_token: str
+    seat_tokens: dict[str, str]
+
+
+def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
+    game = app.game(game_id)
+    if app.viewer(game, access).kind != "omniscient":
+        raise Forbidden(
+            "An export holds every stored fact: while the game runs only the recorder or an "
+            "administrator may take it.",
+            code="export_not_allowed",
+        )
+    rows = list(app.recorder.select_events(game_id))
+    records = chain.records_of_rows(rows)
+    found = chain.check(game_id, records)
+    return Export(
+        FORMAT,
+        str(game_id),
+        game.status,
+        ChainHead(found.algorithm, found.head),
+        [ExportedEvent(r.version, r.topic, r.fields) for r in records],
+    )
+
+
+def ndjson_lines(export: Export) -> Iterator[bytes]:
+    header = Header(export.format, export.game_id, export.status, export.chain, len(export.events))
+    yield msgspec.json.encode(header) + b"\n"
+    for event in export.events:
+        yield msgspec.json.encode(event) + b"\n"
+
+
+def encode(export: Export, form: Format) -> bytes:
+    return b"".join(ndjson_lines(export)) if form == "ndjson" else msgspec.json.encode(export)
+
+
+def decode(data: bytes) -> Export:
+    """An export file in either form; a one-sentence `InvalidRequest` when it is none."""
+    try:
+        text = data.lstrip()
+        first_line = text.split(b"\n", 1)[0]
+        if text.startswith(b"{") and b'"events":[' not in first_line.replace(b" ", b""):
+            lines = [line for line in text.splitlines() if line.strip()]
+            header = msgspec.json.decode(lines[0], type=Header)
+            events = [msgspec.json.decode(line, type=ExportedEvent) for line in lines[1:]]
+            if len(events) != header.events:
+                raise InvalidRequest(
+                    f"The export announces {header.events} events and holds {len(events)}.",
+                    code="export_invalid",
+                )
+            return Export(header.format, header.game_id, header.status, header.chain, events)
+        return msgspec.json.decode(text, type=Export)
+    except (msgspec.DecodeError, msgspec.ValidationError) as error:
+        raise InvalidRequest(f"This is not a Chronicle export: {error}.", code="export_invalid") from None
+
+
+def import_game(app: Chronicle, export: Export) -> Imported:
+    """Store the exported game (see the module's docstring for what is checked first)."""
+    if export.format != FORMAT:
+        raise InvalidRequest(
+            f"Unknown export format {export.format!r}; expected {FORMAT}.", code="export_invalid"
+        )
+    try:
+        game_id = UUID(export.game_id)
+    except ValueError:
+        raise InvalidRequest(f"{export.game_id!r} is not a game id.", code="export_invalid") from None
+    records = [chain.Record(e.version, e.topic, e.fields) for e in export.events]
+    if [r.version for r in records] != list(range(1, len(records) + 1)) or not records:
+        raise InvalidRequest(
+            "The export's events do not run from version 1 without a gap.", code="export_invalid"
+        )
+    found = chain.check(game_id, records)
+    if not found.intact or found.head != export.chain.head or found.stored != len(records):
+        where = f" at version {found.broken_at}" if found.broken_at is not None else ""
+        raise InvalidRequest(
+            f"The export's hash chain does not hold{where}: it was edited after it was exported.",
+            code="chain_broken",
+        )
+    events = _domain_events(app, game_id, records)
+    created = events[0]
+    closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
+    if created.mode == "digital" and closing is None:
+        raise InvalidRequest(
+            "A running digital game does not import: its seed stays on its server. "
+            "Export it again once it has ended.",
+            code="game_running_digital",
+        )
+    report = audit_events(events, None)
+    if not report.clean:
+        assert report.divergence is not None
+        divergence = report.divergence
+        raise InvalidRequest(
+            f"The exported game does not audit clean at version {divergence.version}: "
+            f"{divergence.what} ({divergence.code}).",
+            code="export_unclean",
+        )
+    if app.recorder.select_events(game_id, limit=1):
+        raise GameExists(f"This store already holds game {game_id}.")
+    seats = [s["id"] for s in created.seats]
+    tokens = {f"seat:{s}": new_token() for s in seats} | {"recorder": new_token()}
+    seed = closing.server_seed if closing is not None and created.mode == "digital" else None
+    sealed = GameSecrets.seal(game_id, bytes.fromhex(seed) if seed else None, tokens)
+    try:
+        app.events.put([*events, *sealed.collect_events()])
+    except Exception as error:  # a racing import of the same game took the versions first
+        if app.recorder.select_events(game_id, limit=1):
+            raise GameExists(f"This store already holds game {game_id}.") from None
+        raise error
+    status = "abandoned" if isinstance(closing, GameAbandoned) else "finished" if closing else "running"
+    return Imported(
+        str(game_id),
+        status,
+        len(records),
+        found.head,
+        tokens["recorder"],
+        {s: tokens[f"seat:{s}"] for s in seats},
+    )
+
+
+def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -> list[Any]:
+    """The exported events as the store's own event classes; an unknown topic or a field the
+    class cannot hold is refused before anything is stored."""
+    if records[0].topic != GameCreated.TOPIC:
+        raise InvalidRequest("An export starts with the game's creation.", code="export_invalid")
+    events: list[Any] = []
+    for record in records:
+        if record.topic not in chain.TOPICS:
+            raise InvalidRequest(
+                f"Version {record.version} has a topic no game stream holds.", code="export_invalid"
+            )
+        row = StoredRecord(game_id, record.version, record.topic, msgspec.json.encode(record.fields))
+        try:
+            events.append(app.mapper.to_domain_event(row))
+        except Exception:
+            raise InvalidRequest(f"Version {record.version} cannot be read.", code="export_invalid") from None
+    return events
