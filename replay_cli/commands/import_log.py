@@ -59,7 +59,7 @@ def _read(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     texts = [(path, _read(path)) for path in args.files]
     kingdom = tuple(name.strip() for name in args.kingdom.split(",") if name.strip())
-    app = open_store(args.store)
+    app = open_store(args.store, create=True)
     failed = 0
     try:
         for path, text in texts:

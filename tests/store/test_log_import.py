@@ -142,7 +142,7 @@ def test_the_first_refused_action_is_reported_with_its_turn_line_and_rule(app: C
     refusal = report.refusal
     assert refusal is not None
     assert (refusal.turn, refusal.line, refusal.text) == (2, 24, "Lady Sarra - buys Gold")
-    assert (refusal.code, refusal.rule) == ("cannot_afford", "dominion.md 4.2")
+    assert (refusal.code, refusal.rule) == ("cannot_afford", "dominion 4.2")
     game_id = UUID(report.game_id)
     assert app.game(game_id).state.turn == 3 and report.actions > 0
     assert audit_events(app.stored_events(game_id), None).clean

@@ -424,7 +424,7 @@ class Planner:
         elif purpose == "throne":
             ok = verb == "plays" and len(rest) == 1 and rest[0] in DATA.actions
             action = SelectCards("play", rest if ok else ())
-        elif purpose in ("cellar", "discard"):
+        elif purpose in ("cellar", "discard", "poacher"):
             action = SelectCards("discard", self._gather(name, "discards", d.hi))
         elif purpose in ("trash", "mine", "remodel", "thief_trash"):
             action = SelectCards("trash", rest[: d.hi] if verb == "trashes" else ())

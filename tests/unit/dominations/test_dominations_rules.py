@@ -667,8 +667,8 @@ def test_a_missing_reward_domain_cites_the_action_it_was_missing_from() -> None:
         state, Command(ac.ConquerWithKnowledge("FX1", {"CRA": 6}), "p1", "seat"), NoRng()
     )
     assert isinstance(knowledge, Rejection) and knowledge.code == "E_REWARD_DOMAIN_REQUIRED"
-    assert knowledge.rule == "dominations-provinces.md 4.2.9"
+    assert knowledge.rule == "dominations 4.2.9"
     play = Play(make(available=["FX1"], players={"p1": {"conquest_hand": ["C33"]}}, rebellion_top=["R01"]))
     play("p1", ac.AttemptConquest("FX1"))
     attack = RULESET.decide(play.state, Command(ac.ResolveConquest(("C33",)), "p1", "seat"), NoRng())
-    assert isinstance(attack, Rejection) and attack.rule == "dominations-provinces.md 4.2.6"
+    assert isinstance(attack, Rejection) and attack.rule == "dominations 4.2.6"

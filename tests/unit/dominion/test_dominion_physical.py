@@ -116,7 +116,7 @@ def test_a_shuffle_the_table_announces_is_checked_against_the_engines() -> None:
     game = Game(config(2, mode="physical"))
     game.do(None, KINGDOM)
     early = game.refused(None, "shuffle p1")
-    assert early.code == "no_shuffle_due" and early.rule == "dominion.md 4.8"
+    assert early.code == "no_shuffle_due" and early.rule == "dominion 4.8"
     game.do(None, "first p1")
     # p1's starting cards are shuffled; p2's are not yet (they are dealt after p1 drew).
     assert game.refused(None, "shuffle p2").code == "no_shuffle_due"

@@ -19,7 +19,8 @@ from projections.tables import Table
 from tests.unit.dominion.scenarios import config
 
 # Game 1 (2 players, p1 wins): p1 gains Smithy in its turns 1 and 5 and Witch in turn 3; p2
-# gains Village in its turns 2, 3, 4 and 9. Game 2 (3 players, p2 and p3 share the win): p1
+# gains Village in its turns 2, 3, 4 and 9. Game 2 (3 players, p2 and p3 share first place, a
+# draw for both): p1
 # gains Smithy in turn 2, p2 nothing, p3 Smithy in turns 4 and 10 and Moat in turn 1; Chapel
 # is in the kingdom and nobody gains it. Game 3 has no Dominion figures and is left out.
 GAMES: list[dict[str, Any]] = [
@@ -43,13 +44,13 @@ GAMES: list[dict[str, Any]] = [
 # card: games, seats, gained_by, gain_rate, win_rate_gained, win_rate_not_gained, gains,
 # mean_gained, mean_first_turn, shares of gains in turns 1-2, 3-4, 5-8, 9+
 EXPECTED: dict[str, tuple[Any, ...]] = {
-    # only game 2; p2 and p3 (not gained) both won
-    "Chapel": (1, 3, 0, 0.0, None, 2 / 3, 0, None, None, None, None, None, None),
-    # game 2: p3 gained (won); p1 (lost) and p2 (won) did not
-    "Moat": (1, 3, 1, 1 / 3, 1.0, 0.5, 1, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0),
-    # gainers g1 p1 (won), g2 p1 (lost), g2 p3 (won); not: g1 p2 (lost), g2 p2 (won);
+    # only game 2, where p2 and p3 (not gained) share first place: a draw, not a win
+    "Chapel": (1, 3, 0, 0.0, None, 0.0, 0, None, None, None, None, None, None),
+    # game 2: p3 gained (drew); p1 (lost) and p2 (drew) did not
+    "Moat": (1, 3, 1, 1 / 3, 0.0, 0.0, 1, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0),
+    # gainers g1 p1 (won), g2 p1 (lost), g2 p3 (drew); not: g1 p2 (lost), g2 p2 (drew);
     # gains at turns 1, 5, 2, 4, 10; first gains 1, 2, 4
-    "Smithy": (2, 5, 3, 0.6, 2 / 3, 0.5, 5, 5 / 3, 7 / 3, 0.4, 0.2, 0.2, 0.2),
+    "Smithy": (2, 5, 3, 0.6, 1 / 3, 0.0, 5, 5 / 3, 7 / 3, 0.4, 0.2, 0.2, 0.2),
     # g1 p2 gained (lost), p1 did not (won); turns 2, 3, 4, 9
     "Village": (1, 2, 1, 0.5, 0.0, 1.0, 4, 4.0, 2.0, 0.25, 0.5, 0.0, 0.25),
     # g1 p1 gained (won), p2 did not (lost); turn 3
@@ -90,8 +91,8 @@ def test_the_cards_table_over_hand_built_games() -> None:
             else:
                 assert row[column] == pytest.approx(expected), (row["card"], column)
     figures = table.figures()
-    assert figures["dominion_cards/Smithy/win_rate_gained"] == pytest.approx(2 / 3)
-    assert figures["dominion_cards/Chapel/win_rate_not_gained"] == pytest.approx(2 / 3)
+    assert figures["dominion_cards/Smithy/win_rate_gained"] == pytest.approx(1 / 3)
+    assert figures["dominion_cards/Chapel/win_rate_not_gained"] == pytest.approx(0.0)
 
 
 def test_no_games_give_an_empty_table() -> None:

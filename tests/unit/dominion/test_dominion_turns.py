@@ -55,7 +55,7 @@ def test_an_arena_at_the_start_of_the_buy_phase_must_be_answered_before_a_treasu
     )
     game = _at_the_table(game)
     rejection = game.refused("p1", "play Copper")
-    assert rejection.code == "buy_phase_decision" and rejection.rule == "dominion.md 3.4"
+    assert rejection.code == "buy_phase_decision" and rejection.rule == "dominion 3.4"
     assert "play treasure Copper" not in game.legal("p1")
 
 

@@ -73,7 +73,7 @@ def test_an_entry_no_assignment_of_the_unseen_cards_explains_is_refused_with_the
     game.do(None, "observe Copper, Copper, Copper, Copper, Estate")
     game.do("p2", "end")
     gold = game.refused("p2", "play treasures Copper, Gold")
-    assert gold.code == "not_in_hand" and gold.rule == "dominion.md 4.2"
+    assert gold.code == "not_in_hand" and gold.rule == "dominion 4.2"
     assert "Copper, Estate" in gold.message
     game.do("p2", "play treasures Copper, Copper, Copper, Copper, Copper")
     # Five Coppers of seven are in play: only 2 Coppers and 3 Estates are left unseen.
@@ -82,7 +82,7 @@ def test_an_entry_no_assignment_of_the_unseen_cards_explains_is_refused_with_the
     game.do("p2", "buy Silver")
     game.do("p2", "end")
     rejection = game.refused(None, "observe Copper, Copper, Copper")
-    assert rejection.code == "card_not_in_deck" and rejection.rule == "dominion.md 6.4"
+    assert rejection.code == "card_not_in_deck" and rejection.rule == "dominion 6.4"
     assert "No Copper" in rejection.message and "unseen" in rejection.message
     game.do(None, "observe Copper, Estate, ?, ?, ?")
     assert sorted(game.player("p2").hand) == [UNSEEN] * 3 + ["Copper", "Estate"]
@@ -97,7 +97,7 @@ def test_the_draw_prompt_says_how_many_cards_the_step_takes_and_naming_more_is_r
     assert prompt.bounds["max"] == 5 and prompt.bounds["unseen_allowed"] is True
     assert "next 5 cards" in prompt.text
     too_many = game.refused(None, "observe Copper, Copper, Copper, Copper, Estate, Estate")
-    assert too_many.code == "too_many_cards" and too_many.rule == "dominion.md 6.4"
+    assert too_many.code == "too_many_cards" and too_many.rule == "dominion 6.4"
     assert "takes 5 cards" in too_many.message
     game.do(None, "observe Copper, Copper")
     assert RULESET.pending(game.state)[0].bounds["max"] == 3
@@ -136,7 +136,7 @@ def test_a_hidden_discard_may_be_entered_unseen_but_a_trashed_card_must_be_named
     game.state = replace(state, players=(state.players[0], p2), current=1, phase="action", actions=1)
     game.do("p2", "play Remodel")
     unseen = game.refused("p2", SelectCards("trash", (UNSEEN,)))
-    assert unseen.code == "card_must_be_named" and unseen.rule == "dominion.md 6.5"
+    assert unseen.code == "card_must_be_named" and unseen.rule == "dominion 6.5"
     game.do("p2", "trash Estate")
     assert game.state.trash[-1] == "Estate" and game.player("p2").hand == (UNSEEN,) * 1
 
@@ -161,7 +161,7 @@ def test_a_revealed_hand_is_named_by_the_table_first() -> None:
     assert prompt.bounds["max"] == 2 and prompt.bounds["unseen_allowed"] is False
     assert game.refused(None, ObserveCards((UNSEEN, "Copper"))).code == "card_must_be_named"
     gold = game.refused(None, "observe Gold, Copper")
-    assert gold.code == "card_not_unseen" and gold.rule == "dominion.md 6.4"
+    assert gold.code == "card_not_unseen" and gold.rule == "dominion 6.4"
     game.do(None, "observe Village, Copper")
     assert any("reveals" in line and "Village" in line for line in game.lines())
     assert game.prompts() == [(None, "observe")]  # City Quarter draws 1 for the Village
