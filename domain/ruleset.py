@@ -364,11 +364,13 @@ def all_rulesets() -> list[Ruleset[Any, Any, Any]]:
 def _load_plugins() -> None:
     """Register every ruleset installed as an entry point of the `chronicle.rulesets` group
     (`name = "package.module:OBJECT"`, the object a Ruleset), and the built-in games
-    (domain/builtin_games.py) the installed metadata does not list. Once per process."""
+    (domain/builtin_games.py) the installed metadata does not list. Once per process. The flag
+    is set only once every game is registered: a server's first requests arrive together on
+    several threads, and one that found the flag set while another was still loading would see
+    an empty registry. Two threads loading at once register the same objects, which is harmless."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
     from importlib.metadata import EntryPoint, entry_points
 
     from domain.builtin_games import BUILTIN_RULESETS
@@ -381,3 +383,4 @@ def _load_plugins() -> None:
         if not isinstance(getattr(ruleset, "meta", None), RulesetMeta):
             raise TypeError(f"entry point {entry.name} = {entry.value} is not a ruleset")
         register(ruleset)
+    _loaded = True

@@ -31,7 +31,7 @@ def test_province_is_registered_with_its_meta() -> None:
     assert RULESET in all_rulesets()
     meta = RULESET.meta
     assert (meta.id, meta.seat_ids, meta.min_players, meta.max_players) == ("province", ("A", "B"), 2, 2)
-    assert meta.hidden_information and meta.chance and meta.spec == "province.md"
+    assert meta.hidden_information and meta.chance and meta.spec == "province"
     kinds = set(RULESET.codec.action_kinds())
     assert {
         "MoveWorker",
