@@ -31,28 +31,16 @@ class RemoteClient:
 
     def get(self, path: str, **params: object) -> Any:
         query = {k: v for k, v in params.items() if v is not None}
-        try:
-            response = self.http.get(path, params=query)  # type: ignore[arg-type]
-        except httpx.InvalidURL as error:
-            raise UsageError(f"bad server URL {self.base_url!r}: {error}") from None
-        except httpx.HTTPError as error:
-            raise CliError(
-                f"cannot reach the server at {self.base_url}: {error or type(error).__name__}"
-            ) from None
-        if response.status_code >= 400:
-            raise _problem(response)
-        try:
-            return response.json()
-        except ValueError:
-            raise CliError(
-                f"the server at {self.base_url} answered {path} with something that is not JSON"
-            ) from None
+        return self._send("GET", path, params=query)
 
     def post(self, path: str, body: dict[str, Any]) -> Any:
         """A write: the server's answer, or its problem as a CliError (a rejection on one
         line with its code and rule)."""
+        return self._send("POST", path, json=body)
+
+    def _send(self, method: str, path: str, **request: Any) -> Any:
         try:
-            response = self.http.post(path, json=body)
+            response = self.http.request(method, path, **request)
         except httpx.InvalidURL as error:
             raise UsageError(f"bad server URL {self.base_url!r}: {error}") from None
         except httpx.HTTPError as error:
