@@ -51,7 +51,11 @@ GROUPS = (
     Group(
         "corrections",
         ("domain/corrections.py",),
-        ("tests/store/test_corrections.py", "tests/api/test_retractions.py"),
+        (
+            "tests/unit/test_corrections_policy.py",
+            "tests/store/test_corrections.py",
+            "tests/api/test_retractions.py",
+        ),
     ),
     Group(
         "audit",

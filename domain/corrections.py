@@ -68,8 +68,7 @@ def plan(
     targets = live[-count:]
     crossings: list[Crossing] = []
     if by != "recorder":
-        others = sorted({t.seat for t in targets if t.seat != seat}, key=str)
-        if others:
+        if any(t.seat != seat for t in targets):
             crossings.append(
                 Crossing(
                     "retraction_crosses_another_seat",
