@@ -72,6 +72,7 @@ GROUPS = (
         (
             "tests/contract/test_hidden_information.py",
             "tests/contract/test_rulesets.py::test_hidden_zones_stay_hidden_from_every_seat_and_the_public",
+            "tests/contract/test_golden_logs.py::test_the_seeded_game_reads_for_the_public_and_a_seat_exactly_as_its_golden_log",
             "tests/unit/test_reading.py",
             "tests/unit/test_redaction.py",
         ),

@@ -23,9 +23,20 @@ from uuid import UUID
 
 import pytest
 
+from domain import reading
 from domain.game import Game
 from domain.rng import SeededRng, commitment
-from domain.ruleset import Command, GameConfig, Rejection, Ruleset, Seat, all_rulesets, resolve_options
+from domain.ruleset import (
+    PUBLIC,
+    Command,
+    GameConfig,
+    Rejection,
+    Ruleset,
+    Seat,
+    Viewer,
+    all_rulesets,
+    resolve_options,
+)
 
 AnyRuleset = Ruleset[Any, Any, Any]
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -38,7 +49,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def golden_game(ruleset: AnyRuleset) -> tuple[GameConfig, list[Any]]:
+def golden_game(ruleset: AnyRuleset) -> tuple[GameConfig, list[Any], Game]:
     """The seeded game of `ruleset` and its stream, on the `Game` aggregate the store saves."""
     key = f"golden {ruleset.meta.id} 0"
     meta = ruleset.meta
@@ -54,7 +65,7 @@ def golden_game(ruleset: AnyRuleset) -> tuple[GameConfig, list[Any]]:
     for _ in range(CAP):
         if ruleset.outcome(game.state) is not None:
             game.finish(seed.hex(), AT)
-            return config, list(game.collect_events())
+            return config, list(game.collect_events()), game
         seats_due = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
         seat = seats_due[0] if len(seats_due) == 1 else bot.choice(seats_due)
         action = ruleset.bot_choose(game.state, seat, ruleset.legal_actions(game.state, seat), bot.randrange)
@@ -92,9 +103,40 @@ def log_lines(ruleset: AnyRuleset, config: GameConfig, events: list[Any]) -> lis
 
 @pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.meta.id)
 def test_the_seeded_game_of_each_ruleset_replays_exactly_as_its_golden_log(ruleset: AnyRuleset) -> None:
-    config, events = golden_game(ruleset)
-    text = "\n".join(log_lines(ruleset, config, events)) + "\n"
-    path = GOLDEN / f"{ruleset.meta.id}.log"
+    config, events, _ = golden_game(ruleset)
+    compare(GOLDEN / f"{ruleset.meta.id}.log", log_lines(ruleset, config, events), ruleset.meta.id)
+
+
+def viewer_lines(game: Game, events: list[Any], viewer: Viewer) -> list[str]:
+    """The stream as `viewer` reads it through the one redaction (domain/reading.py): each
+    event's text line and data, and before each action the prompts as `viewer` sees them."""
+    undone = game.retracted_versions()
+    lines = []
+    for event in events:
+        version = f"{event.originator_version:>5}"
+        if isinstance(event, Game.ActionRecorded):
+            asked = reading.prompts_of(game.ruleset, game.checkpoints[event.seq], viewer)
+            lines.append(f"{version} prompts {_json(asked)}")
+        shown = reading.present(game, event, viewer, event.originator_version in undone)
+        lines.append(f"{version} {shown.type} {shown.text}  {_json(shown.data)}")
+    lines.append(f"  end state {_json(reading.state(game, viewer))}")
+    return lines
+
+
+@pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.meta.id)
+@pytest.mark.parametrize("who", ["public", "first-seat"])
+def test_the_seeded_game_reads_for_the_public_and_a_seat_exactly_as_its_golden_log(
+    ruleset: AnyRuleset, who: str
+) -> None:
+    """What the public and one seat are shown of the golden game, every line: a change to what
+    a viewer may see shows up as a diff to review, never silently."""
+    config, events, game = golden_game(ruleset)
+    viewer = PUBLIC if who == "public" else Viewer("seat", config.seats[0].id)
+    compare(GOLDEN / f"{ruleset.meta.id}.{who}.log", viewer_lines(game, events, viewer), ruleset.meta.id)
+
+
+def compare(path: Path, lines: list[str], ruleset_id: str) -> None:
+    text = "\n".join(lines) + "\n"
     if REGENERATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -106,6 +148,6 @@ def test_the_seeded_game_of_each_ruleset_replays_exactly_as_its_golden_log(rules
         )
         shown = "\n".join(list(diff)[:60])
         pytest.fail(
-            f"the {ruleset.meta.id} game no longer replays as its golden log "
+            f"the {ruleset_id} game no longer replays as {path.name} "
             f"(after an intended change: CHRONICLE_GOLDEN=regenerate, then review git diff):\n{shown}"
         )
