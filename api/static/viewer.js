@@ -507,7 +507,7 @@ const Chronicle = (() => {
       if (!table || !table.rows.length) return nothing(part, "No rated players match the filters.");
       delete part.box.dataset.empty;
       const rows = [...table.rows].sort((a, b) => b.ordinal - a.ordinal).slice(0, 20);
-      part.canvas.parentElement.style.height = `${Math.max(160, 70 + rows.length * 26)}px`;
+      part.canvas.parentElement.style.height = `${Math.max(160, 80 + rows.length * 28)}px`;
       const labels = rows.map((r) => r.player_id);
       chart(part.canvas, {
         type: "bar",
@@ -519,7 +519,7 @@ const Chronicle = (() => {
         ]},
         options: {
           indexAxis: "y",
-          scales: {x: {title: {display: true, text: "skill (openskill μ)"}}},
+          scales: {x: {title: {display: true, text: "skill (openskill μ)"}}, y: {ticks: {autoSkip: false}}},
           plugins: {legend: {position: "bottom", labels: {boxWidth: 12}},
             tooltip: {callbacks: {label: (c) => {
               const r = rows[c.dataIndex];
@@ -579,7 +579,7 @@ const Chronicle = (() => {
         ]},
         options: {
           indexAxis: "y",
-          scales: {x: {min: 0, max: 1, ticks: {callback: (v) => `${Math.round(v * 100)}%`}}},
+          scales: {x: {min: 0, max: 1, ticks: {callback: (v) => `${Math.round(v * 100)}%`}}, y: {ticks: {autoSkip: false}}},
           plugins: {legend: {position: "bottom", labels: {boxWidth: 12}},
             tooltip: {callbacks: {label: (c) => `${c.dataset.label}: ${formatCell(c.raw, "ratio")}`}}},
         },
