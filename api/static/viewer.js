@@ -372,7 +372,7 @@ const Chronicle = (() => {
       select.replaceChildren(...names.map((name) => el("option", {value: name, text: METRIC_NAMES[name] || name})));
       select.value = chosen;
       select.hidden = false; box.hidden = false;
-      note.textContent = `${chosen === "vp" ? "Score" : chosen} by turn, ${statistics.turns} turns` +
+      note.textContent = `${chosen === "vp" ? "Score" : chosen} by turn, ${statistics.turns} turn${statistics.turns === 1 ? "" : "s"}` +
         `${statistics.status === "finished" ? "" : " so far"}; the dashed line is the turn shown.`;
       state.chart = progressionChart($("game-canvas"), statistics, chosen, currentTurn);
     }
@@ -459,9 +459,16 @@ const Chronicle = (() => {
     for (const [key, value] of params) if (form.elements[key]) form.elements[key].value = value;
     chartDefaults();
 
+    // A figure of the page; its note is back to the page's own words until a chart says more.
     function figure(id) {
       const box = document.getElementById(id);
-      return {box, canvas: box.querySelector("canvas"), note: box.querySelector(".note")};
+      const note = box.querySelector(".note");
+      if (note) {
+        if (note.dataset.text === undefined) note.dataset.text = note.textContent;
+        note.textContent = note.dataset.text;
+      }
+      delete box.dataset.empty;
+      return {box, canvas: box.querySelector("canvas"), note};
     }
 
     function chart(canvas, config) {
@@ -480,7 +487,6 @@ const Chronicle = (() => {
     function winRateChart(table) {
       const part = figure("win-rate");
       if (!table || !table.rows.length) return nothing(part, "No finished games match the filters.");
-      delete part.box.dataset.empty;
       const labels = table.rows.map((r) => `${r.ruleset} ${r.players}p ${r.seat}`);
       chart(part.canvas, {
         type: "bar",
@@ -505,7 +511,6 @@ const Chronicle = (() => {
     function ratingsChart(table) {
       const part = figure("ratings");
       if (!table || !table.rows.length) return nothing(part, "No rated players match the filters.");
-      delete part.box.dataset.empty;
       const rows = [...table.rows].sort((a, b) => b.ordinal - a.ordinal).slice(0, 20);
       part.canvas.parentElement.style.height = `${Math.max(160, 80 + rows.length * 28)}px`;
       const labels = rows.map((r) => r.player_id);
@@ -548,7 +553,8 @@ const Chronicle = (() => {
         const expected = row.rolls / row.faces;
         const canvas = el("canvas", {"aria-label": `dice ${row.stream}`});
         const item = el("div", {class: "die", "data-stream": row.stream},
-          el("div", {class: "die-title", text: `${row.ruleset} ${row.name} d${row.faces}: ${row.rolls} rolls, p = ${row.p_value === null ? "–" : row.p_value.toFixed(3)}${row.fair ? "" : " (unfair at 1%)"}`}),
+          el("div", {class: "die-title", text: `${row.ruleset} ${row.name} d${row.faces}`}),
+          el("div", {class: "die-title muted", text: `${row.rolls} rolls, p = ${row.p_value === null ? "–" : row.p_value.toFixed(3)}${row.fair ? "" : " (unfair at 1%)"}`}),
           el("div", {class: "chart mini"}, canvas));
         holder.append(item);
         chart(canvas, {
@@ -592,6 +598,7 @@ const Chronicle = (() => {
     async function scoreChart(filters, rulesetsPlayed) {
       const part = figure("score");
       const ruleset = filters.get("ruleset") || rulesetsPlayed[0];
+      part.box.querySelector("figcaption").textContent = ruleset ? `Score over time: ${ruleset}` : "Score over time";
       if (!ruleset) return nothing(part, "No finished games match the filters.");
       const query = new URLSearchParams({status: "finished", ruleset, limit: "200"});
       if (filters.get("player")) query.set("player", filters.get("player"));
@@ -602,7 +609,6 @@ const Chronicle = (() => {
         && (!until || (g.finished_at || "").slice(0, 10) <= until))
         .sort((a, b) => (b.finished_at || "").localeCompare(a.finished_at || "")).slice(0, SCORE_GAMES);
       if (!games.length) return nothing(part, `No finished ${ruleset} games match the filters.`);
-      delete part.box.dataset.empty;
       const answers = await Promise.all(games.map((g) => api(`/games/${g.game_id}/stats`)));
       const sums = new Map();  // seat -> turn -> [sum, n]
       const names = new Map();
@@ -637,7 +643,6 @@ const Chronicle = (() => {
         ? `The latest finished ${ruleset} game.`
         : `Mean score at the end of each turn, per seat, over the latest ${answers.length} finished ${ruleset} games` +
           " (each turn averages the games that lasted that long).";
-      part.box.querySelector("figcaption").textContent = `Score over time: ${ruleset}`;
     }
 
     async function load() {

@@ -265,6 +265,18 @@ def test_the_statistics_page_draws_every_dashboard_chart(
     assert page.locator('#dice .die[data-stream^="dominion"]').count() == 0
     assert _coloured(page, "#win-rate canvas") > 500
     _shot(page, "statistics-dynasties")
+    # no game matches: each figure says so instead of drawing an empty frame, and says again
+    # what it shows once games match
+    page.fill('input[name="player"]', "nobody")
+    page.click("#filters button")
+    page.wait_for_selector("body.ready")
+    assert page.locator("#win-rate canvas").is_hidden()
+    assert page.locator("#win-rate .note").inner_text() == "No finished games match the filters."
+    page.fill('input[name="player"]', "")
+    page.click("#filters button")
+    page.wait_for_selector("body.ready")
+    assert "Wilson interval" in page.locator("#win-rate .note").inner_text()
+    assert _coloured(page, "#win-rate canvas") > 500
     page.close()
 
 
