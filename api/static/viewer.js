@@ -456,7 +456,11 @@ const Chronicle = (() => {
     const form = document.getElementById("filters");
     const charts = [];
     const params = new URLSearchParams(location.search);
-    for (const [key, value] of params) if (form.elements[key]) form.elements[key].value = value;
+    for (const [key, value] of params) {
+      const field = form.elements[key];
+      if (field && field.type === "checkbox") field.checked = value === field.value;
+      else if (field) field.value = value;
+    }
     chartDefaults();
 
     // A figure of the page; its note is back to the page's own words until a chart says more.
