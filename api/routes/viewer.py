@@ -1,6 +1,8 @@
-"""The web viewer: a games list at `/`, a replay page per game at `/view/{id}`, the picture of
-a game at any version (`GET /games/{id}/picture`), and the pages' own scripts and styles under
-`/static` (served from this package: no page loads anything from elsewhere).
+"""The web viewer: a games list at `/`, a replay page per game at `/view/{id}`, the statistics
+page at `/statistics`, the picture of a game at any version (`GET /games/{id}/picture`), the
+turn each version belongs to (`GET /games/{id}/turns`, for the turn keys), and the pages' own
+scripts, styles and the chart library under `/static` (served from this package: no page loads
+anything from elsewhere).
 
 The picture is drawn from the state the one redaction gives the caller (domain/reading.py via
 `Chronicle.view`), so the page shows a seat token its own hand and the public nobody's.
@@ -32,6 +34,11 @@ from store.errors import InvalidRequest
 from store.limits import INT64_MAX, INT64_MIN
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+class TurnsView(msgspec.Struct):
+    game_id: str
+    turns: list[tuple[int, str | None]]  # (turn, seat to act) after each version, version 1 first
 
 
 class PictureView(msgspec.Struct):
@@ -81,6 +88,42 @@ def game_picture(
     )
 
 
+@get(
+    "/games/{game_id:str}/turns",
+    sync_to_thread=True,
+    tags=["reading"],
+    responses=problem_responses(401, 404),
+)
+def game_turns(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+) -> TurnsView:
+    """The turn and the seat to act after each version (the ruleset's `progress`), so a
+    viewer can step by turn and draw turn headers. Whose turn it is, and its number, is what
+    every player at the table sees; nothing else of the state leaves the fold."""
+    gid = parse_game_id(game_id)
+    game_access(chronicle, gid, token)  # an unknown game is a 404, a private one needs a token
+    latest = chronicle.game(gid)
+    key = (id(chronicle), gid, latest.version)
+    with _DRAWN_LOCK:
+        found = _TURNS.get(key)
+    if found is None:
+        found = []
+        aggregate: Game | None = None
+        for event in chronicle.stored_events(gid):
+            aggregate = event.mutate(aggregate)
+            assert aggregate is not None
+            found.append(latest.ruleset.progress(aggregate.state))
+        with _DRAWN_LOCK:
+            _TURNS[key] = found
+            while len(_TURNS) > _TURNS_MAX:
+                _TURNS.popitem(last=False)
+    return TurnsView(str(gid), found)
+
+
+_TURNS: OrderedDict[tuple[int, UUID, int], list[tuple[int, str | None]]] = OrderedDict()
+_TURNS_MAX = 64
+
+
 # Pictures already drawn, by (store, game, version, viewer): a stored version never changes (a
 # correction is a later version), and a viewer stepping through a game asks for each version
 # and the one before it, so most steps fold the stream once instead of twice.
@@ -128,5 +171,11 @@ def game_page(chronicle: NamedDependency[Chronicle], game_id: FromPath[str]) -> 
     return _page("game.html", game_id=str(gid))
 
 
-ROUTES = [game_picture, games_page, game_page]
+@get("/statistics", include_in_schema=False, sync_to_thread=False)
+def statistics_page() -> Response[str]:
+    """The statistics page: the dashboard's figures drawn as charts, with the API's filters."""
+    return _page("stats.html")
+
+
+ROUTES = [game_picture, game_turns, games_page, game_page, statistics_page]
 STATIC_ROUTER = create_static_files_router(path="/static", directories=[STATIC], include_in_schema=False)

@@ -33,6 +33,70 @@ const Chronicle = (() => {
     return body;
   }
 
+  // ---- charts (Chart.js, served from /static/vendor) ------------------------------------------
+
+  const METRIC_NAMES = {vp: "score (VP)"};
+
+  function seatColour(i) { return SEAT_COLOURS[i % SEAT_COLOURS.length]; }
+
+  // A vertical line at the turn the replay shows (`options.plugins.marker.turn()`).
+  const turnMarker = {
+    id: "marker",
+    afterDatasetsDraw(chart, _args, options) {
+      const turn = options && options.turn ? options.turn() : null;
+      const x = chart.scales.x;
+      if (turn === null || turn === undefined || !x || turn < x.min || turn > x.max) return;
+      const {ctx, chartArea} = chart;
+      const px = x.getPixelForValue(turn);
+      ctx.save();
+      ctx.strokeStyle = "#1f5fa8";
+      ctx.setLineDash([4, 3]);
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.moveTo(px, chartArea.top);
+      ctx.lineTo(px, chartArea.bottom);
+      ctx.stroke();
+      ctx.restore();
+    },
+  };
+
+  function chartDefaults() {
+    if (typeof Chart === "undefined") return false;
+    Chart.defaults.animation = false;  // drawn at once: a step redraws, and tests look at pixels
+    Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+    Chart.defaults.color = "#1d232a";
+    Chart.defaults.maintainAspectRatio = false;
+    return true;
+  }
+
+  // The progression of one game (GET /games/{id}/stats) as one line per seat.
+  function progressionChart(canvas, statistics, metric, turnNow) {
+    const seats = Object.keys(statistics.seats);
+    const datasets = seats.map((seat, i) => ({
+      label: statistics.seats[seat],
+      data: statistics.progression
+        .filter((s) => s.metrics[metric] && s.metrics[metric][seat] !== undefined)
+        .map((s) => ({x: s.turn, y: s.metrics[metric][seat]})),
+      borderColor: seatColour(i), backgroundColor: seatColour(i),
+      pointRadius: 0, borderWidth: 2, tension: 0,
+    }));
+    const last = Math.max(0, ...statistics.progression.map((s) => s.turn));
+    return new Chart(canvas, {
+      type: "line",
+      data: {datasets},
+      options: {
+        parsing: false,
+        interaction: {mode: "nearest", axis: "x", intersect: false},
+        scales: {
+          x: {type: "linear", min: 0, max: last, title: {display: true, text: "turn"}, ticks: {precision: 0}},
+          y: {title: {display: true, text: METRIC_NAMES[metric] || metric}, beginAtZero: true},
+        },
+        plugins: {legend: {position: "bottom", labels: {boxWidth: 12}}, marker: {turn: turnNow}},
+      },
+      plugins: [turnMarker],
+    });
+  }
+
   // ---- the games list ---------------------------------------------------------------------
 
   async function gamesPage() {
@@ -152,23 +216,36 @@ const Chronicle = (() => {
   }
 
   async function gamePage(gameId) {
-    const state = {version: 1, last: 1, events: [], token: sessionStorage.getItem(TOKEN_KEY) || "", timer: null, find: ""};
+    const MARKS_KEY = `chronicle-marks-${gameId}`;
+    const state = {version: 1, last: 1, events: [], turns: [], token: sessionStorage.getItem(TOKEN_KEY) || "",
+      timer: null, find: "", marks: JSON.parse(sessionStorage.getItem(MARKS_KEY) || "[]"), chart: null};
     const $ = (id) => document.getElementById(id);
     $("token").value = state.token;
 
+    function say(text) { $("event").textContent = text; }
+
     async function loadEvents() {
-      const list = await api(`/games/${gameId}/events`, state.token);
+      const [list, turns] = await Promise.all([
+        api(`/games/${gameId}/events`, state.token), api(`/games/${gameId}/turns`, state.token)]);
       state.events = list.events;
       state.last = state.events.length;
+      state.turns = turns.turns;
       const moves = $("moves");
       moves.replaceChildren();
+      let turn = null;
       for (const event of state.events) {
+        const here = state.turns[event.version - 1];
+        if (here && here[0] !== turn && here[0] > 0) {  // a header where a turn begins
+          turn = here[0];
+          moves.append(el("li", {class: "turn", "data-turn": String(turn), text: `Turn ${turn}`}));
+        }
         const item = el("li", {"data-version": String(event.version), class: `${event.type}${event.retracted ? " retracted" : ""}`});
         item.append(el("span", {class: "v", text: String(event.version)}), " ", event.text);
         item.addEventListener("click", () => go(event.version));
         moves.append(item);
       }
       $("of").textContent = `of ${state.last}`;
+      drawMarks();
     }
 
     async function go(version) {
@@ -185,6 +262,68 @@ const Chronicle = (() => {
       const item = document.querySelector(`#moves li[data-version="${version}"]`);
       if (item) { item.classList.add("current"); item.scrollIntoView({block: "nearest"}); }
       document.body.dataset.version = String(version);
+      if (state.chart) state.chart.update("none");  // moves the marker of the current turn
+    }
+
+    function currentTurn() {
+      const here = state.turns[state.version - 1];
+      return here ? here[0] : null;
+    }
+
+    // The next turn's first version; back: the first version of the turn before this one
+    // (as `chronicle replay` steps: replay_cli/tui.py).
+    function nextTurn(direction) {
+      const here = currentTurn();
+      if (here === null) { say("this game tells no turns"); return null; }
+      for (let v = state.version + direction; v >= 1 && v <= state.last; v += direction) {
+        const turn = state.turns[v - 1][0];
+        if (turn === here) continue;
+        if (direction < 0) while (v > 1 && state.turns[v - 2][0] === turn) v -= 1;
+        return go(v);
+      }
+      say("no further turn");
+      return null;
+    }
+
+    // Who made an action: its line reads `#12 Ann: buy Gold`.
+    function mover(text) {
+      if (!text.startsWith("#") || !text.includes(": ")) return null;
+      const head = text.split(": ", 1)[0];
+      return head.slice(head.indexOf(" ") + 1);
+    }
+
+    function samePlayer() {
+      const who = mover(state.events[state.version - 1].text);
+      if (who === null) { say("this is no player's move: step to one first (])"); return null; }
+      for (let v = state.version + 1; v <= state.last; v++) {
+        const event = state.events[v - 1];
+        if (event.type === "action" && mover(event.text) === who) return go(v);
+      }
+      say(`${who} moves no more`);
+      return null;
+    }
+
+    function drawMarks() {
+      for (const item of document.querySelectorAll("#moves li.marked")) item.classList.remove("marked");
+      for (const mark of state.marks) {
+        const item = document.querySelector(`#moves li[data-version="${mark}"]`);
+        if (item) item.classList.add("marked");
+      }
+      $("marks").textContent = state.marks.length ? `marks: ${state.marks.join(", ")}` : "";
+    }
+
+    function toggleMark() {
+      const at = state.marks.indexOf(state.version);
+      if (at >= 0) state.marks.splice(at, 1);
+      else { state.marks.push(state.version); state.marks.sort((a, b) => a - b); }
+      sessionStorage.setItem(MARKS_KEY, JSON.stringify(state.marks));
+      drawMarks();
+    }
+
+    function toMark() {
+      if (!state.marks.length) { say("no bookmarks: m marks this version"); return null; }
+      const later = state.marks.filter((m) => m > state.version);
+      return go((later.length ? later : state.marks)[0]);
     }
 
     function nextAction(direction) {
@@ -206,6 +345,38 @@ const Chronicle = (() => {
       return null;
     }
 
+    // The game's figures turn by turn, as the caller may see them: a running game's need a
+    // seat or recorder token (the API says so, and the note shows its words).
+    async function loadChart() {
+      if (state.chart) { state.chart.destroy(); state.chart = null; }
+      const box = $("game-chart"), note = $("chart-note"), select = $("metric");
+      let answer;
+      try {
+        answer = await api(`/games/${gameId}/stats`, state.token);
+      } catch (error) {
+        box.hidden = true; select.hidden = true;
+        note.textContent = `No chart: ${error.message}`;
+        return;
+      }
+      const statistics = answer.statistics;
+      const names = [];
+      for (const sample of statistics.progression) {
+        for (const name of Object.keys(sample.metrics)) if (!names.includes(name)) names.push(name);
+      }
+      if (!names.length || !chartDefaults()) {
+        box.hidden = true; select.hidden = true;
+        note.textContent = "No figures to chart for this game.";
+        return;
+      }
+      const chosen = names.includes(select.value) ? select.value : (names.includes("vp") ? "vp" : names[0]);
+      select.replaceChildren(...names.map((name) => el("option", {value: name, text: METRIC_NAMES[name] || name})));
+      select.value = chosen;
+      select.hidden = false; box.hidden = false;
+      note.textContent = `${chosen === "vp" ? "Score" : chosen} by turn, ${statistics.turns} turn${statistics.turns === 1 ? "" : "s"}` +
+        `${statistics.status === "finished" ? "" : " so far"}; the dashed line is the turn shown.`;
+      state.chart = progressionChart($("game-canvas"), statistics, chosen, currentTurn);
+    }
+
     function autoplay() {
       if (state.timer) { clearInterval(state.timer); state.timer = null; $("play").textContent = "play"; return; }
       state.timer = setInterval(() => { if (state.version >= state.last) autoplay(); else go(state.version + 1); }, 1000);
@@ -218,8 +389,13 @@ const Chronicle = (() => {
     $("last").onclick = () => go(state.last);
     $("prevAction").onclick = () => nextAction(-1);
     $("nextAction").onclick = () => nextAction(1);
+    $("prevTurn").onclick = () => nextTurn(-1);
+    $("nextTurn").onclick = () => nextTurn(1);
+    $("samePlayer").onclick = samePlayer;
+    $("mark").onclick = toggleMark;
+    $("toMark").onclick = toMark;
     $("play").onclick = autoplay;
-    $("jump").onsubmit = (event) => { event.preventDefault(); go(parseInt($("version").value, 10) || 1); };
+    $("jump").onsubmit = (event) => { event.preventDefault(); go(parseInt($("version").value, 10) || 1); $("version").blur(); };
     $("search").onsubmit = (event) => { event.preventDefault(); search($("find").value); $("find").blur(); };
     $("as").onsubmit = async (event) => {
       event.preventDefault();
@@ -227,20 +403,285 @@ const Chronicle = (() => {
       sessionStorage.setItem(TOKEN_KEY, state.token);
       await loadEvents();
       await go(state.version);
+      await loadChart();
     };
+    $("metric").onchange = () => { $("metric").blur(); loadChart(); };
     document.addEventListener("keydown", (event) => {
-      if (event.target instanceof HTMLInputElement) return;
+      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
       const keys = {ArrowRight: () => go(state.version + 1), n: () => go(state.version + 1),
         ArrowLeft: () => go(state.version - 1), b: () => go(state.version - 1),
+        " ": () => go(state.version + 1),
         Home: () => go(1), End: () => go(state.last), "]": () => nextAction(1), "[": () => nextAction(-1),
-        p: autoplay, "/": () => $("find").focus()};
+        t: () => nextTurn(1), T: () => nextTurn(-1), ".": samePlayer, m: toggleMark, "'": toMark,
+        g: () => $("version").focus(), p: autoplay, "/": () => $("find").focus()};
       const action = keys[event.key];
       if (action) { event.preventDefault(); action(); }
     });
     await loadEvents();
     await go(1);
+    await loadChart();
     document.body.classList.add("ready");
   }
 
-  return {gamesPage, gamePage};
+  // ---- the statistics page ----------------------------------------------------------------
+
+  const SCORE_GAMES = 8;  // the latest finished games whose progression the score chart averages
+
+  function formatCell(value, kind) {
+    if (value === null || value === undefined) return "–";
+    if (typeof value === "boolean") return value ? "yes" : "no";
+    if (typeof value !== "number") return String(value);
+    if (kind === "ratio") return `${(value * 100).toFixed(1)}%`;
+    if (kind === "count") return String(value);
+    return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  }
+
+  function drawStatsTable(table, target) {
+    target = target || el("table", {class: "grid"});
+    target.replaceChildren();
+    target.setAttribute("data-table", table.id);
+    target.append(el("caption", {text: `${table.title}${table.total > table.rows.length ? ` (first ${table.rows.length} of ${table.total})` : ""}`}));
+    target.append(el("thead", {}, el("tr", {}, ...table.columns.map((c) => el("th", {text: c.label})))));
+    const body = el("tbody");
+    for (const row of table.rows) {
+      body.append(el("tr", {"data-key": String(row[table.key])}, ...table.columns.map((c) =>
+        el("td", {text: formatCell(row[c.id], c.kind), class: c.kind === "text" ? "" : "num"}))));
+    }
+    target.append(body);
+    return target;
+  }
+
+  async function statsPage() {
+    const form = document.getElementById("filters");
+    const charts = [];
+    const params = new URLSearchParams(location.search);
+    for (const [key, value] of params) {
+      const field = form.elements[key];
+      if (field && field.type === "checkbox") field.checked = value === field.value;
+      else if (field) field.value = value;
+    }
+    chartDefaults();
+
+    // A figure of the page; its note is back to the page's own words until a chart says more.
+    function figure(id) {
+      const box = document.getElementById(id);
+      const note = box.querySelector(".note");
+      if (note) {
+        if (note.dataset.text === undefined) note.dataset.text = note.textContent;
+        note.textContent = note.dataset.text;
+      }
+      delete box.dataset.empty;
+      return {box, canvas: box.querySelector("canvas"), note};
+    }
+
+    function chart(canvas, config) {
+      canvas.parentElement.hidden = false;
+      const drawn = new Chart(canvas, config);
+      charts.push(drawn);
+      return drawn;
+    }
+
+    function nothing(part, text) {
+      part.canvas.parentElement.hidden = true;
+      part.box.dataset.empty = "true";
+      if (part.note) part.note.textContent = text;
+    }
+
+    function winRateChart(table) {
+      const part = figure("win-rate");
+      if (!table || !table.rows.length) return nothing(part, "No finished games match the filters.");
+      const labels = table.rows.map((r) => `${r.ruleset} ${r.players}p ${r.seat}`);
+      chart(part.canvas, {
+        type: "bar",
+        data: {labels, datasets: [
+          {label: "win rate", data: table.rows.map((r) => r.win_rate), backgroundColor: "rgba(31, 95, 168, 0.55)", maxBarThickness: 90, grouped: false},
+          {label: "95% interval", data: table.rows.map((r) => [r.ci_low, r.ci_high]), backgroundColor: "#1d232a",
+            maxBarThickness: 6, grouped: false},
+        ]},
+        options: {
+          scales: {y: {min: 0, max: 1, ticks: {callback: (v) => `${Math.round(v * 100)}%`}}},
+          plugins: {legend: {position: "bottom", labels: {boxWidth: 12}},
+            tooltip: {callbacks: {label: (c) => {
+              const r = table.rows[c.dataIndex];
+              return c.datasetIndex === 0
+                ? `won ${r.wins} of ${r.games} (${formatCell(r.win_rate, "ratio")}), ${r.draws} drawn`
+                : `95%: ${formatCell(r.ci_low, "ratio")} to ${formatCell(r.ci_high, "ratio")}`;
+            }}}},
+        },
+      });
+    }
+
+    function ratingsChart(table) {
+      const part = figure("ratings");
+      if (!table || !table.rows.length) return nothing(part, "No rated players match the filters.");
+      const rows = [...table.rows].sort((a, b) => b.ordinal - a.ordinal).slice(0, 20);
+      part.canvas.parentElement.style.height = `${Math.max(160, 80 + rows.length * 28)}px`;
+      const labels = rows.map((r) => r.player_id);
+      chart(part.canvas, {
+        type: "bar",
+        data: {labels, datasets: [
+          {label: "μ ± 3σ", data: rows.map((r) => [r.mu - 3 * r.sigma, r.mu + 3 * r.sigma]),
+            backgroundColor: "rgba(46, 125, 50, 0.35)", borderColor: "#2e7d32", borderWidth: 1, grouped: false},
+          {type: "line", label: "μ", data: rows.map((r) => r.mu), showLine: false, pointRadius: 5,
+            pointBackgroundColor: "#1d232a", borderColor: "#1d232a"},
+        ]},
+        options: {
+          indexAxis: "y",
+          scales: {x: {title: {display: true, text: "skill (openskill μ)"}}, y: {ticks: {autoSkip: false}}},
+          plugins: {legend: {position: "bottom", labels: {boxWidth: 12}},
+            tooltip: {callbacks: {label: (c) => {
+              const r = rows[c.dataIndex];
+              return `μ ${r.mu.toFixed(2)}, σ ${r.sigma.toFixed(2)}, μ − 3σ ${r.ordinal.toFixed(2)}, ${r.games} games`;
+            }}}},
+        },
+      });
+    }
+
+    function diceCharts(table) {
+      const box = document.getElementById("dice");
+      const holder = box.querySelector(".dice");
+      holder.replaceChildren();
+      if (!table || !table.rows.length) {
+        box.dataset.empty = "true";
+        box.querySelector(".note").textContent = "No dice were rolled in the games that match.";
+        return;
+      }
+      delete box.dataset.empty;
+      box.querySelector(".note").textContent =
+        "Each face's count against what fair dice give (the line); p is the chi-square test's (fair at 1% when p ≥ 0.01).";
+      // the dice that decide most first: many faces, many rolls
+      const rows = [...table.rows].sort((a, b) => (b.faces - a.faces) || (b.rolls - a.rolls)).slice(0, 6);
+      for (const row of rows) {
+        const counts = row.counts.split(" ").map(Number);
+        const expected = row.rolls / row.faces;
+        const canvas = el("canvas", {"aria-label": `dice ${row.stream}`});
+        const item = el("div", {class: "die", "data-stream": row.stream},
+          el("div", {class: "die-title", text: `${row.ruleset} ${row.name} d${row.faces}`}),
+          el("div", {class: "die-title muted", text: `${row.rolls} rolls, p = ${row.p_value === null ? "–" : row.p_value.toFixed(3)}${row.fair ? "" : " (unfair at 1%)"}`}),
+          el("div", {class: "chart mini"}, canvas));
+        holder.append(item);
+        chart(canvas, {
+          type: "bar",
+          data: {labels: counts.map((_, i) => String(i + 1)), datasets: [
+            {label: "rolled", data: counts, backgroundColor: row.fair ? "rgba(31, 95, 168, 0.6)" : "rgba(198, 40, 40, 0.6)", order: 2},
+            {type: "line", label: "fair", data: counts.map(() => expected), borderColor: "#1d232a",
+              borderDash: [5, 3], pointRadius: 0, borderWidth: 1.5, order: 1},
+          ]},
+          options: {scales: {y: {beginAtZero: true, ticks: {precision: 0}}, x: {title: {display: true, text: "face"}}},
+            plugins: {legend: {display: false}}},
+        });
+      }
+    }
+
+    function cardsChart(table) {
+      const section = document.getElementById("cards");
+      if (!table || !table.rows.length) { section.hidden = true; return; }
+      section.hidden = false;
+      const rows = [...table.rows].sort((a, b) => (b.win_rate_gained ?? -1) - (a.win_rate_gained ?? -1));
+      const canvas = section.querySelector("canvas");
+      canvas.parentElement.style.height = `${Math.max(200, 80 + rows.length * 24)}px`;
+      chart(canvas, {
+        type: "bar",
+        data: {labels: rows.map((r) => r.card), datasets: [
+          {label: "win rate of seats that gained it", data: rows.map((r) => r.win_rate_gained), backgroundColor: "#2e7d32"},
+          {label: "win rate of seats that did not", data: rows.map((r) => r.win_rate_not_gained), backgroundColor: "#bdbdbd"},
+        ]},
+        options: {
+          indexAxis: "y",
+          scales: {x: {min: 0, max: 1, ticks: {callback: (v) => `${Math.round(v * 100)}%`}}, y: {ticks: {autoSkip: false}}},
+          plugins: {legend: {position: "bottom", labels: {boxWidth: 12}},
+            tooltip: {callbacks: {label: (c) => `${c.dataset.label}: ${formatCell(c.raw, "ratio")}`}}},
+        },
+      });
+      drawStatsTable(table, document.getElementById("card-table"));
+    }
+
+    // The mean score by turn per seat over the latest finished games that match: the games'
+    // own progressions (GET /games/{id}/stats), as the statistics view does not keep them.
+    async function scoreChart(filters, rulesetsPlayed) {
+      const part = figure("score");
+      const ruleset = filters.get("ruleset") || rulesetsPlayed[0];
+      part.box.querySelector("figcaption").textContent = ruleset ? `Score over time: ${ruleset}` : "Score over time";
+      if (!ruleset) return nothing(part, "No finished games match the filters.");
+      const query = new URLSearchParams({status: "finished", ruleset, limit: "200"});
+      if (filters.get("player")) query.set("player", filters.get("player"));
+      const list = await api(`/games?${query}`);
+      const since = filters.get("since"), until = filters.get("until"), mode = filters.get("mode");
+      const games = list.games.filter((g) => (!mode || g.mode === mode)
+        && (!since || (g.finished_at || "").slice(0, 10) >= since)
+        && (!until || (g.finished_at || "").slice(0, 10) <= until))
+        .sort((a, b) => (b.finished_at || "").localeCompare(a.finished_at || "")).slice(0, SCORE_GAMES);
+      if (!games.length) return nothing(part, `No finished ${ruleset} games match the filters.`);
+      const answers = await Promise.all(games.map((g) => api(`/games/${g.game_id}/stats`)));
+      const sums = new Map();  // seat -> turn -> [sum, n]
+      const names = new Map();
+      for (const {statistics} of answers) {
+        for (const [seat, name] of Object.entries(statistics.seats)) if (!names.has(seat)) names.set(seat, name);
+        for (const sample of statistics.progression) {
+          for (const [seat, value] of Object.entries(sample.metrics.vp || {})) {
+            if (!sums.has(seat)) sums.set(seat, new Map());
+            const cell = sums.get(seat).get(sample.turn) || [0, 0];
+            sums.get(seat).set(sample.turn, [cell[0] + value, cell[1] + 1]);
+          }
+        }
+      }
+      const seats = [...sums.keys()].sort();
+      const label = (seat) => (answers.length === 1 ? names.get(seat) : `seat ${seat}`);
+      chart(part.canvas, {
+        type: "line",
+        data: {datasets: seats.map((seat, i) => ({
+          label: label(seat),
+          data: [...sums.get(seat)].sort((a, b) => a[0] - b[0]).map(([turn, [sum, n]]) => ({x: turn, y: sum / n})),
+          borderColor: seatColour(i), backgroundColor: seatColour(i), pointRadius: 0, borderWidth: 2,
+        }))},
+        options: {
+          parsing: false,
+          interaction: {mode: "nearest", axis: "x", intersect: false},
+          scales: {x: {type: "linear", title: {display: true, text: "turn"}, ticks: {precision: 0}},
+            y: {beginAtZero: true, title: {display: true, text: "score (VP)"}}},
+          plugins: {legend: {position: "bottom", labels: {boxWidth: 12}}},
+        },
+      });
+      part.note.textContent = answers.length === 1
+        ? `The latest finished ${ruleset} game.`
+        : `Mean score at the end of each turn, per seat, over the latest ${answers.length} finished ${ruleset} games` +
+          " (each turn averages the games that lasted that long).";
+    }
+
+    async function load() {
+      while (charts.length) charts.pop().destroy();
+      const filters = new FormData(form);
+      const query = new URLSearchParams();
+      for (const [key, value] of filters) if (value) query.set(key, value);
+      history.replaceState(null, "", query.toString() ? `?${query}` : location.pathname);
+      const summary = document.getElementById("summary");
+      document.body.classList.remove("ready");
+      try {
+        query.set("limit", "1000");
+        const answer = await api(`/stats?${query}`);
+        const byId = Object.fromEntries(answer.tables.map((t) => [t.id, t]));
+        summary.textContent = `${answer.games} finished game${answer.games === 1 ? "" : "s"} match` +
+          `${answer.caught_up ? "" : " (the statistics are still catching up)"}.`;
+        summary.classList.remove("error");
+        winRateChart(byId.win_rate_by_seat);
+        ratingsChart(byId.rating);
+        diceCharts(byId.dice_chi_square);
+        cardsChart(byId.dominion_cards);
+        const played = (byId.games_played ? byId.games_played.rows : []).slice().sort((a, b) => b.games - a.games);
+        await scoreChart(filters, played.map((r) => r.ruleset));
+        const all = document.querySelector("#all-tables .tables");
+        all.replaceChildren(...answer.tables.map((t) => drawStatsTable(t)));
+      } catch (error) {
+        summary.textContent = error.message;
+        summary.classList.add("error");
+      }
+      document.body.classList.add("ready");
+    }
+
+    form.addEventListener("submit", (event) => { event.preventDefault(); load(); });
+    await load();
+  }
+
+  return {gamesPage, gamePage, statsPage};
 })();

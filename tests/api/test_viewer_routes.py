@@ -28,7 +28,7 @@ def test_the_pages_and_the_docs_load_nothing_from_another_host(
     client: TestClient[Litestar], api: Api
 ) -> None:
     game = _dominion(api)
-    for path in ("/", f"/view/{game.id}", "/schema"):
+    for path in ("/", f"/view/{game.id}", "/statistics", "/schema"):
         page = client.get(path)
         assert page.status_code == 200, path
         assert page.headers["content-type"].startswith("text/html")
@@ -37,6 +37,13 @@ def test_the_pages_and_the_docs_load_nothing_from_another_host(
     script = client.get("/static/viewer.js")
     assert script.status_code == 200 and "javascript" in script.headers["content-type"]
     assert client.get("/static/viewer.css").status_code == 200
+    # the charts' library is the app's own copy, named with its license
+    assert '<a href="/statistics">' in client.get("/").text
+    for path in (f"/view/{game.id}", "/statistics"):
+        assert '<script src="/static/vendor/chart.umd.min.js">' in client.get(path).text
+    chart = client.get("/static/vendor/chart.umd.min.js")
+    assert chart.status_code == 200 and "Chart.js v4.5.1" in chart.text[:200]
+    assert "MIT License" in client.get("/static/vendor/chart.js.LICENSE.md").text
     assert "GET /games/{game_id}/picture" in client.get("/schema").text
 
 
@@ -76,3 +83,20 @@ def test_a_bad_version_or_game_is_a_problem(client: TestClient[Litestar], api: A
     assert_problem(
         client.get(f"/games/{game.id}/picture", headers=bearer("not-a-token")), 401, "invalid_token"
     )
+
+
+def test_the_turns_name_each_version_s_turn_and_seat_for_every_viewer(
+    client: TestClient[Litestar], api: Api
+) -> None:
+    game = _dominion(api)
+    api.act(game, "end", game.seat(api.active_seat(game)))  # to the Buy phase
+    last = api.version(game)
+    public = api.get(f"/games/{game.id}/turns").json()
+    assert public["game_id"] == game.id and len(public["turns"]) == last
+    assert public["turns"][0] == [0, None]  # created: no turn yet
+    assert public["turns"][-1][0] == 1 and public["turns"][-1][1] in ("p1", "p2")
+    # whose turn it is, and its number, is the same for everyone at the table
+    assert api.get(f"/games/{game.id}/turns", game.seat("p2")).json() == public
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert_problem(client.get(f"/games/{missing}/turns"), 404, "game_not_found")
+    assert_problem(client.get(f"/games/{game.id}/turns", headers=bearer("not-a-token")), 401, "invalid_token")

@@ -175,3 +175,35 @@ def test_changes_name_the_cells_a_step_changed() -> None:
     found = {key for a, b in itertools.pairwise(pictures) for key in changes(a, b)}
     assert any(key.startswith("players/") for key in found)
     assert any(key.startswith("board/") for key in found)
+
+
+def test_dominion_deck_and_discard_sizes_follow_the_table_rule_and_never_show_cards() -> None:
+    """dominion.md 6.5: a seat counts its own deck and discard; another seat's sizes are shown
+    only under `open_counts` (8.20). Whatever the rule, nobody but the owner is shown a card of
+    those piles beyond the discard pile's top card, which is public."""
+    from tests.unit.dominion.scenarios import table
+
+    ruleset = next(r for r in RULESETS if r.meta.id == "dominion")
+    names = {"p1": "Ann", "p2": "Ben"}
+    zones = {
+        "p2": {
+            "hand": ["Copper"],
+            "deck": ["Witch", "Mine", "Gold"],
+            "discard": ["Moat", "Smithy", "Market", "Village"],
+        }
+    }
+    secret = ("Witch", "Mine", "Gold", "Moat", "Smithy", "Market")  # "Village" is the discard's top
+    deck, discard, top = 3, 4, 5  # the players table's columns
+    for open_counts in (False, True):
+        state = table(zones=zones, open_counts=open_counts).state
+        for viewer in (PUBLIC, Viewer("seat", "p1")):
+            picture = picture_of("dominion", ruleset.view(state, viewer), names)
+            row = _seat_row(picture, "p2")
+            shown = (row[deck], row[discard])
+            assert shown == (("3", "4") if open_counts else ("?", "?")), (viewer, open_counts)
+            assert row[top] == "Village"
+            players = next(s for s in picture.sections if isinstance(s, Table) and s.id == "players")
+            drawn = " ".join(" ".join(r.cells) for r in players.rows)  # the supply names cards too
+            assert not [card for card in secret if card in drawn], (viewer, open_counts)
+        own = picture_of("dominion", ruleset.view(state, Viewer("seat", "p2")), names)
+        assert (_seat_row(own, "p2")[deck], _seat_row(own, "p2")[discard]) == ("3", "4")

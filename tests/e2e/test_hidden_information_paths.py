@@ -123,6 +123,7 @@ def answers(http: TestClient[Litestar], table: Table, versions: range, seat: str
         "prompts": http.get(f"/games/{gid}/prompts", headers=headers),
         "state": http.get(f"/games/{gid}/state", headers=headers),
         "picture": http.get(f"/games/{gid}/picture", headers=headers),
+        "turns": http.get(f"/games/{gid}/turns", headers=headers),
         "stats": http.get(f"/games/{gid}/stats", headers=headers),
         "export": http.get(f"/games/{gid}/export", headers=headers),
         "listed": http.get("/games", params={"limit": 500}),

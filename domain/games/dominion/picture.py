@@ -4,8 +4,9 @@ Shown: the Supply (each pile's cost, count and top card, so a split pile shows w
 on top, with the VP and debt tokens on it), Events and Landmarks with their tokens, the
 trash, and each player's hand (the cards when the view lists them, else only how many), play
 area, set-aside cards and Durations, deck and discard sizes (when the view gives them, else
-`?`), the discard pile's top card, VP tokens and debt. A hand the viewer may not see is
-never more than its size here, because the view never lists it.
+`?`: by the table rule of dominion.md 6.5 a seat counts its own piles and another seat's only
+under the `open_counts` variant), the discard pile's top card, VP tokens and debt. A hand the
+viewer may not see is never more than its size here, because the view never lists it.
 """
 
 from __future__ import annotations
