@@ -61,9 +61,11 @@ GROUPS = (
         "audit",
         ("store/audit.py",),
         (
+            "tests/store/test_audit_findings.py",
             "tests/store/test_tampering.py",
             "tests/store/test_dominion_empires_audit.py",
-            "tests/store/test_audit.py",
+            "tests/store/test_dominion_unseen_audit.py",
+            "tests/store/test_dominion_second_edition_audit.py",
         ),
     ),
     Group(

@@ -1,0 +1,244 @@
+"""Each finding of the audit (store/audit.py) word for word, on games held in memory: the
+version, the stable code, the sentence a dispute reads, and the rule it cites, plus the
+counts of a clean report. tests/store/test_tampering.py edits real stored rows on both stores;
+this file pins down what the audit says about each kind of break, including those a forger
+of rows rarely makes (a stream that does not start with its configuration, a renumbered
+action, an event after the end)."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from datetime import UTC, datetime
+from typing import Any, Literal
+from uuid import UUID
+
+import msgspec
+import pytest
+
+from domain.events import ActionRecorded, FactRecorded, GameCreated
+from domain.game import Game
+from domain.rng import SeededRng, commitment
+from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+from store.audit import AuditReport, Divergence, audit_events
+
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+SPEC = "province"
+JSON_FIELDS = ("fact", "action", "outcome")
+
+
+def played(
+    mode: Literal["digital", "physical"] = "digital", retract_at: int | None = None, key: str = "findings"
+) -> tuple[list[Any], bytes]:
+    """A seeded Province game played to its end by the ruleset's bot; with `retract_at`, the
+    recorder retracts the action just recorded at that count, once. Its events and seed."""
+    ruleset = get_ruleset("province")
+    assert ruleset is not None
+    options = resolve_options(ruleset.meta, {})
+    assert not isinstance(options, Rejection)
+    game_id = str(UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=4))
+    config = GameConfig(game_id, "province", mode, (Seat("A", "Ann"), Seat("B", "Ben")), options)
+    seed = hashlib.sha256(key.encode()).digest()
+    rng = SeededRng(seed, game_id)
+    game = Game.start(config, commitment(seed), rng, AT)
+    bot = random.Random(key)
+    retracted = False
+    while ruleset.outcome(game.state) is None:
+        seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
+        seat = bot.choice(seats)
+        action = ruleset.bot_choose(game.state, seat, ruleset.legal_actions(game.state, seat), bot.randrange)
+        command = Command(action, seat, "recorder")
+        facts = game.decide(command, rng)
+        assert not isinstance(facts, Rejection), facts
+        game.record(command, facts, AT)
+        if len(game.actions) == retract_at and not retracted:
+            plan = game.plan_retraction(1, "recorder", None)
+            assert not isinstance(plan, Rejection)
+            game.retract(plan, "recorder", None, "misentered", AT)
+            retracted = True
+    game.finish(seed.hex(), AT)
+    return [as_read_back(e) for e in game.collect_events()], seed
+
+
+def as_read_back(event: Any) -> Any:
+    """`event` as the store gives it back: its JSON fields hold lists where tuples were."""
+    fields = {
+        k: msgspec.json.decode(msgspec.json.encode(getattr(event, k)))
+        for k in JSON_FIELDS
+        if hasattr(event, k)
+    }
+    return dataclasses.replace(event, **fields)
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[list[Any], bytes]:
+    return played()
+
+
+def renumbered(events: list[Any]) -> list[Any]:
+    return [dataclasses.replace(e, originator_version=i + 1) for i, e in enumerate(events)]
+
+
+def found(report: AuditReport) -> Divergence:
+    assert not report.clean and report.divergence is not None
+    return report.divergence
+
+
+def test_a_clean_game_counts_its_actions_facts_and_checked_dice(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    report = audit_events(events, None)
+    assert report.clean and report.divergence is None
+    assert report.game_id == str(events[0].originator_id)
+    assert report.actions == sum(isinstance(e, ActionRecorded) for e in events)
+    assert report.facts == sum(isinstance(e, FactRecorded) for e in events)
+    assert report.random_checked and report.retracted == 0
+    assert report.chain is not None and report.chain.intact and report.chain.events == len(events)
+
+
+def test_retracted_actions_are_counted_and_their_game_stays_clean() -> None:
+    events, _ = played(retract_at=3, key="retracted")
+    report = audit_events(events, None)
+    assert report.clean and report.retracted == 1
+    assert report.actions == sum(isinstance(e, ActionRecorded) for e in events)
+
+
+def test_a_physical_game_needs_no_seed_to_be_checked() -> None:
+    events, _ = played("physical", key="physical")
+    report = audit_events(events, None)
+    assert report.clean and report.random_checked
+
+
+def test_an_empty_stream_does_not_start_with_its_configuration() -> None:
+    report = audit_events([], None)
+    assert report.game_id == "" and report.chain is None
+    assert found(report) == Divergence(
+        1, "the stream does not start with its configuration", "records 3", "stream_start"
+    )
+
+
+def test_a_stream_starting_elsewhere_does_not_start_with_its_configuration(
+    game: tuple[list[Any], bytes],
+) -> None:
+    events, _ = game
+    report = audit_events(renumbered(events[1:]), None)
+    assert report.game_id == str(events[0].originator_id)
+    assert found(report) == Divergence(
+        1, "the stream does not start with its configuration", "records 3", "stream_start"
+    )
+
+
+def test_a_missing_version_is_a_gap(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    report = audit_events(events[:4] + events[5:], None)
+    assert found(report) == Divergence(
+        5, "the event at position 5 carries version 6", "records 3", "version_gap"
+    )
+
+
+def test_an_unknown_ruleset_or_another_version_of_it_is_named(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    unknown = [dataclasses.replace(events[0], ruleset="chess"), *events[1:]]
+    assert found(audit_events(unknown, None)) == Divergence(
+        1, "ruleset 'chess' is not installed", "records 2", "ruleset_unknown"
+    )
+    installed = events[0].ruleset_version
+    older = [dataclasses.replace(events[0], ruleset_version="0"), *events[1:]]
+    assert found(audit_events(older, None)) == Divergence(
+        1,
+        f"recorded under province version 0, installed is {installed}",
+        "records 3",
+        "ruleset_version",
+    )
+
+
+def test_a_running_digital_game_without_its_seed_cannot_have_its_dice_checked(
+    game: tuple[list[Any], bytes],
+) -> None:
+    events, seed = game
+    running = events[:-1]
+    report = audit_events(running, None)
+    assert not report.random_checked
+    assert found(report) == Divergence(
+        1,
+        "the seed is sealed until the game ends; random outcomes cannot be checked",
+        "records 4.7",
+        "seed_sealed",
+    )
+    # the administrator's sealed seed opens it: the game ended by the rules but was not closed
+    sealed = audit_events(running, seed)
+    assert sealed.random_checked
+    assert found(sealed) == Divergence(
+        len(events), "the rules say the game is over here but it was not closed", SPEC, "finish_missing"
+    )
+
+
+def test_a_seed_that_does_not_match_the_commitment_is_refused(game: tuple[list[Any], bytes]) -> None:
+    events, seed = game
+    other = bytes(32).hex()
+    finished = dataclasses.replace(events[-1], server_seed=other)
+    report = audit_events([*events[:-1], finished], None)
+    assert found(report) == Divergence(
+        len(events),
+        "the revealed seed does not match the published commitment",
+        "records 4.1",
+        "seed_not_committed",
+    )
+    # the caller's own seed matches: the game is re-decided, and the revealed seed still lies
+    assert found(audit_events([*events[:-1], finished], seed)).code == "seed_not_committed"
+    assert audit_events([*events[:-1], finished], seed).random_checked
+    assert found(audit_events(events[:-1], bytes(32))) == Divergence(
+        1, "the seed does not match the published commitment", "records 4.1", "seed_not_committed"
+    )
+
+
+def test_an_event_after_the_end_is_refused(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    extra = dataclasses.replace(events[-2], originator_version=len(events) + 1)
+    assert found(audit_events([*events, extra], None)) == Divergence(
+        len(events) + 1,
+        "a FactRecorded after the game was closed; a finished record never changes",
+        "records 3",
+        "after_finish",
+    )
+
+
+def test_the_finish_missing_and_an_edited_outcome_are_named(game: tuple[list[Any], bytes]) -> None:
+    events, seed = game
+    assert found(audit_events(events[:-1], seed)).version == len(events)
+    finished = events[-1]
+    edited = dict(finished.outcome, winners=["nobody"])
+    report = audit_events([*events[:-1], dataclasses.replace(finished, outcome=edited)], None)
+    divergence = found(report)
+    assert (divergence.version, divergence.code, divergence.rule) == (len(events), "outcome_differs", SPEC)
+    assert divergence.what.startswith(f"stored outcome {edited} differs from the recomputed {{")
+
+
+def test_a_finish_before_the_rules_end_the_game_is_early(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    first_action = next(i for i, e in enumerate(events) if isinstance(e, ActionRecorded))
+    early = [*events[:first_action], dataclasses.replace(events[-1], originator_version=first_action + 1)]
+    assert found(audit_events(early, None)) == Divergence(
+        first_action + 1,
+        "the game is marked finished but the rules say it is still running",
+        SPEC,
+        "finish_early",
+    )
+
+
+def test_a_renumbered_action_is_named(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    index = next(i for i, e in enumerate(events) if isinstance(e, ActionRecorded))
+    tampered = list(events)
+    tampered[index] = dataclasses.replace(events[index], seq=2)
+    assert found(audit_events(tampered, None)) == Divergence(
+        index + 1, "action #2 is the 1th action recorded", "records 3", "action_number"
+    )
+
+
+def test_a_created_event_alone_is_a_game_whose_setup_is_missing() -> None:
+    events, _ = played("physical", key="setup")
+    assert isinstance(events[0], GameCreated) and isinstance(events[1], FactRecorded)
+    divergence = found(audit_events(events[:1], None))
+    assert (divergence.version, divergence.code, divergence.rule) == (2, "fact_missing", SPEC)
+    assert divergence.what == f"a fact is missing: expected {events[1].fact}"
