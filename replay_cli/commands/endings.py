@@ -88,7 +88,8 @@ def _end_remote(args: argparse.Namespace, token: str | None, how: str) -> None:
     from replay_cli.remote import RemoteReader, _info, _line, remote_seat
 
     if token is None:
-        raise UsageError(f"to {how} on a server give the recorder's or a seat's token (--token)")
+        whose = "the recorder's or the seat's" if how == "resign" else "the recorder's"
+        raise UsageError(f"to {how} on a server give {whose} token (--token)")
     with closing(open_client(args, token)) as client:
         game_id = RemoteReader(client, None).resolve(args.game)
         info = _info(client.get(f"/games/{game_id}"))

@@ -98,7 +98,7 @@ def test_resign_and_abandon_on_a_server(table: Cli, server: Server) -> None:
 
 def test_ending_on_a_server_needs_a_token_and_one_place(table: Cli, server: Server) -> None:
     game = create(table, server, "--mode", "physical")["game_id"][:8]
-    assert "give the recorder's or a seat's token" in table.fails(2, "abandon", game, "--server", server.url)
+    assert "give the recorder's token" in table.fails(2, "abandon", game, "--server", server.url)
     both = table.fails(2, "abandon", game, "--server", server.url, "--token", "t", "--store", table.store)
     assert both.endswith("give --store or --server, not both")
     assert "--token goes with --server" in table.fails(2, "resign", game, "A", "--token", "t")
