@@ -68,7 +68,6 @@ class Level:
     commands: dict[str, str] = field(default_factory=dict)  # name -> help
     flags: list[Flag] = field(default_factory=list)
     positionals: list[Positional] = field(default_factory=list)
-    help: str = ""
 
     @property
     def key(self) -> str:
@@ -85,16 +84,16 @@ def _value(action: argparse.Action) -> Value:
     return Value(kind=ANY)
 
 
-def levels(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), help: str = "") -> Iterator[Level]:
+def levels(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()) -> Iterator[Level]:
     """Every command level of `parser`, the root first."""
-    level = Level(path, help=help)
-    below: list[tuple[str, argparse.ArgumentParser, str]] = []
+    level = Level(path)
+    below: list[tuple[str, argparse.ArgumentParser]] = []
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {choice.dest: choice.help or "" for choice in action._choices_actions}
             for name, sub in action.choices.items():
-                level.commands[name] = helps.get(name, "")
-                below.append((name, sub, helps.get(name, "")))
+                level.commands[name] = " ".join(helps.get(name, "").split())
+                below.append((name, sub))
         elif action.option_strings:
             takes = action.nargs != 0
             level.flags.append(
@@ -103,8 +102,8 @@ def levels(parser: argparse.ArgumentParser, path: tuple[str, ...] = (), help: st
         else:
             level.positionals.append(Positional(_value(action), action.nargs in ("*", "+")))
     yield level
-    for name, sub, sub_help in below:
-        yield from levels(sub, (*path, name), sub_help)
+    for name, sub in below:
+        yield from levels(sub, (*path, name))
 
 
 def _help(action: argparse.Action) -> str:
