@@ -15,13 +15,23 @@ REFUSED = 1
 
 class CliError(Exception):
     """A failure the command reports as `chronicle: error: <message>`; `code` is the stable
-    code of a server's problem, when a server refused."""
+    code of a server's problem, when a server refused, `http` its HTTP status and `detail`
+    its own sentence."""
 
-    def __init__(self, message: str, status: int = REFUSED, code: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = REFUSED,
+        code: str | None = None,
+        http: int | None = None,
+        detail: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.code = code
+        self.http = http
+        self.detail = detail
 
 
 class UsageError(CliError):

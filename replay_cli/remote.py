@@ -38,7 +38,21 @@ class RemoteClient:
         line with its code and rule)."""
         return self._send("POST", path, json=body)
 
+    def get_bytes(self, path: str, **params: object) -> bytes:
+        """A read whose answer is kept as the server sent it (an export)."""
+        query = {k: v for k, v in params.items() if v is not None}
+        return self._request("GET", path, params=query).content
+
     def _send(self, method: str, path: str, **request: Any) -> Any:
+        response = self._request(method, path, **request)
+        try:
+            return response.json()
+        except ValueError:
+            raise CliError(
+                f"the server at {self.base_url} answered {path} with something that is not JSON"
+            ) from None
+
+    def _request(self, method: str, path: str, **request: Any) -> httpx.Response:
         try:
             response = self.http.request(method, path, **request)
         except httpx.InvalidURL as error:
@@ -49,12 +63,7 @@ class RemoteClient:
             ) from None
         if response.status_code >= 400:
             raise _problem(response)
-        try:
-            return response.json()
-        except ValueError:
-            raise CliError(
-                f"the server at {self.base_url} answered {path} with something that is not JSON"
-            ) from None
+        return response
 
     def close(self) -> None:
         self.http.close()
@@ -66,14 +75,27 @@ def _problem(response: httpx.Response) -> CliError:
         body = response.json()
     except ValueError:
         body = None
+    status = response.status_code
     if not isinstance(body, dict):
-        return CliError(f"the server answered HTTP {response.status_code} {response.reason_phrase}")
+        return CliError(f"the server answered HTTP {status} {response.reason_phrase}", http=status)
     code = str(body.get("code") or "")
     detail = str(body.get("detail") or body.get("title") or response.reason_phrase)
-    if response.status_code == 422 and code:
-        return CliError(rejection_line(code, detail, body.get("rule"), body.get("spec_code")), code=code)
-    suffix = f" ({code})" if code else f" (HTTP {response.status_code})"
-    return CliError(detail.rstrip(".") + suffix, code=code or None)
+    if status == 422 and code:
+        line = rejection_line(code, detail, body.get("rule"), body.get("spec_code"))
+        return CliError(line, code=code, http=status, detail=detail)
+    suffix = f" ({code})" if code else f" (HTTP {status})"
+    return CliError(detail.rstrip(".") + suffix, code=code or None, http=status, detail=detail)
+
+
+def remote_seat(spec: str, seats: dict[str, str]) -> str:
+    """A seat of a served game from its id or its player's name (case-insensitive), as the
+    local store takes them (`replay_cli.local.resolve_seat`)."""
+    wanted = spec.removeprefix("player:").casefold()
+    for seat, name in seats.items():
+        if wanted in (seat.casefold(), name.casefold()):
+            return seat
+    listed = ", ".join(f"{seat} ({name})" for seat, name in seats.items())
+    raise UsageError(f"{spec!r} is not a seat of this game: {listed}")
 
 
 def _seats(value: Any) -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Any
 from replay_cli.commands.record import Situation, Undone
 from replay_cli.errors import UsageError
 from replay_cli.reading import EventLine
-from replay_cli.remote import RemoteClient, RemoteReader, _info, _line
+from replay_cli.remote import RemoteClient, RemoteReader, _info, _line, remote_seat
 
 
 class RemoteRecorder:
@@ -29,11 +29,7 @@ class RemoteRecorder:
         try:
             game_id = RemoteReader(client, None).resolve(game)
             if seat is not None:
-                seats = _info(client.get(f"/games/{game_id}")).seats
-                by_name = {name.casefold(): s for s, name in seats.items()}
-                seat = seat if seat in seats else by_name.get(seat.casefold())
-                if seat is None:
-                    raise UsageError(f"no seat or player {seat!r} in this game (seats: {', '.join(seats)})")
+                seat = remote_seat(seat, _info(client.get(f"/games/{game_id}")).seats)
         except BaseException:
             client.close()
             raise
@@ -49,8 +45,10 @@ class RemoteRecorder:
         if self.seat is not None:
             body["seat"] = self.seat
         answer = self.client.post(f"/games/{self.game_id}/actions", body)
+        # `version` is the action's last fact (a game's end follows it, as the local store's
+        # recorder does not show either); the action stands just before its facts.
         version = int(answer["version"])
-        first = version - len(answer["facts"]) - (1 if answer["finished"] else 0)
+        first = version - len(answer["facts"])
         return [_line(e) for e in self._events(first, version)]
 
     def undo(self, count: int, reason: str) -> Undone:

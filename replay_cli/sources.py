@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from replay_cli.errors import UsageError
 from replay_cli.local import LocalReader, open_store
 from replay_cli.reading import Reader
 from store.config import StoreConfigError, read_token_file
+
+if TYPE_CHECKING:
+    from replay_cli.remote import RemoteClient
 
 
 def add_store_option(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +48,21 @@ def add_token_options(parser: argparse.ArgumentParser) -> None:
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--token", metavar="T", help="bearer token for --server (default: $CHRONICLE_TOKEN)")
     given.add_argument("--token-file", metavar="PATH", help="read the bearer token for --server from a file")
+
+
+def add_server_options(parser: argparse.ArgumentParser, help: str) -> None:
+    """`--server URL` and its token, for a command that also works on the local store."""
+    parser.add_argument("--server", metavar="URL", help=help)
+    add_token_options(parser)
+
+
+def open_client(args: argparse.Namespace, token: str | None) -> RemoteClient:
+    """The server of `--server`, asked with `token`; `--store` beside it is a usage error."""
+    if args.store is not None:
+        raise UsageError("give --store or --server, not both")
+    from replay_cli.remote import RemoteClient  # httpx is only loaded for a server
+
+    return RemoteClient(args.server, token)
 
 
 def server_token(args: argparse.Namespace) -> str | None:

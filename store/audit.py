@@ -125,7 +125,7 @@ def _check_chain(report: AuditReport, game_id: UUID, stored: list[Any]) -> None:
     earlier = report.divergence is None or found.broken_at < report.divergence.version
     if earlier:
         report.clean = False
-        report.divergence = Divergence(found.broken_at, found.what, "design.md 3", "chain_broken")
+        report.divergence = Divergence(found.broken_at, found.what, "records 3.1", "chain_broken")
 
 
 def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:

@@ -14,6 +14,7 @@ class Command(Protocol):
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
+    completion,
     endings,
     export,
     games,
@@ -54,4 +55,5 @@ COMMANDS: tuple[Command, ...] = (
     projections,
     rng,
     info,
+    completion,
 )

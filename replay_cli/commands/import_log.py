@@ -8,21 +8,32 @@ rule. Today's format (other players' draws hidden) lists no kingdom: `--kingdom`
 it is the piles the log names. A log Chronicle cannot import (cards it does not implement, a
 kingdom short of 10 piles) is refused before anything is stored and the next file is read. Exit status 0
 when every log imported to its end with the log's scores, else 1.
+
+With `--server URL` each log is imported by a server (`POST /games/import/dominion`, under its
+policy for creating games, token from `--token`, `--token-file` or `CHRONICLE_TOKEN`), and
+each game's recorder and seat tokens, which the server shows this once, are printed too.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store
-from replay_cli.sources import add_store_option
+from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
 from store.imports import ImportReport, LogRefused, import_log
+from store.limits import MAX_NAME
+
+if TYPE_CHECKING:
+    from replay_cli.remote import RemoteClient
 
 GAMES = ("dominion",)
 MAX_LOG_BYTES = 4 * 1024 * 1024
@@ -43,6 +54,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "without it they are the piles the log names",
     )
     add_store_option(parser)
+    add_server_options(parser, "import into a Chronicle server")
     parser.set_defaults(run=run)
 
 
@@ -59,31 +71,74 @@ def _read(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     texts = [(path, _read(path)) for path in args.files]
     kingdom = tuple(name.strip() for name in args.kingdom.split(",") if name.strip())
-    app = open_store(args.store, create=True)
+    token = server_token(args)
     failed = 0
-    try:
-        for path, text in texts:
-            try:
-                report = import_log(app, text, path, kingdom)
-            except LogRefused as error:
-                failed += 1
-                if args.json:
-                    print(json.dumps({"source": path, "refused": error.code, "detail": error.detail}))
-                else:
-                    print(f"{path}\n  not imported ({error.code}): {error.detail}")
-                continue
-            ok = report.status in ("finished", "left") and report.scores_match
-            failed += not ok
+    for path, outcome in _imports(args, token, texts, kingdom):
+        if isinstance(outcome, LogRefused):
+            failed += 1
             if args.json:
-                print(json.dumps(msgspec.to_builtins(report)))
+                print(json.dumps({"source": path, "refused": outcome.code, "detail": outcome.detail}))
             else:
-                print("\n".join(report_lines(report)))
-    finally:
-        app.close()
+                print(f"{path}\n  not imported ({outcome.code}): {outcome.detail}")
+            continue
+        report, tokens = outcome
+        ok = report.status in ("finished", "left") and report.scores_match
+        failed += not ok
+        if args.json:
+            print(json.dumps(msgspec.to_builtins(report) | tokens))
+        else:
+            print("\n".join(report_lines(report) + _token_lines(tokens)))
     if failed:
         which = f"{failed} of {len(texts)} logs"
         raise CliError(f"{which} were refused or did not reach their end with the log's scores")
     return 0
+
+
+Imported = tuple[ImportReport, dict[str, Any]]  # the report, and the tokens a server shows once
+
+
+def _imports(
+    args: argparse.Namespace, token: str | None, texts: list[tuple[str, str]], kingdom: tuple[str, ...]
+) -> Iterator[tuple[str, Imported | LogRefused]]:
+    """Each log's import, into the local store or through the server, as it is done."""
+    if args.server is not None:
+        with closing(open_client(args, token)) as client:
+            for path, text in texts:
+                yield path, _import_remote(client, path, text, kingdom)
+        return
+    app = open_store(args.store, create=True)
+    try:
+        for path, text in texts:
+            try:
+                yield path, (import_log(app, text, path, kingdom), {})
+            except LogRefused as error:
+                yield path, error
+    finally:
+        app.close()
+
+
+def _import_remote(
+    client: RemoteClient, path: str, text: str, kingdom: tuple[str, ...]
+) -> Imported | LogRefused:
+    # The server keeps a short name for the log (the file's, cut to fit); the report names
+    # the file as it was given here.
+    body = {"log": text, "source": Path(path).name[:MAX_NAME], "kingdom": list(kingdom)}
+    try:
+        answer = client.post("/games/import/dominion", body)
+    except CliError as error:
+        # The server refused this log before storing anything: the next one is still read.
+        if error.http != 422 or error.code is None:
+            raise
+        return LogRefused(error.detail or error.message, code=error.code)
+    report = msgspec.structs.replace(msgspec.convert(answer["report"], ImportReport), source=path)
+    return report, {"recorder_token": answer["recorder_token"], "seat_tokens": answer["seat_tokens"]}
+
+
+def _token_lines(tokens: dict[str, Any]) -> list[str]:
+    if not tokens:
+        return []
+    seats = tokens["seat_tokens"]
+    return [f"  recorder {tokens['recorder_token']}", *(f"  seat {seat:<3} {t}" for seat, t in seats.items())]
 
 
 def report_lines(report: ImportReport) -> list[str]:

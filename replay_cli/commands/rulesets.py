@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"players: {players(r)}; seats {', '.join(r['seat_ids'])}")
     flags = [("hidden information", r["hidden_information"]), ("chance", r["chance"])]
     print("; ".join(f"{name}: {'yes' if on else 'no'}" for name, on in flags))
-    print(f"rules: chronicle rules {r['id']}")
+    print(f"rules: chronicle rules {r['id']}; a section an option cites: chronicle rules {r['id']} SECTION")
     print(f"variant options (NAME = default, --option NAME=VALUE at `chronicle new`): {len(r['options'])}")
     for option in r["options"]:
         for line in option_lines(option):

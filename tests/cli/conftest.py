@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -141,6 +142,8 @@ def serving(cli: Cli, env: dict[str, str] | None = None) -> Iterator[Server]:
     try:
         assert process.stdout is not None
         first_line = process.stdout.readline().strip()
+        # Read whatever else it prints (a request log), so a full pipe never stops the server.
+        threading.Thread(target=process.stdout.read, daemon=True).start()
         deadline = time.monotonic() + 30
         while True:
             try:

@@ -11,13 +11,16 @@ including both branches of a conditional. A game's `reject(code, message, sectio
 
 from __future__ import annotations
 
+import argparse
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from domain.ruleset import all_rulesets, resolve_options
+from replay_cli.main import build_parser
 from store.references import CORE, reference, reference_ids, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,6 +96,49 @@ def test_no_rule_or_option_cites_a_file_a_user_does_not_have() -> None:
     for ruleset in all_rulesets():
         for option in ruleset.meta.options:
             assert ".md" not in option.description, (ruleset.meta.id, option.name)
+
+
+# A section as an option's text cites it: "7.13:", "(8.1)", "D3:", "1.6, 7.36:", "D6 (house rule)".
+_SECTION = re.compile(r"(?<![\w.$])([A-Z]?\d+(?:\.\d+)+|[A-Z]\d+)(?=[:),]| \()")
+_RULES_COMMAND = re.compile(r"chronicle rules ['\"]?(\w+) ([\w.]+)")
+
+
+def test_every_section_an_option_cites_is_one_of_its_rules_reference() -> None:
+    cited = 0
+    for ruleset in all_rulesets():
+        for option in ruleset.meta.options:
+            for section in _SECTION.findall(option.description):
+                cited += 1
+                rule = f"{ruleset.meta.id} {section}"
+                assert resolve(rule) is not None, f"option {option.name} cites {rule!r}, which does not exist"
+    assert cited > 50
+
+
+def _helps(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str]]:
+    yield parser.prog, parser.format_help()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                yield from _helps(sub)
+
+
+HELPS = list(_helps(build_parser()))
+
+
+def test_the_command_line_help_cites_only_rules_a_user_can_read() -> None:
+    assert len(HELPS) > 20
+    cited = []
+    for prog, text in HELPS:
+        flat = " ".join(text.split())
+        assert not re.search(r"\w\.md\b", flat), f"`{prog} --help` names a file a user does not have"
+        assert "design" not in flat.lower(), prog
+        for named, section in _RULES_COMMAND.findall(flat):
+            if section.upper() == "SECTION" or named.upper() in ("ID", "RULESET"):
+                continue
+            cited.append((prog, f"{named} {section.rstrip('.')}"))
+    assert cited, "the help names no section at all"
+    for prog, rule in cited:
+        assert resolve(rule) is not None, f"`{prog} --help` cites {rule!r}, which does not exist"
 
 
 def test_a_section_holds_its_subsections_and_stops_at_the_next() -> None:

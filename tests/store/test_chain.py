@@ -115,7 +115,7 @@ def test_a_timestamp_or_a_reason_edited_breaks_the_chain_where_it_lies(app: Chro
     assert _tampered(app, game_id, fact, stored[fact].edited(timestamp=stamp)) == (
         "chain_broken",
         fact + 1,
-        "design.md 3",
+        "records 3.1",
     )
     retraction = next(i for i, e in enumerate(stored) if e.topic == RETRACTION)
     edited = stored[retraction].edited(reason="it was never entered")

@@ -95,16 +95,28 @@ OPTIONS: tuple[VariantOption, ...] = (
     _flag("conscription_domainless", False, "7.22: Conscription costs 3 Knowledge of any mix."),
     _enum("land_hand_visibility", "private", ("public",), "7.45: land tiles in hand."),
     _enum("influence_vp_rule", "declared", ("none",), "6.1: VP from Influence at end of Age."),
-    VariantOption("dominance_vp", "declared", "6.1: 'declared' (in the S7 entry) or a JSON map card -> VP."),
-    _flag("eoa_dominance_before_base_scoring", False, "7.40: Dominance (S8) before base scoring (S7)."),
-    _enum("first_player", "p1", ("p2", "p3", "p4"), "4.1 S1: the first player (must be a seat)."),
+    VariantOption(
+        "dominance_vp",
+        "declared",
+        "6.1: 'declared' (with the end-of-Age scoring the recorder enters) or a JSON map card -> VP.",
+    ),
+    _flag(
+        "eoa_dominance_before_base_scoring",
+        False,
+        "7.40: Dominance before the base-game scoring at the end of an Age.",
+    ),
+    _enum("first_player", "p1", ("p2", "p3", "p4"), "4.1: the first player (must be a seat)."),
     VariantOption(
         "starting_values", "default", "1.7: 'default' (all 0) or a JSON object {knowledge, influence, vp}."
     ),
     VariantOption("knowledge_cap", "none", "7.38: 'none' or a JSON map domain -> Knowledge cap."),
     _flag("hegemon_module", False, "6.5: play with the Hegemon expansion (province cards kept, token)."),
     _enum("hegemon_count_scope", "cumulative", ("this_age",), "7.34: provinces counted for the token."),
-    VariantOption("hegemon_token_vp", "declared", "6.5: 'declared' (in the S7 entry) or the token's VP."),
+    VariantOption(
+        "hegemon_token_vp",
+        "declared",
+        "6.5: 'declared' (with the end-of-Age scoring the recorder enters) or the token's VP.",
+    ),
     _enum("sign_cards", "omen", ("ignore",), "7.35: the 4 sign cards (Omen draws are DECLARED)."),
     _int("max_build_actions_per_turn", 1, 0, 10, "3.2: Build actions per turn."),
     _int("max_masteries_per_turn", 1, 0, 10, "3.2: masteries per turn."),

@@ -22,11 +22,43 @@ from domain.ruleset import VariantOption
 
 
 def _enum(name: str, default: str, other: str, decision: str) -> VariantOption:
-    return VariantOption(name, default, f"{decision} (dynasties 7)", choices=(default, other))
+    return VariantOption(name, default, _described(decision), choices=(default, other))
 
 
 def _flag(name: str, default: bool, decision: str) -> VariantOption:
-    return VariantOption(name, default, f"{decision} (dynasties 7)", choices=(False, True))
+    return VariantOption(name, default, _described(decision), choices=(False, True))
+
+
+# What each decision of the rules reference's section 7 is about (`chronicle rules dynasties D1`).
+DECISIONS = {
+    "D1": "ties in the turn-order roll",
+    "D2": "the order of homeland picks",
+    "D3": "when no legal homeland remains",
+    "D6": "the order of City and Province rolls",
+    "D7": "how long Blocked lasts",
+    "D8": "Death and cities",
+    "D9": "who plays the rebels",
+    "D10": "when a city may be destroyed",
+    "D11": "the 10-army limit during a turn",
+    "D12": "armies that already moved this phase",
+    "D13": "the last army of a province",
+    "D14": "several attacks on one province",
+    "D15": "the 7-card limit",
+    "D16": "the face-up card",
+    "D17": "hands of fewer than five cards",
+    "D18": "the ace in straights",
+    "D19": "tied hands",
+    "D20": "the dealing order",
+    "D21": "the order of the draw round",
+    "D22": "running out of cards",
+    "D23": "when victory is checked",
+    "D24": "players who lose all their armies",
+    "D25": "the number of provinces on a custom map",
+}
+
+
+def _described(decision: str) -> str:
+    return f"{decision}: {DECISIONS[decision]}."
 
 
 OPTIONS: tuple[VariantOption, ...] = (
@@ -50,7 +82,9 @@ OPTIONS: tuple[VariantOption, ...] = (
     _flag("face_up_discardable", False, "D16"),
     _enum("missing_kickers", "lowest", "ignored", "D17"),
     _flag("ace_low_straight", True, "D18"),
-    VariantOption("tie_rule", "defender_wins", "D19", choices=("defender_wins", "redeal", "suit_order")),
+    VariantOption(
+        "tie_rule", "defender_wins", _described("D19"), choices=("defender_wins", "redeal", "suit_order")
+    ),
     _enum("deal_order", "alternate", "block", "D20"),
     _enum("draw_order", "attacker_first", "defender_first", "D21"),
     _enum("deck_exhaustion", "reshuffle_discards", "fresh_deck_each_battle", "D22"),
