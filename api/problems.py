@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 
 from domain.ruleset import RejectedError
 from store.errors import ServiceError
-from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, explain
+from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_IMPORT_BYTES, explain
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_TYPE_BASE = "https://chronicle.dev/problems/"
@@ -120,7 +120,7 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
             413,
             "body_too_large",
             "The body is too large",
-            f"A request body holds at most {MAX_BODY_BYTES:,} bytes.",
+            f"A request body holds at most {MAX_BODY_BYTES:,} bytes ({MAX_IMPORT_BYTES:,} for an import).",
         )
     if status == 429:
         return _rate_limited(exc)

@@ -19,6 +19,8 @@ INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
 MAX_BODY_BYTES = 256 * 1024
+# an exported game or a game log: a long digital game exports to a few megabytes
+MAX_IMPORT_BYTES = 32 * 1024 * 1024
 MAX_JSON_DEPTH = 32
 MAX_NAME = 64  # a player's name, a tag
 MAX_TAGS = 16

@@ -21,7 +21,7 @@ from api.problems import problem_responses
 from api.settings import EdgeSettings
 from store.app import Chronicle
 from store.imports import ImportReport, import_with_tokens
-from store.limits import MAX_BODY_BYTES, MAX_NAME, NO_CONTROL
+from store.limits import MAX_IMPORT_BYTES, MAX_NAME, NO_CONTROL
 
 PileName = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME, pattern=NO_CONTROL)]
 
@@ -31,7 +31,7 @@ class LogImport(msgspec.Struct, forbid_unknown_fields=True):
     10 kingdom piles of a log of today's format (which lists none; without them they are the
     piles the log names)."""
 
-    log: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_BODY_BYTES)]
+    log: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_IMPORT_BYTES)]
     source: Annotated[str, msgspec.Meta(max_length=MAX_NAME, pattern=NO_CONTROL)] = ""
     kingdom: Annotated[list[PileName], msgspec.Meta(max_length=10)] = []
 
@@ -47,6 +47,7 @@ class ImportedGame(msgspec.Struct):
     status_code=201,
     sync_to_thread=True,
     tags=["games"],
+    request_max_body_size=MAX_IMPORT_BYTES,
     responses=problem_responses(400, 401, 403, 413, 422, 429),
 )
 def import_dominion_log(

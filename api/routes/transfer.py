@@ -19,6 +19,7 @@ from api.problems import problem_responses
 from api.settings import EdgeSettings
 from store.app import Chronicle
 from store.bgstats import bgstats
+from store.limits import MAX_IMPORT_BYTES
 from store.transfer import Export, Imported, encode, export_game, import_game
 
 NDJSON = "application/x-ndjson"
@@ -60,6 +61,7 @@ def export(
     status_code=201,
     sync_to_thread=True,
     tags=["games"],
+    request_max_body_size=MAX_IMPORT_BYTES,
     responses=problem_responses(400, 401, 403, 409, 413, 429),
 )
 def import_export(

@@ -14,7 +14,7 @@ import pytest
 
 from store.app import NewGame
 from store.errors import InvalidRequest
-from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_JSON_DEPTH
+from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_IMPORT_BYTES, MAX_JSON_DEPTH
 from tests.api.support import Api, Game, assert_problem, bearer
 
 BIG = INT64_MAX + 1
@@ -150,6 +150,21 @@ def test_a_body_over_the_size_limit_is_body_too_large(api: Api) -> None:
     body += b'"}'
 
     assert_problem(post_raw(api, "/games", body), 413, "body_too_large")
+    assert api.get("/games").json()["total"] == 0
+
+
+def test_an_import_may_be_as_large_as_a_long_games_export_and_no_larger(api: Api) -> None:
+    """A long digital game exports to megabytes: the import routes read up to
+    MAX_IMPORT_BYTES, and their answer to a large body is about its content, not its size."""
+    padding = b'"' + b"x" * (2 * MAX_BODY_BYTES) + b'"'
+    export = b'{"format": "chronicle-export", "padding": ' + padding + b"}"
+    log = b'{"log": ' + padding + b"}"
+    assert_problem(post_raw(api, "/games/import", export), 400, "invalid_request")
+    assert post_raw(api, "/games/import/dominion", log).status_code not in (413, 500)
+
+    oversized = b'{"log": "' + b"x" * MAX_IMPORT_BYTES + b'"}'
+    assert_problem(post_raw(api, "/games/import/dominion", oversized), 413, "body_too_large")
+    assert_problem(post_raw(api, "/games/import", oversized), 413, "body_too_large")
     assert api.get("/games").json()["total"] == 0
 
 
