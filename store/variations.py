@@ -149,8 +149,9 @@ def at_rest(base: Line, at: int) -> bool:
     return not isinstance(after, FactRecorded)
 
 
-def branch(app: Chronicle, base_id: UUID, request: BranchRequest, access: Access) -> Branched:
-    """A new variation of `base_id` at `request.at` (see the module docstring for who may)."""
+def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Branched:
+    """A new variation of `base_id` at `request.at`, branched by `by` (an author key, or
+    `public`; see the module docstring for who may)."""
     base = line(app, base_id)
     if not base.open_to_all:
         raise NotBranchable(
@@ -193,7 +194,7 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, access: Access
         mode=config.mode,
         seed=stated,
         commitment=commitment(seed) if digital else "",
-        by=_author(access),
+        by=by,
         when=when,
     )
     listing = _listing(app, UUID(variation.game_id), when)
@@ -219,8 +220,10 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, access: Access
     )
 
 
-def _author(access: Access) -> str:
-    return f"seat:{access.seat}" if access.role == "seat" else access.role
+def line_access(app: Chronicle, line_id: UUID, token: str | None) -> Access:
+    """What `token` grants on a game or a variation (404 for neither, first)."""
+    line(app, line_id)
+    return app.access(line_id, token)
 
 
 def _seed_of(app: Chronicle, base: Line, variation_id: UUID, purpose: Purpose) -> bytes:
