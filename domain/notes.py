@@ -61,7 +61,10 @@ def content_problem(content: Content) -> tuple[str, str] | None:
     if content.glyph is not None and content.glyph not in GLYPHS:
         return "invalid_glyph", f"A glyph is one of {' '.join(GLYPHS)}, not {content.glyph!r}."
     if content.highlight is not None and content.highlight not in HIGHLIGHTS:
-        return "invalid_highlight", f"A highlight is one of {', '.join(HIGHLIGHTS)}, not {content.highlight!r}."
+        return (
+            "invalid_highlight",
+            f"A highlight is one of {', '.join(HIGHLIGHTS)}, not {content.highlight!r}.",
+        )
     if content.coordinate is not None:
         found = _COORDINATE.match(content.coordinate)
         if found is None or len(content.coordinate) > MAX_COORDINATE or not found["name"].strip():
@@ -171,7 +174,12 @@ class Annotations(Aggregate):
 
     def add(self, annotation_id: str, version: int, author: str, content: Content, at: datetime) -> None:
         self.trigger_event(
-            self.Added, timestamp=at, annotation_id=annotation_id, at=version, author=author, **_fields(content)
+            self.Added,
+            timestamp=at,
+            annotation_id=annotation_id,
+            at=version,
+            author=author,
+            **_fields(content),
         )
 
     def edit(self, annotation_id: str, by: str, content: Content, at: datetime) -> None:

@@ -139,7 +139,13 @@ class Variation(Aggregate):
         )
 
     def record(
-        self, seq: int, action: dict[str, Any], seat: str | None, by: str, facts: list[dict[str, Any]], at: datetime
+        self,
+        seq: int,
+        action: dict[str, Any],
+        seat: str | None,
+        by: str,
+        facts: list[dict[str, Any]],
+        at: datetime,
     ) -> None:
         self.trigger_event(self.ActionRecorded, timestamp=at, seq=seq, action=action, seat=seat, by=by)
         for fact in facts:

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.ruleset import GameConfig, get_ruleset
 from replay_cli.errors import CliError, UsageError, rejection_line
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
 from store.audit import AuditReport
 
 PAGE = 100
@@ -38,6 +38,10 @@ class RemoteClient:
         line with its code and rule)."""
         return self._send("POST", path, json=body)
 
+    def send(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """Any other write (`PATCH`, `DELETE`): the answer, None for an empty one."""
+        return self._send(method, path, **({"json": body} if body is not None else {}))
+
     def _send(self, method: str, path: str, **request: Any) -> Any:
         try:
             response = self.http.request(method, path, **request)
@@ -49,6 +53,8 @@ class RemoteClient:
             ) from None
         if response.status_code >= 400:
             raise _problem(response)
+        if response.status_code == 204:
+            return None
         try:
             return response.json()
         except ValueError:
@@ -123,7 +129,18 @@ class RemoteReader:
         return events
 
     def events(self, game_id: str) -> list[EventLine]:
-        return [_line(e) for e in self.raw_events(game_id)]
+        return with_notes([_line(e) for e in self.raw_events(game_id)], self.annotations(game_id))
+
+    def annotations(self, game_id: str) -> list[dict[str, Any]]:
+        """The annotations the token may read (none from a server that keeps none)."""
+        try:
+            found = self.client.get(f"/games/{game_id}/annotations")["annotations"]
+        except CliError as error:
+            if error.code in ("not_found", "route_not_found"):
+                return []
+            raise
+        assert isinstance(found, list)
+        return found
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
         game = self._game(game_id)
@@ -184,7 +201,9 @@ class RemoteReader:
 
     def timeline(self, game_id: str) -> FetchedTimeline:
         game = self._game(game_id)
-        return FetchedTimeline(self, _info(game), self.raw_events(game_id), game.get("prompts"))
+        timeline = FetchedTimeline(self, _info(game), self.raw_events(game_id), game.get("prompts"))
+        timeline.attach(self.annotations(game_id))
+        return timeline
 
     def close(self) -> None:
         self.client.close()
@@ -227,6 +246,9 @@ class FetchedTimeline:
         self._shown: dict[int, Snapshot] = {}
         self._turns = _fold_turns(info, events)
         self._first_of_turn = first_of_turns(self._turns or [], self._lines)
+
+    def attach(self, annotations: list[dict[str, Any]]) -> None:
+        self._lines = with_notes(self._lines, annotations)
 
     @property
     def last(self) -> int:

@@ -23,7 +23,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.notes import Annotation, Annotations, Content, annotations_id, content_problem, visible
 from store.app import Chronicle, _now
-from store.errors import Forbidden, GameNotFound, InvalidRequest, ServiceError, Unauthorized, VersionConflict
+from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.limits import Name
 from store.secrets import hash_token, hmac_equal, new_token
 from store.variations import Line, line
@@ -147,7 +147,7 @@ def issue_review_token(app: Chronicle, target: UUID, token: str | None, name: st
 
 def _reviewers(app: Chronicle, target: UUID) -> ReviewTokens | None:
     try:
-        found = app.repository.get(reviewers_id(target))
+        found: object = app.repository.get(reviewers_id(target))
     except AggregateNotFoundError:
         return None
     assert isinstance(found, ReviewTokens)
@@ -156,7 +156,7 @@ def _reviewers(app: Chronicle, target: UUID) -> ReviewTokens | None:
 
 def _annotations(app: Chronicle, target: UUID) -> Annotations | None:
     try:
-        found = app.repository.get(annotations_id(target))
+        found: object = app.repository.get(annotations_id(target))
     except AggregateNotFoundError:
         return None
     assert isinstance(found, Annotations)
@@ -179,7 +179,14 @@ def _writer(app: Chronicle, target: UUID, token: str | None) -> tuple[Line, str]
 
 
 def annotate(app: Chronicle, target: UUID, token: str | None, new: NewAnnotation) -> Annotation:
-    found, author = _writer(app, target, token)
+    _found, author = _writer(app, target, token)
+    return annotate_as(app, target, author, new)
+
+
+def annotate_as(app: Chronicle, target: UUID, author: str, new: NewAnnotation) -> Annotation:
+    """Annotate `target` as `author` (an author key: `recorder`, `seat:<id>`, `reviewer:<name>`);
+    the command line's store owner writes this way, as the recorder or for a seat it names."""
+    found = line(app, target)
     if not 1 <= new.at <= found.game.version:
         raise InvalidRequest(f"Version {new.at} is outside 1..{found.game.version}.", code="invalid_version")
     content = _checked(Content(new.text, new.glyph, new.highlight, new.coordinate))
@@ -195,28 +202,52 @@ def annotate(app: Chronicle, target: UUID, token: str | None, new: NewAnnotation
     raise VersionConflict("The annotations are too busy to write now; try again.")
 
 
-def _own(app: Chronicle, target: UUID, token: str | None, annotation_id: str) -> tuple[Annotations, str]:
-    _found, author = _writer(app, target, token)
+def _own(
+    app: Chronicle, target: UUID, author: str, annotation_id: str, admin: bool
+) -> tuple[Annotations, str]:
+    found = line(app, target)
     notes = _annotations(app, target)
     note = notes.notes.get(annotation_id) if notes is not None else None
-    if notes is None or note is None or not _readable(note, author, _found):
+    reader = "admin" if admin else author
+    if notes is None or note is None or not _readable(note, reader, found):
         raise AnnotationNotFound(f"There is no annotation {annotation_id} on {target}.")
-    if note.author != author and not app.is_admin(token):
+    if note.author != author and not admin:
         raise Forbidden("Only an annotation's author edits or deletes it.", code="not_the_author")
     return notes, author
 
 
-def edit(app: Chronicle, target: UUID, token: str | None, annotation_id: str, change: AnnotationEdit) -> Annotation:
+def edit(
+    app: Chronicle, target: UUID, token: str | None, annotation_id: str, change: AnnotationEdit
+) -> Annotation:
+    _found, author = _writer(app, target, token)
+    return edit_as(app, target, author, annotation_id, change, admin=app.is_admin(token))
+
+
+def edit_as(
+    app: Chronicle,
+    target: UUID,
+    author: str,
+    annotation_id: str,
+    change: AnnotationEdit,
+    *,
+    admin: bool = False,
+) -> Annotation:
+    """Replace an annotation's content: its author's, or with `admin` anyone's."""
     content = _checked(Content(change.text, change.glyph, change.highlight, change.coordinate))
-    notes, author = _own(app, target, token, annotation_id)
-    notes.edit(annotation_id, author, content, _now())
+    notes, by = _own(app, target, author, annotation_id, admin)
+    notes.edit(annotation_id, by, content, _now())
     _save(app, notes)
     return notes.notes[annotation_id]
 
 
 def delete(app: Chronicle, target: UUID, token: str | None, annotation_id: str) -> None:
-    notes, author = _own(app, target, token, annotation_id)
-    notes.delete(annotation_id, author, _now())
+    _found, author = _writer(app, target, token)
+    delete_as(app, target, author, annotation_id, admin=app.is_admin(token))
+
+
+def delete_as(app: Chronicle, target: UUID, author: str, annotation_id: str, *, admin: bool = False) -> None:
+    notes, by = _own(app, target, author, annotation_id, admin)
+    notes.delete(annotation_id, by, _now())
     _save(app, notes)
 
 
@@ -236,7 +267,9 @@ def reader_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
     return author_of(app, target, token)
 
 
-def annotations(app: Chronicle, target: UUID, token: str | None, at: int | None = None) -> list[Annotation]:
+def annotations_of(
+    app: Chronicle, target: UUID, token: str | None, at: int | None = None
+) -> list[Annotation]:
     """The annotations of `target` that `token` may read (at version `at` only, if given),
     by version then as written."""
     found = line(app, target)
@@ -248,7 +281,9 @@ def shown(app: Chronicle, found: Line, reader: str | None, at: int | None = None
     notes = _annotations(app, found.line_id)
     if notes is None:
         return []
-    listed = [n for n in notes.notes.values() if _readable(n, reader, found) and (at is None or n.version == at)]
+    listed = [
+        n for n in notes.notes.values() if _readable(n, reader, found) and (at is None or n.version == at)
+    ]
     return sorted(listed, key=lambda n: n.version)
 
 

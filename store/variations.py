@@ -32,10 +32,11 @@ from domain.events import ActionRecorded, FactRecorded, GameFinished
 from domain.game import Game
 from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import OMNISCIENT, RejectedError, Viewer
+from domain.ruleset import OMNISCIENT, Command, RejectedError, Rejection, Viewer
 from domain.variations import Purpose, Variation, VariationList, derive_seed, list_id
 from store.app import Access, Chronicle, _now
-from store.errors import GameNotFound, InvalidRequest, ServiceError, Unauthorized, VersionConflict
+from store.audit import AuditReport, Divergence
+from store.errors import GameNotFound, InvalidRequest, SeedSealed, ServiceError, Unauthorized, VersionConflict
 from store.secrets import GameSecrets, new_token
 
 
@@ -111,7 +112,7 @@ class Summary(msgspec.Struct):
 def line(app: Chronicle, line_id: UUID) -> Line:
     """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
     try:
-        found = app.repository.get(line_id)
+        found: object = app.repository.get(line_id)
     except AggregateNotFoundError:
         raise GameNotFound(f"There is no game or variation {line_id}.") from None
     if isinstance(found, Game):
@@ -132,15 +133,20 @@ def line(app: Chronicle, line_id: UUID) -> Line:
 
 def _as_game_event(stored: Any, origin: UUID, version: int) -> Any:
     """A variation's event as the game event it stands for, at its place in the line."""
+    # the game's own event classes, built by hand (their fields are declared on the library's
+    # dataclass events, which mypy does not see through)
+    action_class: Any = ActionRecorded
+    fact_class: Any = FactRecorded
+    finished_class: Any = GameFinished
     common = {"originator_id": origin, "originator_version": version, "timestamp": stored.timestamp}
     if isinstance(stored, Variation.ActionRecorded):
-        return ActionRecorded(
+        return action_class(
             **common, seq=stored.seq, action=stored.action, seat=stored.seat, by=stored.by, action_id=None
         )
     if isinstance(stored, Variation.FactRecorded):
-        return FactRecorded(**common, fact=stored.fact)
+        return fact_class(**common, fact=stored.fact)
     assert isinstance(stored, Variation.Finished)
-    return GameFinished(**common, outcome=stored.outcome, server_seed=stored.server_seed)
+    return finished_class(**common, outcome=stored.outcome, server_seed=stored.server_seed)
 
 
 def at_rest(base: Line, at: int) -> bool:
@@ -159,16 +165,20 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Br
             "may not see yet, and its seed is sealed."
         )
     if not 1 <= request.at <= base.game.version:
-        raise InvalidRequest(f"Version {request.at} is outside 1..{base.game.version}.", code="invalid_version")
+        raise InvalidRequest(
+            f"Version {request.at} is outside 1..{base.game.version}.", code="invalid_version"
+        )
     if not at_rest(base, request.at):
         raise InvalidRequest(
             f"Version {request.at} is inside an action (its facts follow it); branch at the "
             "version of the action's last fact.",
             code="not_a_position",
         )
-    position = _fold(base.events, request.at)
+    position = fold(base.events, request.at)
     if position.closed:
-        raise InvalidRequest(f"At version {request.at} the game is over; branch earlier.", code="not_a_position")
+        raise InvalidRequest(
+            f"At version {request.at} the game is over; branch earlier.", code="not_a_position"
+        )
     config = position.config
     players = request.players if request.players is not None else [s.name for s in config.seats]
     if len(players) != len(config.seats) or any(not p.strip() or len(p) > 64 for p in players):
@@ -238,7 +248,7 @@ def _seed_of(app: Chronicle, base: Line, variation_id: UUID, purpose: Purpose) -
     return derive_seed(bytes.fromhex(base_seed), variation_id)
 
 
-def _fold(events: list[Any], version: int) -> Game:
+def fold(events: list[Any], version: int) -> Game:
     game: Any = None
     for event in events:
         if event.originator_version > version:
@@ -250,7 +260,7 @@ def _fold(events: list[Any], version: int) -> Game:
 
 def _listing(app: Chronicle, game_id: UUID, when: Any) -> VariationList:
     try:
-        found = app.repository.get(list_id(game_id))
+        found: object = app.repository.get(list_id(game_id))
     except AggregateNotFoundError:
         return VariationList.open(game_id, when)
     assert isinstance(found, VariationList)
@@ -313,7 +323,7 @@ def view(app: Chronicle, line_id: UUID, access: Access, at: int | None = None) -
     latest = found.game
     if at is not None and not 1 <= at <= latest.version:
         raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
-    game = latest if at is None else _fold(found.events, at)
+    game = latest if at is None else fold(found.events, at)
     viewer = found.viewer(access)
     return {
         "line_id": str(line_id),
@@ -349,8 +359,112 @@ def variations_of(app: Chronicle, game_id: UUID) -> list[Summary]:
     """Every variation branching from the game or its variations, oldest first."""
     line(app, game_id)  # 404 for an unknown game
     try:
-        listing = app.repository.get(list_id(game_id))
+        listing: object = app.repository.get(list_id(game_id))
     except AggregateNotFoundError:
         return []
     assert isinstance(listing, VariationList)
     return [summary(app, UUID(v)) for v in listing.variations]
+
+
+def audit(app: Chronicle, variation_id: UUID, access: Access) -> AuditReport:
+    """Re-decide every action of the variation from its branching position, with its seed,
+    and compare with what was stored: a study's stated seed (checked against its derivation
+    from the base's seed and against its commitment), a finished play-on game's revealed one,
+    or, for an administrator, the sealed one. The base's own record is the base's audit."""
+    current = line(app, variation_id)
+    variation = current.variation
+    if variation is None:
+        raise GameNotFound(f"There is no variation {variation_id}.")
+    stored = list(app.events.get(variation_id))[1:]
+    report = AuditReport(str(variation_id), True, 0, 0, random_checked=variation.mode != "digital")
+    base = line(app, UUID(variation.base_id))
+    position = fold(base.events, variation.at)
+    try:
+        rng = _audit_rng(app, variation_id, variation, base, stored, access, report)
+        _walk(position, stored, rng, variation.at, report)
+    except _Diverged as found:
+        report.clean = False
+        report.divergence = found.divergence
+    return report
+
+
+class _Diverged(Exception):
+    def __init__(self, version: int, code: str, what: str, rule: str = "design.md 4") -> None:
+        super().__init__(what)
+        self.divergence = Divergence(version, what, rule, code)
+
+
+def _audit_rng(
+    app: Chronicle,
+    variation_id: UUID,
+    variation: Variation,
+    base: Line,
+    stored: list[Any],
+    access: Access,
+    report: AuditReport,
+) -> Rng:
+    if variation.mode != "digital":
+        return NoRng()
+    first = variation.at + 1
+    finished = next((e for e in stored if isinstance(e, Variation.Finished)), None)
+    if variation.seed:
+        seed = bytes.fromhex(variation.seed)
+        if seed != derive_seed(bytes.fromhex(_stated_seed(base)), variation_id):
+            raise _Diverged(first, "seed_not_derived", "the stated seed is not derived from the base's seed")
+    elif finished is not None and finished.server_seed:
+        seed = bytes.fromhex(finished.server_seed)
+    elif access.role == "admin":
+        seed = bytes.fromhex(app.secrets(variation_id).server_seed)
+    else:
+        raise SeedSealed("The seed stays sealed until this game ends; the audit opens then.")
+    if commitment(seed) != variation.commitment:
+        raise _Diverged(first, "seed_not_committed", "the seed does not match the published commitment")
+    report.random_checked = True
+    return SeededRng(seed, str(variation_id), base.game.config.client_seed)
+
+
+def _stated_seed(base: Line) -> str:
+    if base.variation is not None and base.variation.seed:
+        return base.variation.seed
+    return base.game.revealed_seed or ""
+
+
+def _walk(position: Game, stored: list[Any], rng: Rng, at: int, report: AuditReport) -> None:
+    ruleset, state = position.ruleset, position.state
+    codec, spec = ruleset.codec, ruleset.meta.spec
+    index = 0
+    while index < len(stored):
+        event = stored[index]
+        version = at + event.originator_version - 1
+        if isinstance(event, Variation.Finished):
+            outcome = ruleset.outcome(state)
+            if outcome is None or msgspec.json.decode(msgspec.json.encode(outcome)) != event.outcome:
+                raise _Diverged(
+                    version, "outcome_differs", "the stated outcome is not the rules' outcome", spec
+                )
+            return
+        if not isinstance(event, Variation.ActionRecorded):
+            raise _Diverged(version, "fact_extra", "a fact outside any action", spec)
+        command = Command(codec.decode_action(event.action), event.seat, event.by)  # type: ignore[arg-type]
+        decided = ruleset.decide(state, command, rng)
+        if isinstance(decided, Rejection):
+            raise _Diverged(
+                version, "action_illegal", f"action #{event.seq}: {decided.message}", decided.rule
+            )
+        following = []
+        for later in stored[index + 1 :]:
+            if not isinstance(later, Variation.FactRecorded):
+                break
+            following.append(later.fact)
+        expected = msgspec.json.decode(msgspec.json.encode([codec.encode(f) for f in decided]))
+        if expected != following:
+            raise _Diverged(
+                version, "fact_differs", f"action #{event.seq}: its facts are not the rules'", spec
+            )
+        report.actions += 1
+        report.facts += len(following)
+        for fact in decided:
+            state = ruleset.evolve(state, fact)
+        index += 1 + len(following)
+    if ruleset.outcome(state) is not None:
+        raise _Diverged(at + len(stored) + 1, "finish_missing", "the rules ended the line here", spec)

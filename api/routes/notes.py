@@ -60,7 +60,7 @@ def list_annotations(
     at: Annotated[int | None, QueryParameter(ge=1, le=INT64_MAX)] = None,
 ) -> AnnotationList:
     """The annotations the caller may read, by version (only version `at`'s, if given)."""
-    return AnnotationList(notes.annotations(chronicle, parse_game_id(game_id), token, at))
+    return AnnotationList(notes.annotations_of(chronicle, parse_game_id(game_id), token, at))
 
 
 @patch(

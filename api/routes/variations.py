@@ -22,8 +22,9 @@ from api.settings import EdgeSettings
 from domain.reading import StoredEvent
 from store import notes, variations
 from store.app import Chronicle
+from store.audit import AuditReport
 from store.limits import INT64_MAX
-from store.variations import BranchRequest, Branched, Summary
+from store.variations import Branched, BranchRequest, Summary
 
 
 class VariationList(msgspec.Struct):
@@ -59,13 +60,23 @@ def create_variation(
     return variations.branch(chronicle, gid, data, by or "public")
 
 
-@get("/games/{game_id:str}/variations", sync_to_thread=True, tags=["variations"], responses=problem_responses(404))
+@get(
+    "/games/{game_id:str}/variations",
+    sync_to_thread=True,
+    tags=["variations"],
+    responses=problem_responses(404),
+)
 def list_variations(chronicle: NamedDependency[Chronicle], game_id: FromPath[str]) -> VariationList:
     """Every variation branching from the game or its variations, oldest first."""
     return VariationList(variations.variations_of(chronicle, parse_game_id(game_id)))
 
 
-@get("/variations/{variation_id:str}", sync_to_thread=True, tags=["variations"], responses=problem_responses(404))
+@get(
+    "/variations/{variation_id:str}",
+    sync_to_thread=True,
+    tags=["variations"],
+    responses=problem_responses(404),
+)
 def variation_detail(chronicle: NamedDependency[Chronicle], variation_id: FromPath[str]) -> Summary:
     """Where the variation branches, its status, and its seed (a study's) or commitment."""
     return variations.summary(chronicle, parse_game_id(variation_id))
@@ -126,7 +137,25 @@ def record_variation_action(
     return VariationRecorded(str(vid), shown)
 
 
+@get(
+    "/variations/{variation_id:str}/audit",
+    sync_to_thread=True,
+    tags=["variations"],
+    responses=problem_responses(401, 403, 404),
+)
+def variation_audit(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
+) -> AuditReport:
+    """Re-decide the variation's actions from its position with its seed: a study's stated
+    one (checked against its derivation and commitment) at any time, a played-on game's once
+    it ends (403 `seed_sealed` before, but for the administrator)."""
+    vid = parse_game_id(variation_id)
+    access = variations.line_access(chronicle, vid, token)
+    return variations.audit(chronicle, vid, access)
+
+
 ROUTES = [
+    variation_audit,
     create_variation,
     list_variations,
     variation_detail,

@@ -13,6 +13,7 @@ class Command(Protocol):
 
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
+    annotate,
     audit,
     endings,
     export,
@@ -31,6 +32,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     show,
     simulate,
     stats,
+    variation,
     watch,
 )
 
@@ -45,6 +47,8 @@ COMMANDS: tuple[Command, ...] = (
     log,
     replay,
     watch,
+    annotate,
+    variation,
     audit,
     export,
     simulate,

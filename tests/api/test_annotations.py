@@ -72,7 +72,9 @@ def test_annotations_live_beside_the_game_and_edits_and_deletions_are_events(api
     path = f"/games/{game.id}/annotations/{note['annotation_id']}"
     hidden = api.client.patch(path, json={"text": "B's edit"}, headers=bearer(game.seat("B")))
     assert_problem(hidden, 404, "annotation_not_found")  # B cannot see A's note while the game runs
-    edited = api.client.patch(path, json={"text": "second words", "glyph": "!!"}, headers=bearer(game.seat("A")))
+    edited = api.client.patch(
+        path, json={"text": "second words", "glyph": "!!"}, headers=bearer(game.seat("A"))
+    )
     assert edited.status_code == 200, edited.text
     assert edited.json()["text"] == "second words" and edited.json()["glyph"] == "!!"
     assert edited.json()["edited_at"] is not None
@@ -108,11 +110,15 @@ def test_bad_annotations_are_problems_with_stable_codes_and_write_nothing(api: A
     for body, code in cases:
         assert_problem(api.client.post(post, json=body, headers=token), 400, code)
     assert_problem(api.client.post(post, json={"at": 1, "text": "x"}), 401, "token_required")
-    assert_problem(api.client.post(post, json={"at": 1, "text": "x"}, headers=bearer("nope")), 401, "invalid_token")
+    assert_problem(
+        api.client.post(post, json={"at": 1, "text": "x"}, headers=bearer("nope")), 401, "invalid_token"
+    )
     missing = api.client.post(
         "/games/00000000-0000-0000-0000-000000000000/annotations", json={"at": 1, "text": "x"}, headers=token
     )
     assert_problem(missing, 404, "game_not_found")
-    refused = api.client.post(f"/games/{game.id}/review-tokens", json={"name": "Eve"}, headers=bearer(game.seat("A")))
+    refused = api.client.post(
+        f"/games/{game.id}/review-tokens", json={"name": "Eve"}, headers=bearer(game.seat("A"))
+    )
     assert_problem(refused, 403, "recorder_required")
     assert api.get(post, ADMIN_TOKEN).json()["annotations"] == []
