@@ -18,7 +18,11 @@ read omnisciently by all; a play-on game keeps its seats' secrets until it ends,
 
 from __future__ import annotations
 
+import copy
 import secrets as random_source
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -119,16 +123,43 @@ def line(app: Chronicle, line_id: UUID) -> Line:
         return Line(line_id, found, app.stored_events(line_id))
     if not isinstance(found, Variation):
         raise GameNotFound(f"There is no game or variation {line_id}.")
-    base = line(app, UUID(found.base_id))
-    events = [e for e in base.events if e.originator_version <= found.at]
-    origin = base.game.id
+    prefix, position = _position(app, UUID(found.base_id), found.at)
+    events = list(prefix)
+    origin = position.id
     for stored in list(app.events.get(line_id))[1:]:
         events.append(_as_game_event(stored, origin, found.at + stored.originator_version - 1))
-    game: Any = None
-    for event in events:
+    game: Any = copy.deepcopy(position)
+    for event in events[len(prefix) :]:
         game = event.mutate(game)
     assert isinstance(game, Game)
     return Line(line_id, game, events, found)
+
+
+# A line's events up to a version never change (streams are append-only), so the folded
+# position a variation branches from is kept per application, for the few lines in use.
+_POSITIONS: weakref.WeakKeyDictionary[Chronicle, OrderedDict[tuple[UUID, int], tuple[list[Any], Game]]] = (
+    weakref.WeakKeyDictionary()
+)
+_POSITIONS_LOCK = threading.Lock()
+KEPT_POSITIONS = 32
+
+
+def _position(app: Chronicle, base_id: UUID, at: int) -> tuple[list[Any], Game]:
+    """The base's events up to `at`, and the game folded over them (never to be mutated)."""
+    with _POSITIONS_LOCK:
+        kept = _POSITIONS.setdefault(app, OrderedDict())
+        found = kept.get((base_id, at))
+        if found is not None:
+            kept.move_to_end((base_id, at))
+            return found
+    base = line(app, base_id)
+    prefix = [e for e in base.events if e.originator_version <= at]
+    found = (prefix, fold(prefix, at))
+    with _POSITIONS_LOCK:
+        kept[(base_id, at)] = found
+        while len(kept) > KEPT_POSITIONS:
+            kept.popitem(last=False)
+    return found
 
 
 def _as_game_event(stored: Any, origin: UUID, version: int) -> Any:
