@@ -57,6 +57,7 @@ class Variation(Aggregate):
         derivation: str
         commitment: str
         by: str
+        players: list[str]  # a played-on game's player names, seat by seat (a study's: its base's)
 
     class ActionRecorded(Aggregate.Event):
         TOPIC = "chronicle:VariationActionRecorded"
@@ -92,6 +93,7 @@ class Variation(Aggregate):
         derivation: str,
         commitment: str,
         by: str,
+        players: list[str],
     ) -> None:
         self.game_id = game_id
         self.base_id = base_id
@@ -103,6 +105,7 @@ class Variation(Aggregate):
         self.derivation = derivation
         self.commitment = commitment
         self.by = by
+        self.players = players
         self.actions = 0
         self.finished = False
 
@@ -120,6 +123,7 @@ class Variation(Aggregate):
         seed: str,
         commitment: str,
         by: str,
+        players: list[str],
         when: datetime,
     ) -> Variation:
         return cls._create(
@@ -136,6 +140,7 @@ class Variation(Aggregate):
             derivation=DERIVATION if seed else "",
             commitment=commitment,
             by=by,
+            players=players,
         )
 
     def record(

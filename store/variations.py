@@ -36,7 +36,7 @@ from domain.events import ActionRecorded, FactRecorded, GameFinished
 from domain.game import Game
 from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import OMNISCIENT, Command, RejectedError, Rejection, Viewer
+from domain.ruleset import OMNISCIENT, Command, RejectedError, Rejection, Seat, Viewer
 from domain.variations import Purpose, Variation, VariationList, derive_seed, list_id
 from store.app import Access, Chronicle, _now
 from store.audit import AuditReport, Divergence
@@ -129,6 +129,10 @@ def line(app: Chronicle, line_id: UUID) -> Line:
     for stored in list(app.events.get(line_id))[1:]:
         events.append(_as_game_event(stored, origin, found.at + stored.originator_version - 1))
     game: Any = copy.deepcopy(position)
+    config = game.config
+    if [s.name for s in config.seats] != found.players:  # a game played on by other players
+        seats = tuple(Seat(s.id, name) for s, name in zip(config.seats, found.players, strict=True))
+        game.config = msgspec.structs.replace(config, seats=seats)
     for event in events[len(prefix) :]:
         game = event.mutate(game)
     assert isinstance(game, Game)
@@ -236,6 +240,7 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Br
         seed=stated,
         commitment=commitment(seed) if digital else "",
         by=by,
+        players=list(seats.values()),
         when=when,
     )
     listing = _listing(app, UUID(variation.game_id), when)

@@ -1,0 +1,94 @@
+"""A newcomer's review of a finished Dominion game with the `chronicle` command, on each store:
+annotate it at three versions, read the notes in the log, branch a variation at one of them,
+play it on, check its randomness, and start a new game from a position of the variation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from replay_cli.main import main
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    status = main(list(args))
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    return captured.out
+
+
+def _fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    status = main(list(args))
+    error = capsys.readouterr().err.strip()
+    assert status != 0 and error.startswith("chronicle: error: ") and "\n" not in error, error
+    return error
+
+
+def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_plays_it_on(
+    store_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = ("--store", store_url)
+    _run(capsys, "simulate", "dominion", "--games", "1", "--seed", "short-0", *store)
+    listed = _run(capsys, "games", *store)
+    game = re.search(r"^([0-9a-f-]{36})\s+dominion", listed, re.M)
+    assert game is not None and "finished" in listed
+    prefix = game[1][:8]
+
+    # three annotations, at three versions, one of them on a card
+    first = _run(
+        capsys, "annotate", prefix, "--at", "17", "Silver on turn 1 is standard", "--glyph", "!", *store
+    )
+    assert re.match(
+        r"annotation [0-9a-f]{12} at version 17: ! Silver on turn 1 is standard \(recorder\)", first
+    )
+    _run(capsys, "annotate", prefix, "--at", "29", "Chapel would thin the deck", "--glyph", "?!", *store)
+    _run(capsys, "annotate", prefix, "--at", "21", "--on", "card:Estate", "--highlight", "red", *store)
+    assert "(invalid_glyph)" in _fails(capsys, "annotate", prefix, "--at", "21", "--glyph", "?!?", *store)
+    log = _run(capsys, "log", prefix, *store).splitlines()
+    under = {
+        log[i - 1].split()[0]: line.strip() for i, line in enumerate(log) if line.startswith("        note ")
+    }
+    assert set(under) == {"17", "21", "29"}
+    assert under["29"].endswith("?! Chapel would thin the deck (recorder)")
+    assert under["21"].endswith("[card:Estate] (red) (recorder)")
+
+    # a variation at version 29, played on by the same rules with a seed derived for it
+    made = _run(capsys, "variation", "new", prefix, "--at", "29", *store)
+    variation = re.search(r"^variation\s+([0-9a-f-]{36})", made, re.M)
+    assert variation is not None and re.search(r"^seed\s+[0-9a-f]{64}$", made, re.M)
+    assert "derived as  HMAC-SHA256(key=base seed" in made
+    vid = variation[1]
+    played = _run(capsys, "variation", "record", vid, "end", "end", "end", "end", *store).splitlines()
+    assert played[0].startswith("  30  #8 ") and any("draws" in line for line in played)
+    refused = _fails(capsys, "variation", "record", vid, "buy Province", *store)
+    assert "rejected" in refused
+    assert f"{vid}  study" in _run(capsys, "variation", "list", prefix, *store)
+    _run(capsys, "annotate", vid, "--at", "31", "the cleanup came from the derived seed", *store)
+    line = _run(capsys, "log", vid, *store)
+    assert "note " in line and "the cleanup came from the derived seed (recorder)" in line
+    assert line.splitlines()[16] == log[16]  # the game's lines up to the branch, then the variation's
+    assert f"{vid}  clean" in _run(capsys, "audit", vid, *store)
+    assert "version 29 of" in _run(capsys, "show", vid, "--at", "29", *store)
+
+    # play on from a position of the variation: a new game with its own tokens and sealed seed
+    version = int(line.splitlines()[-1].split()[0])
+    new = _run(
+        capsys,
+        "variation",
+        "new",
+        vid,
+        "--at",
+        str(version),
+        "--play",
+        "--player",
+        "Ann",
+        "--player",
+        "Bo",
+        *store,
+    )
+    game_on = re.search(r"^new game\s+([0-9a-f-]{36})", new, re.M)
+    assert game_on is not None and "seed  " not in new and "p1 (Ann)" in new
+    on = _run(capsys, "variation", "record", game_on[1], "end", *store)
+    assert on.startswith(f"{version + 1:>4}  #")
+    assert "Ann" in _run(capsys, "show", game_on[1], *store)
