@@ -4,11 +4,14 @@ play it on, check its randomness, and start a new game from a position of the va
 
 from __future__ import annotations
 
+import json
 import re
 
+import httpx
 import pytest
 
 from replay_cli.main import main
+from tests.cli.conftest import Cli, serving
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -92,3 +95,42 @@ def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_
     on = _run(capsys, "variation", "record", game_on[1], "end", *store)
     assert on.startswith(f"{version + 1:>4}  #")
     assert "Ann" in _run(capsys, "show", game_on[1], *store)
+
+
+def test_annotations_and_a_variation_over_a_real_server_follow_each_token(
+    cli: Cli, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with serving(cli) as server:
+        created = httpx.post(
+            f"{server.url}/games", json={"ruleset": "province", "players": ["Ann", "Bob"]}
+        ).json()
+        game, seats, recorder = created["game_id"], created["seat_tokens"], created["recorder_token"]
+        on = ("--server", server.url)
+        _run(capsys, "annotate", game, "--at", "1", "my opening", "--glyph", "!", *on, "--token", seats["A"])
+        handed = _run(capsys, "annotate", game, "--review-token", "Coach", *on, "--token", recorder)
+        coach = handed.split(": ")[1].strip()
+        _run(capsys, "annotate", game, "--at", "2", "coach's view", *on, "--token", coach)
+        assert "(recorder_required)" in _fails(
+            capsys, "annotate", game, "--review-token", "Eve", *on, "--token", coach
+        )
+        as_ann = _run(capsys, "log", game, *on, "--token", seats["A"])
+        assert "! my opening (seat:A)" in as_ann and "coach's view" not in as_ann
+        assert "note " not in _run(capsys, "log", game, *on)
+        ended = httpx.post(
+            f"{server.url}/games/{game}/abandon", json={}, headers={"authorization": f"Bearer {recorder}"}
+        )
+        assert ended.status_code == 200, ended.text
+        public = _run(capsys, "log", game, *on)
+        assert "! my opening (seat:A)" in public and "coach's view (reviewer:Coach)" in public
+
+        made = json.loads(
+            _run(capsys, "variation", "new", game, "--at", str(created["version"]), "--json", *on)
+        )
+        vid = made["variation_id"]
+        state = httpx.get(f"{server.url}/variations/{vid}/state").json()
+        seat = state["prompts"][0]["seat"]
+        token = ("--token", made["recorder_token"])
+        played = _run(capsys, "variation", "record", vid, "move green top", "--seat", seat, *on, *token)
+        assert played.startswith(f"{created['version'] + 1:>4}  #")
+        assert f"{vid}  study" in _run(capsys, "variation", "list", game, *on)
+        assert "(token_required)" in _fails(capsys, "variation", "record", vid, "end", *on)

@@ -70,7 +70,7 @@ def test_a_study_draws_from_its_stated_derived_seed_and_its_audit_rechecks_every
     assert any(e.data.get("type") == "drew" for e in drawn)
     assert len(app.stored_events(game_id)) == stored  # the game's own stream is untouched
     # a fact forged into the variation's stream is found where it stands
-    variation = app.repository.get(vid)
+    variation: object = app.repository.get(vid)
     assert isinstance(variation, Variation)
     game = variations.line(app, vid).game
     seat = game.ruleset.pending(game.state)[0].seat
