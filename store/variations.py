@@ -216,9 +216,12 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Br
         )
     config = position.config
     players = request.players if request.players is not None else [s.name for s in config.seats]
-    if len(players) != len(config.seats) or any(not p.strip() or len(p) > 64 for p in players):
+    if len(players) != len(config.seats) or any(
+        not p.strip() or len(p) > 64 or any(ch < " " or ch == "\x7f" for ch in p) for p in players
+    ):
         raise InvalidRequest(
-            f"Give one name (1 to 64 characters) per seat: {len(config.seats)}.", code="invalid_player_name"
+            f"Give one name (1 to 64 characters, no control characters) per seat: {len(config.seats)}.",
+            code="invalid_player_name",
         )
     variation_id = uuid4()
     seed = _seed_of(app, base, variation_id, request.purpose)

@@ -55,6 +55,13 @@ def test_a_running_game_is_not_branched_and_a_finished_one_is_at_a_position(api:
     assert_problem(
         api.client.post(f"/games/{game.id}/variations", json={"at": 2, "x": 1}), 400, "invalid_request"
     )
+    for players in (["Cy"], ["Cy", "D\x07i"], ["Cy", " "]):
+        wrong = api.client.post(
+            f"/games/{game.id}/variations",
+            json={"at": played.actions[0].last_version, "purpose": "game", "players": players},
+        )
+        assert_problem(wrong, 400, "invalid_player_name")
+    assert api.get(f"/games/{game.id}/variations").json()["variations"] == []
     assert api.version(game) == played.version  # nothing was written to the game
 
 

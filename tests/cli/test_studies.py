@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -29,7 +30,7 @@ def _fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 
 def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_plays_it_on(
-    store_url: str, capsys: pytest.CaptureFixture[str]
+    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     store = ("--store", store_url)
     _run(capsys, "simulate", "dominion", "--games", "1", "--seed", "short-0", *store)
@@ -96,6 +97,14 @@ def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_
     assert on.startswith(f"{version + 1:>4}  #")
     assert "Ann" in _run(capsys, "show", game_on[1], *store)
 
+    # the annotations and the study travel with the game into another store
+    path = tmp_path / "game.json"
+    _run(capsys, "export", prefix, "--out", str(path), *store)
+    other = ("--store", f"sqlite:///{tmp_path}/other.sqlite3")
+    _run(capsys, "new", "province", "--player", "Ann", "--player", "Bo", *other)  # makes the store
+    assert f"variation {vid}  recorder " in _run(capsys, "import", str(path), *other)
+    assert _run(capsys, "log", vid, *other) == line
+
 
 def test_annotations_and_a_variation_over_a_real_server_follow_each_token(
     cli: Cli, capsys: pytest.CaptureFixture[str]
@@ -106,14 +115,16 @@ def test_annotations_and_a_variation_over_a_real_server_follow_each_token(
         ).json()
         game, seats, recorder = created["game_id"], created["seat_tokens"], created["recorder_token"]
         on = ("--server", server.url)
-        _run(capsys, "annotate", game, "--at", "1", "my opening", "--glyph", "!", *on, "--token", seats["A"])
-        handed = _run(capsys, "annotate", game, "--review-token", "Coach", *on, "--token", recorder)
-        coach = handed.split(": ")[1].strip()
-        _run(capsys, "annotate", game, "--at", "2", "coach's view", *on, "--token", coach)
-        assert "(recorder_required)" in _fails(
-            capsys, "annotate", game, "--review-token", "Eve", *on, "--token", coach
+        _run(
+            capsys, "annotate", game, "--at", "1", "my opening", "--glyph", "!", *on, f"--token={seats['A']}"
         )
-        as_ann = _run(capsys, "log", game, *on, "--token", seats["A"])
+        handed = _run(capsys, "annotate", game, "--review-token", "Coach", *on, f"--token={recorder}")
+        coach = handed.split(": ")[1].strip()
+        _run(capsys, "annotate", game, "--at", "2", "coach's view", *on, f"--token={coach}")
+        assert "(recorder_required)" in _fails(
+            capsys, "annotate", game, "--review-token", "Eve", *on, f"--token={coach}"
+        )
+        as_ann = _run(capsys, "log", game, *on, f"--token={seats['A']}")
         assert "! my opening (seat:A)" in as_ann and "coach's view" not in as_ann
         assert "note " not in _run(capsys, "log", game, *on)
         ended = httpx.post(
@@ -129,7 +140,7 @@ def test_annotations_and_a_variation_over_a_real_server_follow_each_token(
         vid = made["variation_id"]
         state = httpx.get(f"{server.url}/variations/{vid}/state").json()
         seat = state["prompts"][0]["seat"]
-        token = ("--token", made["recorder_token"])
+        token = (f"--token={made['recorder_token']}",)
         played = _run(capsys, "variation", "record", vid, "move green top", "--seat", seat, *on, *token)
         assert played.startswith(f"{created['version'] + 1:>4}  #")
         assert f"{vid}  study" in _run(capsys, "variation", "list", game, *on)
