@@ -32,7 +32,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain import reading
-from domain.events import ActionRecorded, FactRecorded, GameFinished
+from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
 from domain.game import Game
 from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
@@ -156,8 +156,11 @@ def _position(app: Chronicle, base_id: UUID, at: int) -> tuple[list[Any], Game]:
         if found is not None:
             kept.move_to_end((base_id, at))
             return found
-    base = line(app, base_id)
-    prefix = [e for e in base.events if e.originator_version <= at]
+    first = app.stored_events(base_id, lte=1)
+    if first and isinstance(first[0], GameCreated):  # a game: read only what comes before the branch
+        prefix = app.stored_events(base_id, lte=at)
+    else:
+        prefix = [e for e in line(app, base_id).events if e.originator_version <= at]
     found = (prefix, fold(prefix, at))
     with _POSITIONS_LOCK:
         kept[(base_id, at)] = found
