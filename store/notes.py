@@ -121,6 +121,12 @@ def author_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
     return f"reviewer:{name}"
 
 
+def is_reviewer(app: Chronicle, target: UUID, token: str) -> bool:
+    """Whether `token` is one of `target`'s review tokens."""
+    reviewers = _reviewers(app, target)
+    return reviewers is not None and reviewers.name_of(token) is not None
+
+
 def issue_review_token(app: Chronicle, target: UUID, token: str | None, name: str) -> ReviewToken:
     """A new review token for `name`, handed out by the recorder or an administrator."""
     line(app, target)

@@ -41,6 +41,9 @@ def test_while_the_game_runs_each_side_sees_its_own_annotations_and_after_the_en
     _note(api, game, game.seat("B"), at=2, text="B's worry", coordinate="space:3,4")
     _note(api, game, game.recorder, at=1, text="table note", highlight="yellow")
     _note(api, game, coach, at=3, text="coach says", glyph="?!")
+    # a review token reads the game as the public does, and records nothing
+    assert api.events(game, coach) == api.events(game)
+    assert_problem(api.act(game, {"kind": "EndTurn"}, coach), 401, "token_required")
     assert _texts(api, game, game.seat("A")) == {"A's plan"}
     assert _texts(api, game, game.seat("B")) == {"B's worry"}
     assert _texts(api, game, game.recorder) == {"table note"}
