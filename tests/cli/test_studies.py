@@ -4,8 +4,10 @@ play it on, check its randomness, and start a new game from a position of the va
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 from pathlib import Path
 
 import httpx
@@ -30,7 +32,7 @@ def _fails(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 
 def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_plays_it_on(
-    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    store_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = ("--store", store_url)
     _run(capsys, "simulate", "dominion", "--games", "1", "--seed", "short-0", *store)
@@ -50,6 +52,9 @@ def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_
     _run(capsys, "annotate", prefix, "--at", "21", "--on", "card:Estate", "--highlight", "red", *store)
     assert "(invalid_glyph)" in _fails(capsys, "annotate", prefix, "--at", "21", "--glyph", "?!?", *store)
     log = _run(capsys, "log", prefix, *store).splitlines()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    screen = _run(capsys, "replay", prefix, "--at", "29", *store).splitlines()
+    assert screen[2].startswith("  29  ") and screen[3].endswith("?! Chapel would thin the deck (recorder)")
     under = {
         log[i - 1].split()[0]: line.strip() for i, line in enumerate(log) if line.startswith("        note ")
     }
