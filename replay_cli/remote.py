@@ -98,6 +98,7 @@ class RemoteReader:
         if viewer == "public":
             client.http.headers.pop("Authorization", None)
         self.client = client
+        self._paths: dict[str, str] = {}
 
     def resolve(self, game: str) -> str:
         """A full game id, or a unique prefix of at least 4 characters (looked up among the
@@ -118,13 +119,31 @@ class RemoteReader:
             raise UsageError(f"{game!r} is the start of {len(found)} games: give more of the id")
         return found[0]
 
+    def _path(self, game_id: str) -> str:
+        """`/games/ID`, or `/variations/ID` for a variation (read like a game)."""
+        found = self._paths.get(game_id)
+        if found is None:
+            try:
+                self.client.get(f"/games/{game_id}")
+                found = f"/games/{game_id}"
+            except CliError as error:
+                if error.code != "game_not_found":
+                    raise
+                self.client.get(f"/variations/{game_id}")  # neither: this one's 404 is the answer
+                found = f"/variations/{game_id}"
+            self._paths[game_id] = found
+        return found
+
     def _game(self, game_id: str) -> dict[str, Any]:
-        found = self.client.get(f"/games/{game_id}")
+        path = self._path(game_id)
+        found = self.client.get(path)
         assert isinstance(found, dict)
+        if path.startswith("/variations/"):  # its summary, with the prompts its state shows
+            found |= {"game_id": game_id, "prompts": self.client.get(f"{path}/state").get("prompts")}
         return found
 
     def raw_events(self, game_id: str) -> list[dict[str, Any]]:
-        events = self.client.get(f"/games/{game_id}/events")["events"]
+        events = self.client.get(f"{self._path(game_id)}/events")["events"]
         assert isinstance(events, list)
         return events
 
@@ -152,7 +171,7 @@ class RemoteReader:
     def state_at(
         self, game_id: str, info: GameInfo, at: int | None, prompts: list[dict[str, Any]] | None = None
     ) -> Snapshot:
-        found = self.client.get(f"/games/{game_id}/state", at=at)
+        found = self.client.get(f"{self._path(game_id)}/state", at=at)
         version = int(found["version"])
         return Snapshot(
             info=info,
@@ -166,7 +185,7 @@ class RemoteReader:
         )
 
     def audit(self, game_id: str) -> AuditReport:
-        return msgspec.convert(self.client.get(f"/games/{game_id}/audit"), AuditReport)
+        return msgspec.convert(self.client.get(f"{self._path(game_id)}/audit"), AuditReport)
 
     def game_ids(self) -> list[str]:
         return [row.game_id for row in self.games(Filters())]

@@ -105,6 +105,9 @@ class Summary(msgspec.Struct):
     base_id: str
     at: int
     purpose: str
+    ruleset: str
+    mode: str
+    seats: dict[str, str]
     status: str
     version: int
     actions: int
@@ -388,6 +391,9 @@ def summary(app: Chronicle, variation_id: UUID) -> Summary:
         base_id=variation.base_id,
         at=variation.at,
         purpose=variation.purpose,
+        ruleset=variation.ruleset,
+        mode=variation.mode,
+        seats={s.id: s.name for s in found.game.config.seats},
         status=found.game.status,
         version=found.game.version,
         actions=variation.actions,

@@ -149,4 +149,14 @@ def test_annotations_and_a_variation_over_a_real_server_follow_each_token(
         played = _run(capsys, "variation", "record", vid, "move green top", "--seat", seat, *on, *token)
         assert played.startswith(f"{created['version'] + 1:>4}  #")
         assert f"{vid}  study" in _run(capsys, "variation", "list", game, *on)
+        # a variation reads over the server like a game: log, show, audit
+        remote = _run(capsys, "log", vid, *on).splitlines()
+        events = [x for x in _run(capsys, "log", game, *on).splitlines() if not x.startswith("        note ")]
+        assert remote[: created["version"]] == events[: created["version"]]  # the game's notes stay with it
+        assert remote[-len(played.splitlines()) :] == played.splitlines()
+        last = int(remote[-1].split()[0])
+        assert f"{vid}  province (digital)  Ann (A), Bob (B)\nversion {last} of {last}" in _run(
+            capsys, "show", vid, *on
+        )
+        assert f"{vid}  clean" in _run(capsys, "audit", vid, *on)
         assert "(token_required)" in _fails(capsys, "variation", "record", vid, "end", *on)
