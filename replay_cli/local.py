@@ -6,6 +6,7 @@ commits; the index of every game in the store resolves it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -17,10 +18,12 @@ from domain.reading import StoredEvent
 from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Viewer
 from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
+from store import notes, variations
 from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_game
 from store.config import StoreConfigError, display_url, sqlite_file, store_source, store_url
+from store.variations import Line
 
 MIN_PREFIX = 4
 
@@ -137,29 +140,54 @@ class LocalReader:
     def _game(self, game_id: str, version: int | None = None) -> Game:
         return self.app.game(UUID(game_id), version=version)
 
+    def _line(self, game_id: str) -> Line:
+        """The game, or a variation read as its line (store/variations.py)."""
+        return variations.line(self.app, UUID(game_id))
+
     def _viewer(self, game: Game) -> Viewer:
         return resolve_viewer(self.viewer_spec, game.config)
 
+    def _info(self, found: Line) -> GameInfo:
+        info = game_info(found.game)
+        return info if found.variation is None else replace(info, game_id=str(found.line_id))
+
+    def annotations(self, game_id: str) -> list[dict[str, Any]]:
+        """The annotations `--as` may see: every side's for the store's owner (omniscient)."""
+        found = self._line(game_id)
+        viewer = self._viewer(found.game)
+        side = (
+            "admin" if viewer.kind == "omniscient" else None if viewer.seat is None else f"seat:{viewer.seat}"
+        )
+        return notes.as_builtins(notes.shown(self.app, found, side))
+
     def events(self, game_id: str) -> list[EventLine]:
-        game = self._game(game_id)
-        shown = reading.present_all(game, self.app.stored_events(game.id), self._viewer(game))
-        return [line_of(e) for e in shown]
+        found = self._line(game_id)
+        shown = reading.present_all(found.game, found.events, self._viewer(found.game))
+        return with_notes([line_of(e) for e in shown], self.annotations(game_id))
 
     def raw_events(self, game_id: str) -> list[dict[str, Any]]:
         """The events as `GET /games/{id}/events` serves them, for the same viewer."""
-        game = self._game(game_id)
-        shown = reading.present_all(game, self.app.stored_events(game.id), self._viewer(game))
+        found = self._line(game_id)
+        shown = reading.present_all(found.game, found.events, self._viewer(found.game))
         return [_builtins(e) for e in shown]
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
-        latest = self._game(game_id)
+        found = self._line(game_id)
+        latest = found.game
         viewer = self._viewer(latest)
         if at is not None and not 1 <= at <= latest.version:
             raise UsageError(f"--at {at} is outside this game's versions 1..{latest.version}")
-        game = latest if at is None or at == latest.version else self._game(game_id, at)
-        return snapshot_of(game, game_info(latest), viewer)
+        if at is None or at == latest.version:
+            game = latest
+        elif found.variation is None:
+            game = self._game(game_id, at)
+        else:
+            game = variations.fold(found.events, at)
+        return snapshot_of(game, self._info(found), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
+        if self._line(game_id).variation is not None:
+            return variations.audit(self.app, UUID(game_id), ADMIN)
         return audit_game(self.app, UUID(game_id), ADMIN)
 
     def game_ids(self) -> list[str]:
@@ -183,8 +211,11 @@ class LocalReader:
                 return rows
 
     def timeline(self, game_id: str) -> FoldedTimeline:
-        game = self._game(game_id)
-        return FoldedTimeline(self.app, game, self._viewer(game))
+        found = self._line(game_id)
+        viewer = self._viewer(found.game)
+        return FoldedTimeline(
+            self.app, found.game, viewer, found.events, self.annotations(game_id), self._info(found)
+        )
 
     def close(self) -> None:
         self.app.close()
@@ -196,8 +227,16 @@ class FoldedTimeline:
     States are immutable, so keeping one per version costs only what changed; views are
     computed when a version is first shown."""
 
-    def __init__(self, app: Chronicle, latest: Game, viewer: Viewer) -> None:
-        self.info = game_info(latest)
+    def __init__(
+        self,
+        app: Chronicle,
+        latest: Game,
+        viewer: Viewer,
+        events: list[Any] | None = None,
+        annotations: list[dict[str, Any]] | None = None,
+        info: GameInfo | None = None,
+    ) -> None:
+        self.info = info or game_info(latest)
         self._ruleset = latest.ruleset
         self._viewer = viewer
         self._lines: list[EventLine] = []
@@ -208,7 +247,7 @@ class FoldedTimeline:
         # Lines are marked with hindsight: an action later retracted is struck from the start.
         undone = latest.retracted_versions()
         aggregate: Game | None = None
-        for event in app.stored_events(latest.id):
+        for event in events if events is not None else app.stored_events(latest.id):
             aggregate = event.mutate(aggregate)
             assert aggregate is not None
             version = event.originator_version
@@ -216,6 +255,7 @@ class FoldedTimeline:
             self._states.append((aggregate.state, aggregate.outcome))
             self._turns.append(self._ruleset.progress(aggregate.state))
             self._status.append(aggregate.status)
+        self._lines = with_notes(self._lines, annotations or [])
         self._first_of_turn = first_of_turns(self._turns, self._lines)
 
     @property

@@ -8,9 +8,12 @@ The commands only see these plain records, so each renders the same either way.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import msgspec
+
+from domain.notes import Annotation
 from store.audit import AuditReport
 
 
@@ -36,6 +39,7 @@ class EventLine:
     type: str
     text: str
     retracted: bool = False  # an action, or one of its facts, undone by a later retraction
+    notes: tuple[str, ...] = ()  # the annotations at this version the reader may see, one line each
 
 
 def first_of_turns(turns: Sequence[tuple[int, str | None]], lines: Sequence[EventLine]) -> dict[int, int]:
@@ -123,4 +127,25 @@ class Reader(Protocol):
 
     def timeline(self, game_id: str) -> Timeline: ...
 
+    def annotations(self, game_id: str) -> list[dict[str, Any]]:
+        """The game's annotations the reader may see, as `GET /games/{id}/annotations` lists them."""
+        ...
+
     def close(self) -> None: ...
+
+
+def note_line(annotation: dict[str, Any]) -> str:
+    """One annotation as a line under its version: `note <id>: ?! [card:Village] text (author)`."""
+    found = msgspec.convert(annotation, Annotation)
+    return f"note {found.annotation_id}: {found.line()}"
+
+
+def with_notes(lines: list[EventLine], annotations: list[dict[str, Any]]) -> list[EventLine]:
+    """`lines` with each annotation attached to the line of its version."""
+    by_version: dict[int, list[str]] = {}
+    for annotation in annotations:
+        by_version.setdefault(int(annotation["version"]), []).append(note_line(annotation))
+    return [
+        replace(line, notes=tuple(by_version[line.version])) if line.version in by_version else line
+        for line in lines
+    ]

@@ -14,7 +14,7 @@ import msgspec
 
 from domain.ruleset import GameConfig, get_ruleset
 from replay_cli.errors import CliError, UsageError, rejection_line
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
 from store.audit import AuditReport
 
 PAGE = 100
@@ -43,8 +43,14 @@ class RemoteClient:
         query = {k: v for k, v in params.items() if v is not None}
         return self._request("GET", path, params=query).content
 
+    def send(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        """Any other write (`PATCH`, `DELETE`): the answer, None for an empty one."""
+        return self._send(method, path, **({"json": body} if body is not None else {}))
+
     def _send(self, method: str, path: str, **request: Any) -> Any:
         response = self._request(method, path, **request)
+        if response.status_code == 204:
+            return None
         try:
             return response.json()
         except ValueError:
@@ -114,6 +120,7 @@ class RemoteReader:
         if viewer == "public":
             client.http.headers.pop("Authorization", None)
         self.client = client
+        self._paths: dict[str, str] = {}
 
     def resolve(self, game: str) -> str:
         """A full game id, or a unique prefix of at least 4 characters (looked up among the
@@ -134,18 +141,47 @@ class RemoteReader:
             raise UsageError(f"{game!r} is the start of {len(found)} games: give more of the id")
         return found[0]
 
+    def _path(self, game_id: str) -> str:
+        """`/games/ID`, or `/variations/ID` for a variation (read like a game)."""
+        found = self._paths.get(game_id)
+        if found is None:
+            try:
+                self.client.get(f"/games/{game_id}")
+                found = f"/games/{game_id}"
+            except CliError as error:
+                if error.code != "game_not_found":
+                    raise
+                self.client.get(f"/variations/{game_id}")  # neither: this one's 404 is the answer
+                found = f"/variations/{game_id}"
+            self._paths[game_id] = found
+        return found
+
     def _game(self, game_id: str) -> dict[str, Any]:
-        found = self.client.get(f"/games/{game_id}")
+        path = self._path(game_id)
+        found = self.client.get(path)
         assert isinstance(found, dict)
+        if path.startswith("/variations/"):  # its summary, with the prompts its state shows
+            found |= {"game_id": game_id, "prompts": self.client.get(f"{path}/state").get("prompts")}
         return found
 
     def raw_events(self, game_id: str) -> list[dict[str, Any]]:
-        events = self.client.get(f"/games/{game_id}/events")["events"]
+        events = self.client.get(f"{self._path(game_id)}/events")["events"]
         assert isinstance(events, list)
         return events
 
     def events(self, game_id: str) -> list[EventLine]:
-        return [_line(e) for e in self.raw_events(game_id)]
+        return with_notes([_line(e) for e in self.raw_events(game_id)], self.annotations(game_id))
+
+    def annotations(self, game_id: str) -> list[dict[str, Any]]:
+        """The annotations the token may read (none from a server that keeps none)."""
+        try:
+            found = self.client.get(f"/games/{game_id}/annotations")["annotations"]
+        except CliError as error:
+            if error.code in ("not_found", "route_not_found"):
+                return []
+            raise
+        assert isinstance(found, list)
+        return found
 
     def snapshot(self, game_id: str, at: int | None) -> Snapshot:
         game = self._game(game_id)
@@ -157,7 +193,7 @@ class RemoteReader:
     def state_at(
         self, game_id: str, info: GameInfo, at: int | None, prompts: list[dict[str, Any]] | None = None
     ) -> Snapshot:
-        found = self.client.get(f"/games/{game_id}/state", at=at)
+        found = self.client.get(f"{self._path(game_id)}/state", at=at)
         version = int(found["version"])
         return Snapshot(
             info=info,
@@ -171,7 +207,7 @@ class RemoteReader:
         )
 
     def audit(self, game_id: str) -> AuditReport:
-        return msgspec.convert(self.client.get(f"/games/{game_id}/audit"), AuditReport)
+        return msgspec.convert(self.client.get(f"{self._path(game_id)}/audit"), AuditReport)
 
     def game_ids(self) -> list[str]:
         return [row.game_id for row in self.games(Filters())]
@@ -206,7 +242,9 @@ class RemoteReader:
 
     def timeline(self, game_id: str) -> FetchedTimeline:
         game = self._game(game_id)
-        return FetchedTimeline(self, _info(game), self.raw_events(game_id), game.get("prompts"))
+        timeline = FetchedTimeline(self, _info(game), self.raw_events(game_id), game.get("prompts"))
+        timeline.attach(self.annotations(game_id))
+        return timeline
 
     def close(self) -> None:
         self.client.close()
@@ -249,6 +287,9 @@ class FetchedTimeline:
         self._shown: dict[int, Snapshot] = {}
         self._turns = _fold_turns(info, events)
         self._first_of_turn = first_of_turns(self._turns or [], self._lines)
+
+    def attach(self, annotations: list[dict[str, Any]]) -> None:
+        self._lines = with_notes(self._lines, annotations)
 
     @property
     def last(self) -> int:

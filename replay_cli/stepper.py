@@ -101,11 +101,13 @@ class Stepper:
         if event.retracted:
             where += "   [retracted later]"
         rule = "-" * min(width, 72)
+        notes = [f"  {note}" for note in event.notes]
         head = [
             f"Chronicle replay  {info.game_id}  {info.ruleset} ({info.mode})  {players}"
             f"  [seen as {snapshot.viewer}]",
             where,
             EVENT_PLACE,
+            *notes,
             rule,
         ]
         body = tree_lines(snapshot.state)

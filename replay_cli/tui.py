@@ -198,6 +198,10 @@ class ReplayApp(App[None]):
             if event.retracted:
                 style += " strike"
             text = Text(f"{version:>4} ", style="dim") + Text(event.text, style=style.strip())
+            if event.notes:
+                text.append(
+                    f"  [{len(event.notes)} note{'s' if len(event.notes) > 1 else ''}]", style="italic"
+                )
             options.append(Option(text, id=f"v{version}"))
             self._rows.append(version)
         moves = self.query_one("#moves", OptionList)
@@ -222,6 +226,8 @@ class ReplayApp(App[None]):
         line = Text(event.text, style="strike" if event.retracted else "")
         if event.retracted:
             line.append("  [retracted later]", style="italic")
+        for note in event.notes:
+            line.append(f"\n{note}", style="italic")
         tail = self.message or (f"{len(changed)} changes highlighted" if changed else "")
         if tail:
             line.append(f"\n{tail}", style="dim")

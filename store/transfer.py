@@ -22,7 +22,9 @@ already holds is refused (409 `game_exists`). The events and the new secrets are
 transaction, byte for byte the fields they had, so the chain's head stays the same.
 
 JSON: one object `{"format", "game_id", "status", "chain": {"algorithm", "head"}, "events":
-[...]}`; NDJSON: that object without `events` on the first line, then one event per line.
+[...], "annotations": [...], "variations": [...]}`; NDJSON: that object without its lists on the
+first line (with their lengths), then one event per line, then one annotations event per line,
+then one variation per line. Annotations and variations travel as store/studies_transfer.py says.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from store.app import Access, Chronicle
 from store.audit import audit_events
 from store.errors import Forbidden, InvalidRequest, ServiceError
 from store.secrets import GameSecrets, new_token
+from store.studies_transfer import ExportedVariation, StreamEvent, export_studies, prepare_studies
 
 FORMAT = "chronicle-export-v1"
 Format = Literal["json", "ndjson"]
@@ -68,6 +71,8 @@ class Header(msgspec.Struct, forbid_unknown_fields=True):
     status: str
     chain: ChainHead
     events: int
+    annotations: int = 0
+    variations: int = 0
 
 
 class Export(msgspec.Struct, forbid_unknown_fields=True):
@@ -76,6 +81,8 @@ class Export(msgspec.Struct, forbid_unknown_fields=True):
     status: str
     chain: ChainHead
     events: list[ExportedEvent]
+    annotations: list[StreamEvent] = []
+    variations: list[ExportedVariation] = []
 
 
 class Imported(msgspec.Struct):
@@ -87,6 +94,7 @@ class Imported(msgspec.Struct):
     head: str
     recorder_token: str
     seat_tokens: dict[str, str]
+    variation_tokens: dict[str, str] = {}  # each variation's new recorder token
 
 
 def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
@@ -100,20 +108,32 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
     rows = list(app.recorder.select_events(game_id))
     records = chain.records_of_rows(rows)
     found = chain.check(game_id, records)
+    notes, variations = export_studies(app, game_id, access)
     return Export(
         FORMAT,
         str(game_id),
         game.status,
         ChainHead(found.algorithm, found.head),
         [ExportedEvent(r.version, r.topic, r.fields) for r in records],
+        notes,
+        variations,
     )
 
 
 def ndjson_lines(export: Export) -> Iterator[bytes]:
-    header = Header(export.format, export.game_id, export.status, export.chain, len(export.events))
+    header = Header(
+        export.format,
+        export.game_id,
+        export.status,
+        export.chain,
+        len(export.events),
+        len(export.annotations),
+        len(export.variations),
+    )
     yield msgspec.json.encode(header) + b"\n"
-    for event in export.events:
-        yield msgspec.json.encode(event) + b"\n"
+    for part in (export.events, export.annotations, export.variations):
+        for item in part:
+            yield msgspec.json.encode(item) + b"\n"
 
 
 def encode(export: Export, form: Format) -> bytes:
@@ -128,13 +148,24 @@ def decode(data: bytes) -> Export:
         if text.startswith(b"{") and b'"events":[' not in first_line.replace(b" ", b""):
             lines = [line for line in text.splitlines() if line.strip()]
             header = msgspec.json.decode(lines[0], type=Header)
-            events = [msgspec.json.decode(line, type=ExportedEvent) for line in lines[1:]]
-            if len(events) != header.events:
+            announced = header.events + header.annotations + header.variations
+            if len(lines) - 1 != announced:
                 raise InvalidRequest(
-                    f"The export announces {header.events} events and holds {len(events)}.",
+                    f"The export announces {announced} lines after its header and holds {len(lines) - 1}.",
                     code="export_invalid",
                 )
-            return Export(header.format, header.game_id, header.status, header.chain, events)
+            notes_from = 1 + header.events
+            variations_from = notes_from + header.annotations
+            events = [msgspec.json.decode(line, type=ExportedEvent) for line in lines[1:notes_from]]
+            notes = [
+                msgspec.json.decode(line, type=StreamEvent) for line in lines[notes_from:variations_from]
+            ]
+            variations = [
+                msgspec.json.decode(line, type=ExportedVariation) for line in lines[variations_from:]
+            ]
+            return Export(
+                header.format, header.game_id, header.status, header.chain, events, notes, variations
+            )
         return msgspec.json.decode(text, type=Export)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise InvalidRequest(f"This is not a Chronicle export: {error}.", code="export_invalid") from None
@@ -180,14 +211,15 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             f"{divergence.what} ({divergence.code}).",
             code="export_unclean",
         )
+    seats = [s["id"] for s in created.seats]
+    studies = prepare_studies(app, game_id, seats, export.annotations, export.variations)
     if app.recorder.select_events(game_id, limit=1):
         raise GameExists(f"This store already holds game {game_id}.")
-    seats = [s["id"] for s in created.seats]
     tokens = {f"seat:{s}": new_token() for s in seats} | {"recorder": new_token()}
     seed = closing.server_seed if closing is not None and created.mode == "digital" else None
     sealed = GameSecrets.seal(game_id, bytes.fromhex(seed) if seed else None, tokens)
     try:
-        app.events.put([*events, *sealed.collect_events()])
+        app.events.put([*events, *sealed.collect_events(), *studies.events])
     except Exception as error:  # a racing import of the same game took the versions first
         if app.recorder.select_events(game_id, limit=1):
             raise GameExists(f"This store already holds game {game_id}.") from None
@@ -200,6 +232,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
         found.head,
         tokens["recorder"],
         {s: tokens[f"seat:{s}"] for s in seats},
+        studies.recorder_tokens,
     )
 
 

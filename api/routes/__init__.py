@@ -17,11 +17,13 @@ from api.routes import (
     games,
     health,
     imports,
+    notes,
     reading,
     retractions,
     rulesets,
     stats,
     transfer,
+    variations,
     viewer,
 )
 
@@ -33,6 +35,8 @@ HANDLERS = [
     *transfer.ROUTES,
     *retractions.ROUTES,
     *endings.ROUTES,
+    *notes.ROUTES,
+    *variations.ROUTES,
     *reading.ROUTES,
     *stats.ROUTES,
     *viewer.ROUTES,

@@ -217,7 +217,7 @@ const Chronicle = (() => {
 
   async function gamePage(gameId) {
     const MARKS_KEY = `chronicle-marks-${gameId}`;
-    const state = {version: 1, last: 1, events: [], turns: [], token: sessionStorage.getItem(TOKEN_KEY) || "",
+    const state = {version: 1, last: 1, events: [], turns: [], notes: {}, token: sessionStorage.getItem(TOKEN_KEY) || "",
       timer: null, find: "", marks: JSON.parse(sessionStorage.getItem(MARKS_KEY) || "[]"), chart: null};
     const $ = (id) => document.getElementById(id);
     $("token").value = state.token;
@@ -230,6 +230,7 @@ const Chronicle = (() => {
       state.events = list.events;
       state.last = state.events.length;
       state.turns = turns.turns;
+      state.notes = await loadNotes();
       const moves = $("moves");
       moves.replaceChildren();
       let turn = null;
@@ -241,11 +242,29 @@ const Chronicle = (() => {
         }
         const item = el("li", {"data-version": String(event.version), class: `${event.type}${event.retracted ? " retracted" : ""}`});
         item.append(el("span", {class: "v", text: String(event.version)}), " ", event.text);
+        for (const note of state.notes[event.version] || []) item.append(el("div", {class: "note", text: note}));
         item.addEventListener("click", () => go(event.version));
         moves.append(item);
       }
       $("of").textContent = `of ${state.last}`;
       drawMarks();
+    }
+
+    // The annotations the token may read (its own side's while the game runs), by version.
+    async function loadNotes() {
+      const byVersion = {};
+      let listed = [];
+      try {
+        listed = (await api(`/games/${gameId}/annotations`, state.token)).annotations;
+      } catch (error) {
+        return byVersion;
+      }
+      for (const n of listed) {
+        const words = [n.glyph, n.coordinate ? `[${n.coordinate}]` : null, n.highlight ? `(${n.highlight})` : null, n.text]
+          .filter(Boolean).join(" ");
+        (byVersion[n.version] = byVersion[n.version] || []).push(`${words} (${n.author})`);
+      }
+      return byVersion;
     }
 
     async function go(version) {
@@ -257,7 +276,7 @@ const Chronicle = (() => {
       $("title").textContent = `${shown.picture.ruleset} ${gameId.slice(0, 8)}`;
       $("version").value = String(version);
       const event = state.events[version - 1];
-      $("event").textContent = event ? event.text : "";
+      $("event").replaceChildren(event ? event.text : "", ...(state.notes[version] || []).map((note) => el("div", {class: "note", text: note})));
       for (const item of document.querySelectorAll("#moves li.current")) item.classList.remove("current");
       const item = document.querySelector(`#moves li[data-version="${version}"]`);
       if (item) { item.classList.add("current"); item.scrollIntoView({block: "nearest"}); }

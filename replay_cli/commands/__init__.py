@@ -13,6 +13,7 @@ class Command(Protocol):
 
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
+    annotate,
     audit,
     completion,
     endings,
@@ -32,6 +33,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     show,
     simulate,
     stats,
+    variation,
     watch,
 )
 
@@ -46,6 +48,8 @@ COMMANDS: tuple[Command, ...] = (
     log,
     replay,
     watch,
+    annotate,
+    variation,
     audit,
     export,
     simulate,

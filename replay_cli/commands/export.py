@@ -4,7 +4,8 @@ The export is the game's stream as stored, with each event's digest in the hash 
 head (store/transfer.py): corrections stay as they were recorded. The local store's owner sees
 everything, so any game exports; a running digital game's export holds no seed and does not
 import until the game has ended. The import checks the chain and audits the game before it
-stores anything, and prints the game's new recorder and seat tokens. `--format bgstats` writes
+stores anything, and prints the game's new recorder and seat tokens (and each variation's new
+recorder token: its annotations and variations travel with it). `--format bgstats` writes
 a finished game as a play for BG Stats' import (players, scores, winners, duration).
 
 With `--server URL` (token from `--token`, `--token-file` or `CHRONICLE_TOKEN`) the export
@@ -102,6 +103,8 @@ def run_import(args: argparse.Namespace) -> int:
     print(f"recorder  {imported.recorder_token}")
     for seat, token in imported.seat_tokens.items():
         print(f"seat {seat:<4} {token}")
+    for variation, token in imported.variation_tokens.items():
+        print(f"variation {variation}  recorder {token}")
     return 0
 
 

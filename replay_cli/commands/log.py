@@ -3,6 +3,8 @@
 An action undone by a later retraction stays in the log, and so do its facts: on a terminal
 they are struck through, elsewhere marked `~ 12  ~~text~~`; the retraction itself is an
 ordinary line. `--hide-retracted` leaves them out, showing only the corrected line of play.
+The annotations the reader may see follow the line of their version, indented: `note <id>: ?!
+[card:Village] text (author)` (`chronicle annotate`). GAME may also be a variation's id.
 `--json` prints the events as `GET /games/{id}/events` answers (`{"events": [...]}`),
 `--ndjson` one JSON object a line, from the local store or a server alike.
 """
@@ -57,4 +59,6 @@ def run(args: argparse.Namespace) -> int:
     for event in events:
         if not (args.hide_retracted and event.retracted):
             print(event_line(event, strike))
+            for note in event.notes:
+                print(f"        {note}")
     return 0

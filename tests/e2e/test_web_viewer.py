@@ -160,6 +160,13 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     assert ended.status_code == 201, ended.text
     everything = httpx.get(f"{server.url}/games/{game_id}/state", headers=recorder).json()["state"]
     ann, ben = everything["players"]["p1"]["hand"], everything["players"]["p2"]["hand"]
+    at = httpx.get(f"{server.url}/games/{game_id}").json()["version"]
+    noted = httpx.post(
+        f"{server.url}/games/{game_id}/annotations",
+        json={"at": at, "text": "keep the Coppers", "glyph": "!?"},
+        headers={"authorization": f"Bearer {tokens['p1']}"},
+    )
+    assert noted.status_code == 201, noted.text
 
     page = _page(browser, server)
     page.goto(f"{server.url}/")
@@ -173,12 +180,15 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     assert page.locator("#viewer").inner_text() == "seen as public"
     assert _hand_cell(page, "p1") == f"{len(ann)} cards"
     assert _hand_cell(page, "p2") == f"{len(ben)} cards"
+    assert page.locator("#event .note").count() == 0  # Ann's note is hers while the game runs
     # Ann's token: her hand, and only the size of Ben's
     page.fill("#token", tokens["p1"])
     page.click("#as button")
     page.wait_for_function("document.getElementById('viewer').textContent === 'seen as player:p1'")
     assert _hand_cell(page, "p1") == _hand_text(ann)
     assert _hand_cell(page, "p2") == f"{len(ben)} cards"
+    assert page.locator("#event .note").inner_text() == "!? keep the Coppers (seat:p1)"
+    assert page.locator(f'#moves li[data-version="{at}"] .note').count() == 1
     _shot(page, "dominion-as-ann")
     # step back, to a clicked move, and by search
     page.keyboard.press("ArrowLeft")

@@ -1,0 +1,204 @@
+"""Annotations: what reviewers write on a game, kept beside it (design.md 3).
+
+A game's stream holds exactly what happened at the table; what anyone writes about it lives in
+the game's `Annotations` stream, one per annotated game or variation. Each annotation is
+anchored to a version of the annotated line and, optionally, to one of its coordinates, and
+carries a comment, a move glyph, a highlight, or several of these. Editing and deleting are
+events of that stream: nothing written is lost, and the last word is the one shown.
+
+Coordinates are checked loosely, the same way for every game: `KIND:NAME` where the kind is one
+of `COORDINATE_KINDS` (a card, a pile, a space, a province, a tile, a seat) and the name is
+free text (`card:Village`, `pile:Province`, `space:3,4`, `province:Ontario`, `tile:12`). The
+rules do not judge whether the card was there: an annotation is an opinion, not a record.
+
+Who wrote an annotation is its `author`: `seat:<id>`, `recorder`, or `reviewer:<name>` (a
+holder of a review token the recorder handed out). While the annotated game runs, an
+annotation is shown to its author's side only (that seat's token, the recorder's token, that
+reviewer's token; the administrator sees every side); once the game has ended, to everyone.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid5
+
+import msgspec
+from eventsourcing.domain import Aggregate
+
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+HIGHLIGHTS = ("red", "green", "yellow", "blue")
+COORDINATE_KINDS = ("card", "pile", "space", "province", "tile", "seat")
+MAX_TEXT = 2000
+MAX_COORDINATE = 64
+_COORDINATE = re.compile(r"^(?P<kind>[a-z]+):(?P<name>[^\x00-\x1f\x7f]{1,56})$")
+_NAMESPACE = UUID("0c5a8e7e-4b7e-4d55-9a55-3c1f6c2a7d10")
+
+
+def annotations_id(target: UUID) -> UUID:
+    """The id of the stream holding every annotation of `target` (a game or a variation)."""
+    return uuid5(_NAMESPACE, f"annotations:{target}")
+
+
+class Content(msgspec.Struct, frozen=True):
+    """What one annotation says, and where."""
+
+    text: str = ""
+    glyph: str | None = None
+    highlight: str | None = None
+    coordinate: str | None = None
+
+
+def content_problem(content: Content) -> tuple[str, str] | None:
+    """(code, sentence) for content no annotation may hold, else None."""
+    if not (content.text.strip() or content.glyph or content.highlight):
+        return "annotation_empty", "An annotation needs a text, a glyph or a highlight."
+    if len(content.text) > MAX_TEXT:
+        return "invalid_text", f"An annotation's text has at most {MAX_TEXT} characters."
+    if any(ch < " " and ch not in "\n\t" for ch in content.text):
+        return "invalid_text", "An annotation's text holds no control characters but newlines and tabs."
+    if content.glyph is not None and content.glyph not in GLYPHS:
+        return "invalid_glyph", f"A glyph is one of {' '.join(GLYPHS)}, not {content.glyph!r}."
+    if content.highlight is not None and content.highlight not in HIGHLIGHTS:
+        return (
+            "invalid_highlight",
+            f"A highlight is one of {', '.join(HIGHLIGHTS)}, not {content.highlight!r}.",
+        )
+    if content.coordinate is not None:
+        found = _COORDINATE.match(content.coordinate)
+        if found is None or len(content.coordinate) > MAX_COORDINATE or not found["name"].strip():
+            return (
+                "invalid_coordinate",
+                f"A coordinate is KIND:NAME (e.g. card:Village, space:3,4), not {content.coordinate!r}.",
+            )
+        if found["kind"] not in COORDINATE_KINDS:
+            return (
+                "invalid_coordinate",
+                f"A coordinate's kind is one of {', '.join(COORDINATE_KINDS)}, not {found['kind']!r}.",
+            )
+    return None
+
+
+class Annotation(msgspec.Struct, frozen=True):
+    """One annotation as it stands after its edits."""
+
+    annotation_id: str
+    target: str
+    version: int
+    author: str
+    text: str
+    glyph: str | None
+    highlight: str | None
+    coordinate: str | None
+    created_at: str
+    edited_at: str | None = None
+
+    def line(self) -> str:
+        """One human line: `?! [card:Village] text (author)`."""
+        parts = [p for p in (self.glyph, f"[{self.coordinate}]" if self.coordinate else None) if p]
+        if self.highlight:
+            parts.append(f"({self.highlight})")
+        if self.text:
+            parts.append(self.text.replace("\n", " "))
+        return " ".join(parts) + f" ({self.author})"
+
+
+class Annotations(Aggregate):
+    """The annotations of one game or variation."""
+
+    TOPIC = "chronicle:Annotations"
+
+    class Created(Aggregate.Created):
+        TOPIC = "chronicle:AnnotationsCreated"
+        target: str
+
+    class Added(Aggregate.Event):
+        TOPIC = "chronicle:AnnotationAdded"
+        annotation_id: str
+        at: int
+        author: str
+        text: str
+        glyph: str | None
+        highlight: str | None
+        coordinate: str | None
+
+        def apply(self, aggregate: Annotations) -> None:
+            aggregate.notes[self.annotation_id] = Annotation(
+                self.annotation_id,
+                aggregate.target,
+                self.at,
+                self.author,
+                self.text,
+                self.glyph,
+                self.highlight,
+                self.coordinate,
+                self.timestamp.isoformat(),
+            )
+
+    class Edited(Aggregate.Event):
+        TOPIC = "chronicle:AnnotationEdited"
+        annotation_id: str
+        by: str
+        text: str
+        glyph: str | None
+        highlight: str | None
+        coordinate: str | None
+
+        def apply(self, aggregate: Annotations) -> None:
+            before = aggregate.notes[self.annotation_id]
+            aggregate.notes[self.annotation_id] = msgspec.structs.replace(
+                before,
+                text=self.text,
+                glyph=self.glyph,
+                highlight=self.highlight,
+                coordinate=self.coordinate,
+                edited_at=self.timestamp.isoformat(),
+            )
+
+    class Deleted(Aggregate.Event):
+        TOPIC = "chronicle:AnnotationDeleted"
+        annotation_id: str
+        by: str
+
+        def apply(self, aggregate: Annotations) -> None:
+            del aggregate.notes[self.annotation_id]
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.notes: dict[str, Annotation] = {}
+
+    @classmethod
+    def open(cls, target: UUID, at: datetime) -> Annotations:
+        return cls._create(cls.Created, id=annotations_id(target), timestamp=at, target=str(target))
+
+    def add(self, annotation_id: str, version: int, author: str, content: Content, at: datetime) -> None:
+        self.trigger_event(
+            self.Added,
+            timestamp=at,
+            annotation_id=annotation_id,
+            at=version,
+            author=author,
+            **_fields(content),
+        )
+
+    def edit(self, annotation_id: str, by: str, content: Content, at: datetime) -> None:
+        self.trigger_event(self.Edited, timestamp=at, annotation_id=annotation_id, by=by, **_fields(content))
+
+    def delete(self, annotation_id: str, by: str, at: datetime) -> None:
+        self.trigger_event(self.Deleted, timestamp=at, annotation_id=annotation_id, by=by)
+
+
+def _fields(content: Content) -> dict[str, Any]:
+    return {
+        "text": content.text,
+        "glyph": content.glyph,
+        "highlight": content.highlight,
+        "coordinate": content.coordinate,
+    }
+
+
+def visible(note: Annotation, reader: str | None, ended: bool) -> bool:
+    """Whether `reader` (an author key, `admin`, or None for the public) sees `note`: its own
+    side always, the administrator every side, everyone once the annotated game has ended."""
+    return ended or reader == "admin" or (reader is not None and reader == note.author)
