@@ -21,7 +21,12 @@ def secrets_id(game_id: UUID) -> UUID:
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(24)
+    """32 URL-safe characters that never begin with a dash: a command line reads
+    `--token -x...` as an option, not as the token."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 def hmac_equal(a: str, b: str) -> bool:

@@ -26,7 +26,7 @@ from store.app import RECORDER, Access, Chronicle, NewGame
 from store.config import StoreConfigError, store_env
 from store.errors import SecretsLocked
 from store.sealing import KEY_VARIABLE, MARK, key_file, secret_key
-from store.secrets import hash_token, secrets_id
+from store.secrets import hash_token, new_token, secrets_id
 
 SEED = bytes(range(100, 132))
 KEY = base64.b64encode(bytes(range(32))).decode()
@@ -236,3 +236,9 @@ def test_postgresql_without_a_key_keeps_working_and_warns_that_secrets_are_store
         assert sealed.state.startswith(MARK)
     finally:
         keyed.close()
+
+
+def test_a_token_never_begins_with_a_dash_so_a_command_line_reads_it_whole() -> None:
+    issued = [new_token() for _ in range(2000)]  # about 1 in 64 draws begins with a dash
+    assert all(len(t) == 32 and not t.startswith("-") for t in issued)
+    assert len(set(issued)) == len(issued)
