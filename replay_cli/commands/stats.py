@@ -11,6 +11,9 @@ print them for other programs.
 A tie for first is a draw for those tied. A player is a name within one ruleset
 (`province/Ann`); --across-rulesets counts a name as one player in every ruleset.
 
+The same-deal table compares the games that played one deal (`chronicle new RULESET
+--same-deal-as GAME`): each table's players and scores, read from the store itself.
+
 The view is brought up to date first (the active generation catches up with the store);
 --no-update reads it as it stands. --server URL reads a server's statistics instead.
 """
@@ -183,11 +186,29 @@ def _local_tables(args: argparse.Namespace, filters: Any) -> tuple[tuple[str, st
             found = snapshot(reader, filters)
         finally:
             reader.close()
+        same_deal = _same_deal_table(app, filters)
     finally:
         app.close()
     assert found is not None
     where = f" (view generation {found.generation}, position {found.position})"
-    return (f"{found.games} finished games", where), list(found.tables)
+    return (f"{found.games} finished games", where), [*found.tables, same_deal]
+
+
+def _same_deal_table(app: Any, filters: Any) -> Any:
+    """The tables that played one deal side by side (store/deals.py); read from the store."""
+    from projections.tables import Column, Table
+    from store.deals import comparison
+
+    rows = [r for r in comparison(app) if filters.ruleset is None or r["ruleset"] == filters.ruleset]
+    columns = [
+        Column("deal", "deal", "text"),
+        Column("table", "table", "count"),
+        Column("game", "game", "text"),
+        Column("players", "players and scores", "text"),
+        Column("winners", "winners", "text"),
+        Column("status", "status", "text"),
+    ]
+    return Table("same_deal", "Same deal: the tables that played one deal", "game", columns, rows)
 
 
 def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]]:
