@@ -23,10 +23,17 @@ transaction, byte for byte the fields they had, so the chain's head stays the sa
 
 JSON: one object `{"format", "game_id", "status", "chain": {"algorithm", "head"}, "events":
 [...]}`; NDJSON: that object without `events` on the first line, then one event per line.
+
+The game's disputes (store/disputes.py) travel with it: `"disputes": [{"stream_id", "events":
+[...]}]`, each stream in its stored form (in NDJSON, one line per dispute after the events,
+and the header counts them). The key is left out when there are none, so such an export reads
+as before. An import stores them with their ids, after checking that each is a dispute over
+this game whose versions run from 1 without a gap.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any, Literal
 from uuid import UUID
@@ -35,13 +42,16 @@ import msgspec
 from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
-from store import chain
+from store import chain, deals
 from store.app import Access, Chronicle
 from store.audit import audit_events
+from store.disputes import TOPICS as DISPUTE_TOPICS
+from store.disputes import Dispute, disputes_of
 from store.errors import Forbidden, InvalidRequest, ServiceError
 from store.secrets import GameSecrets, new_token
 
 FORMAT = "chronicle-export-v1"
+OPENED = Dispute.Created.TOPIC
 Format = Literal["json", "ndjson"]
 
 
@@ -62,20 +72,29 @@ class ExportedEvent(msgspec.Struct, forbid_unknown_fields=True):
     fields: dict[str, Any]
 
 
-class Header(msgspec.Struct, forbid_unknown_fields=True):
+class ExportedStream(msgspec.Struct, forbid_unknown_fields=True):
+    """A stream that points at the game (a dispute), in its stored form."""
+
+    stream_id: str
+    events: list[ExportedEvent]
+
+
+class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: str
     game_id: str
     status: str
     chain: ChainHead
     events: int
+    disputes: int = 0
 
 
-class Export(msgspec.Struct, forbid_unknown_fields=True):
+class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: str
     game_id: str
     status: str
     chain: ChainHead
     events: list[ExportedEvent]
+    disputes: list[ExportedStream] = []
 
 
 class Imported(msgspec.Struct):
@@ -106,14 +125,28 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
         game.status,
         ChainHead(found.algorithm, found.head),
         [ExportedEvent(r.version, r.topic, r.fields) for r in records],
+        _dispute_streams(app, game_id),
     )
 
 
+def _dispute_streams(app: Chronicle, game_id: UUID) -> list[ExportedStream]:
+    streams = []
+    for dispute_id in disputes_of(app, game_id):
+        rows = app.recorder.select_events(dispute_id)
+        events = [ExportedEvent(r.originator_version, r.topic, json.loads(r.state)) for r in rows]
+        streams.append(ExportedStream(str(dispute_id), events))
+    return streams
+
+
 def ndjson_lines(export: Export) -> Iterator[bytes]:
-    header = Header(export.format, export.game_id, export.status, export.chain, len(export.events))
+    header = Header(
+        export.format, export.game_id, export.status, export.chain, len(export.events), len(export.disputes)
+    )
     yield msgspec.json.encode(header) + b"\n"
     for event in export.events:
         yield msgspec.json.encode(event) + b"\n"
+    for stream in export.disputes:
+        yield msgspec.json.encode(stream) + b"\n"
 
 
 def encode(export: Export, form: Format) -> bytes:
@@ -128,13 +161,22 @@ def decode(data: bytes) -> Export:
         if text.startswith(b"{") and b'"events":[' not in first_line.replace(b" ", b""):
             lines = [line for line in text.splitlines() if line.strip()]
             header = msgspec.json.decode(lines[0], type=Header)
-            events = [msgspec.json.decode(line, type=ExportedEvent) for line in lines[1:]]
-            if len(events) != header.events:
+            body = lines[1 : len(lines) - header.disputes]
+            events = [msgspec.json.decode(line, type=ExportedEvent) for line in body]
+            if len(events) != header.events or len(lines) - 1 < header.disputes:
                 raise InvalidRequest(
                     f"The export announces {header.events} events and holds {len(events)}.",
                     code="export_invalid",
                 )
-            return Export(header.format, header.game_id, header.status, header.chain, events)
+            streams = (
+                [
+                    msgspec.json.decode(line, type=ExportedStream)
+                    for line in lines[len(lines) - header.disputes :]
+                ]
+                if header.disputes
+                else []
+            )
+            return Export(header.format, header.game_id, header.status, header.chain, events, streams)
         return msgspec.json.decode(text, type=Export)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
         raise InvalidRequest(f"This is not a Chronicle export: {error}.", code="export_invalid") from None
@@ -163,6 +205,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             code="chain_broken",
         )
     events = _domain_events(app, game_id, records)
+    attached = _dispute_events(app, game_id, export.disputes)
     created = events[0]
     closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
     if created.mode == "digital" and closing is None:
@@ -187,11 +230,14 @@ def import_game(app: Chronicle, export: Export) -> Imported:
     seed = closing.server_seed if closing is not None and created.mode == "digital" else None
     sealed = GameSecrets.seal(game_id, bytes.fromhex(seed) if seed else None, tokens)
     try:
-        app.events.put([*events, *sealed.collect_events()])
+        app.events.put([*events, *sealed.collect_events(), *attached])
     except Exception as error:  # a racing import of the same game took the versions first
         if app.recorder.select_events(game_id, limit=1):
             raise GameExists(f"This store already holds game {game_id}.") from None
         raise error
+    deal = vars(created).get("deal")
+    if isinstance(deal, str) and deal:  # a same-deal game joins its deal here too
+        deals.save_game_of_deal(app, UUID(deal), game_id)
     status = "abandoned" if isinstance(closing, GameAbandoned) else "finished" if closing else "running"
     return Imported(
         str(game_id),
@@ -201,6 +247,40 @@ def import_game(app: Chronicle, export: Export) -> Imported:
         tokens["recorder"],
         {s: tokens[f"seat:{s}"] for s in seats},
     )
+
+
+def _dispute_events(app: Chronicle, game_id: UUID, streams: list[ExportedStream]) -> list[Any]:
+    """The exported disputes as stored events; each must be a dispute over this game."""
+    events: list[Any] = []
+    for stream in streams:
+        try:
+            stream_id = UUID(stream.stream_id)
+        except ValueError:
+            raise InvalidRequest(
+                f"{stream.stream_id!r} is not a dispute id.", code="export_invalid"
+            ) from None
+        versions = [e.version for e in stream.events]
+        if not versions or versions != list(range(1, len(versions) + 1)):
+            raise InvalidRequest(
+                f"Dispute {stream_id}'s events do not run from version 1 without a gap.",
+                code="export_invalid",
+            )
+        if stream.events[0].fields.get("game_id") != str(game_id):
+            raise InvalidRequest(f"Dispute {stream_id} is not over this game.", code="export_invalid")
+        for event in stream.events:
+            if event.topic not in DISPUTE_TOPICS or (event.version == 1) != (event.topic == OPENED):
+                raise InvalidRequest(
+                    f"Dispute {stream_id} has an event no dispute holds at version {event.version}.",
+                    code="export_invalid",
+                )
+            row = StoredRecord(stream_id, event.version, event.topic, msgspec.json.encode(event.fields))
+            try:
+                events.append(app.mapper.to_domain_event(row))
+            except Exception:
+                raise InvalidRequest(
+                    f"Dispute {stream_id} cannot be read at version {event.version}.", code="export_invalid"
+                ) from None
+    return events
 
 
 def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -> list[Any]:

@@ -13,6 +13,7 @@ from litestar import Router
 
 from api import live, metrics
 from api.routes import (
+    disputes,
     endings,
     games,
     health,
@@ -31,6 +32,7 @@ HANDLERS = [
     *games.ROUTES,
     *imports.ROUTES,
     *transfer.ROUTES,
+    *disputes.ROUTES,
     *retractions.ROUTES,
     *endings.ROUTES,
     *reading.ROUTES,

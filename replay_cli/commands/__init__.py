@@ -14,6 +14,7 @@ class Command(Protocol):
 
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     audit,
+    dispute,
     endings,
     export,
     games,
@@ -31,6 +32,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     show,
     simulate,
     stats,
+    verify,
     watch,
 )
 
@@ -46,6 +48,8 @@ COMMANDS: tuple[Command, ...] = (
     replay,
     watch,
     audit,
+    dispute,
+    verify,
     export,
     simulate,
     stats,
