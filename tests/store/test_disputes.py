@@ -114,7 +114,10 @@ def test_verify_reports_the_first_divergence_of_a_tampered_bundle(app: Chronicle
     broken = json.loads(json.dumps(clean))
     broken["events"][5]["fields"]["chain"] = "0" * 64
     report = _verify(broken)
-    assert report.divergence is not None and (report.divergence.check, report.divergence.version) == ("chain", 6)
+    assert report.divergence is not None and (report.divergence.check, report.divergence.version) == (
+        "chain",
+        6,
+    )
 
     reseeded = json.loads(json.dumps(clean))
     reseeded["seed"] = "11" * 32
