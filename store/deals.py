@@ -174,11 +174,21 @@ def games_of(app: Any, first_game: UUID) -> list[str]:
 def first_game_of(app: Any, game_id: UUID) -> UUID | None:
     """The deal's first game for any game (its own id for a game that started no deal yet),
     or None when there is no such game."""
+    # A game's first event never changes, so its deal is remembered (per application, bounded):
+    # every anonymous read asks, and only the deal's list must be read fresh.
+    known: dict[UUID, UUID] = vars(app).setdefault("_first_games", {})
+    found = known.get(game_id)
+    if found is not None:
+        return found
     created = list(app.events.get(game_id, lte=1))
     if not created or not isinstance(created[0], GameCreated):
         return None
     deal = vars(created[0]).get("deal")
-    return UUID(deal) if isinstance(deal, str) and deal else game_id
+    found = UUID(deal) if isinstance(deal, str) and deal else game_id
+    if len(known) >= 100_000:
+        known.clear()
+    known[game_id] = found
+    return found
 
 
 def withhold(app: Any, game_id: UUID) -> None:
