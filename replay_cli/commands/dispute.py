@@ -11,7 +11,9 @@ store/evidence.py).
 The verdict re-decides every action of versions N..M from the stored facts and recomputes
 every random outcome; each finding names its rule (`chronicle rules RULE` prints it). On the
 local store the user is the administrator: a running digital game is re-decided with its sealed
-seed, which no output shows; a bundle of a running game holds no seed.
+seed, which no output shows; a bundle of a running game holds no seed. With `--server URL`
+and a token (a seat's or the recorder's; `--token`, `--token-file` or `CHRONICLE_TOKEN`) the
+server does the same, and shows what that token may see.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import msgspec
@@ -26,7 +29,7 @@ import msgspec
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_game
-from replay_cli.sources import add_store_option
+from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import ADMIN, Chronicle
 from store.verdict import Verdict
 
@@ -56,6 +59,8 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     exporting.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     for verb in (opening, ruling, showing, listing, exporting):
         add_store_option(verb)
+        verb.add_argument("--server", metavar="URL", help="a Chronicle server instead of the local store")
+        add_token_options(verb)
         verb.set_defaults(run=run)
 
 
@@ -69,6 +74,11 @@ def _dispute_id(text: str) -> UUID:
 def run(args: argparse.Namespace) -> int:
     from store import disputes, evidence
 
+    token = server_token(args)
+    if args.server is not None:
+        if args.store is not None:
+            raise UsageError("give --store or --server, not both")
+        return _remote(args, token)
     app = open_store(args.store)
     try:
         if args.verb == "open":
@@ -89,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         data = msgspec.json.encode(evidence.build(app, _dispute_id(args.dispute), ADMIN))
     finally:
         app.close()
+    return _write(args, data)
+
+
+def _write(args: argparse.Namespace, data: bytes) -> int:
     if args.out is None:
         sys.stdout.buffer.write(data + b"\n")
         sys.stdout.flush()
@@ -100,10 +114,53 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _remote(args: argparse.Namespace, token: str | None) -> int:
+    from replay_cli.remote import RemoteClient, RemoteReader
+    from store.disputes import DisputeView
+
+    client = RemoteClient(args.server, token)
+    try:
+        if args.verb == "open":
+            game_id = RemoteReader(client, None).resolve(args.game)
+            body = {"from": args.first, "to": args.last, "claim": args.claim}
+            print(
+                "\n".join(
+                    dispute_lines(
+                        msgspec.convert(client.post(f"/games/{game_id}/disputes", body), DisputeView)
+                    )
+                )
+            )
+            return 0
+        if args.verb == "list":
+            game_id = RemoteReader(client, None).resolve(args.game)
+            return _list_views(
+                game_id, msgspec.convert(client.get(f"/games/{game_id}/disputes"), list[DisputeView])
+            )
+        dispute_id = _dispute_id(args.dispute)
+        if args.verb == "rule":
+            answer = client.post(f"/disputes/{dispute_id}/rulings", {"text": args.text})
+            print("\n".join(dispute_lines(msgspec.convert(answer, DisputeView))))
+            return 0
+        if args.verb == "show":
+            print(
+                "\n".join(dispute_lines(msgspec.convert(client.get(f"/disputes/{dispute_id}"), DisputeView)))
+            )
+            return 0
+        data = msgspec.json.encode(client.get(f"/disputes/{dispute_id}/bundle"))
+    finally:
+        client.close()
+    return _write(args, data)
+
+
 def _list(app: Chronicle, game_id: UUID) -> int:
     from store import disputes
 
-    found = [disputes.show(app, d, ADMIN) for d in disputes.disputes_of(app, game_id)]
+    return _list_views(
+        str(game_id), [disputes.show(app, d, ADMIN) for d in disputes.disputes_of(app, game_id)]
+    )
+
+
+def _list_views(game_id: str, found: list[Any]) -> int:
     if not found:
         print(f"no disputes over game {game_id}")
     for shown in found:

@@ -19,9 +19,9 @@ from uuid import UUID
 import pytest
 
 from replay_cli.main import main
-from store.app import Chronicle
-from tests.cli.conftest import COMMAND, Cli
-from tests.short_games import finished_game
+from store.app import RECORDER, Chronicle, NewGame
+from tests.cli.conftest import COMMAND, Cli, serving
+from tests.short_games import finished_game, plan
 from tests.store.disputed import battle_range, dynasties_with_battle, play_as
 
 
@@ -137,3 +137,39 @@ def test_a_same_deal_province_game_shows_in_the_statistics_beside_the_first(
         (str(first), 1, str(first)),
         (str(first), 2, str(again)),
     ]
+
+
+def test_a_seat_disputes_a_running_game_on_a_server_and_gets_a_bundle_of_what_it_sees(
+    cli: Cli, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    app = Chronicle(cli.store)
+    try:
+        created = app.create_game(NewGame("dominion", ["Ann", "Ben"]))
+        game_id = UUID(created.game_id)
+        codec = app.game(game_id).ruleset.codec
+        for step in plan(app, game_id, 4, "server", one_seat=True):
+            app.record(game_id, codec.encode(step.action), RECORDER, seat=step.seat)
+        version = app.game(game_id).version
+        sealed = app.secrets(game_id).server_seed
+    finally:
+        app.close()
+    seat = ("--token", created.seat_tokens["p1"])
+    with serving(cli) as server:
+        remote = ("--server", server.url)
+        status, opened = _chronicle(
+            capsys, "dispute", "open", created.game_id[:8], "--from", "1", "--to", str(version),
+            "--claim", "Ben's shuffle", *remote, *seat,
+        )  # fmt: skip
+        assert status == 0 and "The record holds" in opened and "seat:p1" in opened
+        dispute_id = opened.splitlines()[0].split()[1]
+        assert main(["dispute", "rule", dispute_id, "--text", "no", *remote, *seat]) == 1
+        assert "recorder_required" in capsys.readouterr().err
+        status, listed = _chronicle(capsys, "dispute", "list", created.game_id, *remote)
+        assert status == 0 and dispute_id in listed
+        bundle = tmp_path / "bundle.json"
+        assert main(["dispute", "export", dispute_id, "--out", str(bundle), *remote, *seat]) == 0
+    held = json.loads(bundle.read_text())
+    assert held["form"] == "redacted" and held["view"] == "player:p1" and sealed not in bundle.read_text()
+    status, out = _chronicle(capsys, "verify", str(bundle))
+    assert status == 0
+    assert "unchecked the hash chain" in out and out.rstrip().endswith("verified: the bundle holds")
