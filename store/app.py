@@ -197,14 +197,13 @@ class Chronicle(Application[UUID]):
 
     def access(self, game_id: UUID, token: str | None) -> Access:
         """The role a bearer token grants on `game_id` (anonymous without one)."""
+        deals.withhold(self, game_id, token)
         if not token:
-            deals.withhold(self, game_id)
             return ANONYMOUS
         if self.admin_token and hmac_equal(token, self.admin_token):
             return ADMIN
         role = self.secrets(game_id).role_of(token)
         if role is None:
-            deals.withhold(self, game_id)  # another table's token is told why, not just refused
             raise Unauthorized("This token is not valid for this game.", code="invalid_token")
         if role == "recorder":
             return RECORDER

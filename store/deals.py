@@ -191,8 +191,11 @@ def first_game_of(app: Any, game_id: UUID) -> UUID | None:
     return found
 
 
-def withhold(app: Any, game_id: UUID) -> None:
-    """Refuse a reader without a token of `game_id` while another game of its deal runs."""
+def withhold(app: Any, game_id: UUID, token: str | None) -> None:
+    """Refuse a reader without a token of `game_id` while another game of its deal runs (a
+    token of another game is told why, not only refused)."""
+    if token and (app.is_admin(token) or app.secrets(game_id).role_of(token) is not None):
+        return  # the game's own table, or the administrator
     first = first_game_of(app, game_id)
     if first is None:
         return

@@ -28,12 +28,11 @@ The game's disputes (store/disputes.py) travel with it: `"disputes": [{"stream_i
 [...]}]`, each stream in its stored form (in NDJSON, one line per dispute after the events,
 and the header counts them). The key is left out when there are none, so such an export reads
 as before. An import stores them with their ids, after checking that each is a dispute over
-this game whose versions run from 1 without a gap.
+this game whose versions run from 1 without a gap (store/dispute_transfer.py).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any, Literal
 from uuid import UUID
@@ -45,13 +44,11 @@ from domain.events import GameAbandoned, GameCreated, GameFinished
 from store import chain, deals
 from store.app import Access, Chronicle
 from store.audit import audit_events
-from store.disputes import TOPICS as DISPUTE_TOPICS
-from store.disputes import Dispute, disputes_of
+from store.dispute_transfer import ExportedDispute, export_disputes, prepare_disputes
 from store.errors import Forbidden, InvalidRequest, ServiceError
 from store.secrets import GameSecrets, new_token
 
 FORMAT = "chronicle-export-v1"
-OPENED = Dispute.Created.TOPIC
 Format = Literal["json", "ndjson"]
 
 
@@ -72,13 +69,6 @@ class ExportedEvent(msgspec.Struct, forbid_unknown_fields=True):
     fields: dict[str, Any]
 
 
-class ExportedStream(msgspec.Struct, forbid_unknown_fields=True):
-    """A stream that points at the game (a dispute), in its stored form."""
-
-    stream_id: str
-    events: list[ExportedEvent]
-
-
 class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: str
     game_id: str
@@ -94,7 +84,7 @@ class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     status: str
     chain: ChainHead
     events: list[ExportedEvent]
-    disputes: list[ExportedStream] = []
+    disputes: list[ExportedDispute] = []
 
 
 class Imported(msgspec.Struct):
@@ -125,17 +115,8 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
         game.status,
         ChainHead(found.algorithm, found.head),
         [ExportedEvent(r.version, r.topic, r.fields) for r in records],
-        _dispute_streams(app, game_id),
+        export_disputes(app, game_id),
     )
-
-
-def _dispute_streams(app: Chronicle, game_id: UUID) -> list[ExportedStream]:
-    streams = []
-    for dispute_id in disputes_of(app, game_id):
-        rows = app.recorder.select_events(dispute_id)
-        events = [ExportedEvent(r.originator_version, r.topic, json.loads(r.state)) for r in rows]
-        streams.append(ExportedStream(str(dispute_id), events))
-    return streams
 
 
 def ndjson_lines(export: Export) -> Iterator[bytes]:
@@ -170,7 +151,7 @@ def decode(data: bytes) -> Export:
                 )
             streams = (
                 [
-                    msgspec.json.decode(line, type=ExportedStream)
+                    msgspec.json.decode(line, type=ExportedDispute)
                     for line in lines[len(lines) - header.disputes :]
                 ]
                 if header.disputes
@@ -205,7 +186,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             code="chain_broken",
         )
     events = _domain_events(app, game_id, records)
-    attached = _dispute_events(app, game_id, export.disputes)
+    attached = prepare_disputes(app, game_id, export.disputes)
     created = events[0]
     closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
     if created.mode == "digital" and closing is None:
@@ -247,40 +228,6 @@ def import_game(app: Chronicle, export: Export) -> Imported:
         tokens["recorder"],
         {s: tokens[f"seat:{s}"] for s in seats},
     )
-
-
-def _dispute_events(app: Chronicle, game_id: UUID, streams: list[ExportedStream]) -> list[Any]:
-    """The exported disputes as stored events; each must be a dispute over this game."""
-    events: list[Any] = []
-    for stream in streams:
-        try:
-            stream_id = UUID(stream.stream_id)
-        except ValueError:
-            raise InvalidRequest(
-                f"{stream.stream_id!r} is not a dispute id.", code="export_invalid"
-            ) from None
-        versions = [e.version for e in stream.events]
-        if not versions or versions != list(range(1, len(versions) + 1)):
-            raise InvalidRequest(
-                f"Dispute {stream_id}'s events do not run from version 1 without a gap.",
-                code="export_invalid",
-            )
-        if stream.events[0].fields.get("game_id") != str(game_id):
-            raise InvalidRequest(f"Dispute {stream_id} is not over this game.", code="export_invalid")
-        for event in stream.events:
-            if event.topic not in DISPUTE_TOPICS or (event.version == 1) != (event.topic == OPENED):
-                raise InvalidRequest(
-                    f"Dispute {stream_id} has an event no dispute holds at version {event.version}.",
-                    code="export_invalid",
-                )
-            row = StoredRecord(stream_id, event.version, event.topic, msgspec.json.encode(event.fields))
-            try:
-                events.append(app.mapper.to_domain_event(row))
-            except Exception:
-                raise InvalidRequest(
-                    f"Dispute {stream_id} cannot be read at version {event.version}.", code="export_invalid"
-                ) from None
-    return events
 
 
 def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -> list[Any]:
