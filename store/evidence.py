@@ -35,6 +35,9 @@ What it cannot check, and says so instead of failing:
   The same dispute exported once the game has ended is a full bundle.
 - a stored-form bundle of a running digital game (the recorder's): the chain is checked, but
   the seed is still sealed, so the actions cannot be re-decided (the rules draw from it).
+- the words: the claim and the rulings are carried as the dispute recorded them; no digest
+  binds them (anyone could recompute one), so the bundle proves the game and the verdict, not
+  who said what.
 """
 
 from __future__ import annotations
@@ -324,6 +327,11 @@ def _compare(stated: Verdict, again: Verdict) -> None:
 
 def _verify_redacted(bundle: Bundle, report: Report) -> None:
     _versions(bundle)
+    stated, dispute = bundle.verdict, bundle.dispute
+    if (stated.first, stated.last) != (dispute.first, dispute.last) or any(
+        not dispute.first <= f.version <= dispute.last for f in stated.findings
+    ):
+        raise _Failed("verdict", None, "the transcript is not over the dispute's range")
     by_version = {e["version"]: e for e in bundle.events}
     for finding in bundle.verdict.findings:
         shown = by_version.get(finding.version)
