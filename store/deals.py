@@ -253,3 +253,19 @@ def comparison(app: Any) -> list[dict[str, Any]]:
                 }
             )
     return rows
+
+
+def comparison_table(app: Any, ruleset: str | None = None) -> Any:
+    """`comparison` as a statistics table (`same_deal`), for `chronicle stats` and the API."""
+    from projections.tables import Column, Table
+
+    rows = [r for r in comparison(app) if ruleset is None or r["ruleset"] == ruleset]
+    columns = [
+        Column("deal", "deal", "text"),
+        Column("table", "table", "count"),
+        Column("game", "game", "text"),
+        Column("players", "players and scores", "text"),
+        Column("winners", "winners", "text"),
+        Column("status", "status", "text"),
+    ]
+    return Table("same_deal", "Same deal: the tables that played one deal", "game", columns, rows)

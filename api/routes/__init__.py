@@ -13,6 +13,7 @@ from litestar import Router
 
 from api import live, metrics
 from api.routes import (
+    deals,
     disputes,
     endings,
     games,
@@ -33,6 +34,7 @@ HANDLERS = [
     *imports.ROUTES,
     *transfer.ROUTES,
     *disputes.ROUTES,
+    *deals.ROUTES,
     *retractions.ROUTES,
     *endings.ROUTES,
     *reading.ROUTES,

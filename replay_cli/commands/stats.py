@@ -12,7 +12,8 @@ A tie for first is a draw for those tied. A player is a name within one ruleset
 (`province/Ann`); --across-rulesets counts a name as one player in every ruleset.
 
 The same-deal table compares the games that played one deal (`chronicle new RULESET
---same-deal-as GAME`): each table's players and scores, read from the store itself.
+--same-deal-as GAME`): each table's players and scores, read from the store itself (over a
+server, `GET /stats/same-deal`).
 
 The view is brought up to date first (the active generation catches up with the store);
 --no-update reads it as it stands. --server URL reads a server's statistics instead.
@@ -196,19 +197,9 @@ def _local_tables(args: argparse.Namespace, filters: Any) -> tuple[tuple[str, st
 
 def _same_deal_table(app: Any, filters: Any) -> Any:
     """The tables that played one deal side by side (store/deals.py); read from the store."""
-    from projections.tables import Column, Table
-    from store.deals import comparison
+    from store.deals import comparison_table
 
-    rows = [r for r in comparison(app) if filters.ruleset is None or r["ruleset"] == filters.ruleset]
-    columns = [
-        Column("deal", "deal", "text"),
-        Column("table", "table", "count"),
-        Column("game", "game", "text"),
-        Column("players", "players and scores", "text"),
-        Column("winners", "winners", "text"),
-        Column("status", "status", "text"),
-    ]
-    return Table("same_deal", "Same deal: the tables that played one deal", "game", columns, rows)
+    return comparison_table(app, filters.ruleset)
 
 
 def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]]:
@@ -227,11 +218,12 @@ def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]
             across_rulesets="true" if args.across_rulesets else None,
             limit=1000,
         )
+        same_deal = client.get("/stats/same-deal", ruleset=args.ruleset)
     finally:
         client.close()
     tables = [
         Table(t["id"], t["title"], t["key"], [msgspec.convert(c, Column) for c in t["columns"]], t["rows"])
-        for t in body["tables"]
+        for t in [*body["tables"], same_deal]
     ]
     where = f" (server {args.server}, view generation {body['generation']}, position {body['position']})"
     return (f"{body['games']} finished games", where), tables

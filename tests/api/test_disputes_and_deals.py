@@ -84,3 +84,12 @@ def test_while_a_same_deal_game_runs_its_deal_is_withheld_over_http(api: Api) ->
     ended = client.post(f"/games/{again.id}/abandon", json={}, headers=bearer(again.recorder))
     assert ended.status_code in (200, 201), ended.text
     assert client.get(f"/games/{first}/events").status_code == 200
+
+    compared = client.get("/stats/same-deal", params={"ruleset": "province"}).json()
+    assert compared["id"] == "same_deal"
+    assert [(r["table"], r["game"], r["status"]) for r in compared["rows"]] == [
+        (1, str(first), "finished"),
+        (2, again.id, "abandoned"),
+    ]
+    assert compared["rows"][1]["players"] == "Cy, Di"  # no outcome: the names alone
+    assert client.get("/stats/same-deal", params={"ruleset": "dominion"}).json()["rows"] == []
