@@ -25,7 +25,7 @@ statistics over finished games show outcomes only, never a deal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID, uuid5
 
 import msgspec
@@ -35,6 +35,9 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameCreated
 from store.errors import Forbidden, InvalidRequest
+
+if TYPE_CHECKING:
+    from projections.tables import Table
 
 _NAMESPACE = UUID("3f0a6a0e-54a4-4a55-9a3b-1a2f4f8c2b7d")
 
@@ -255,7 +258,7 @@ def comparison(app: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def comparison_table(app: Any, ruleset: str | None = None) -> Any:
+def comparison_table(app: Any, ruleset: str | None = None) -> Table:
     """`comparison` as a statistics table (`same_deal`), for `chronicle stats` and the API."""
     from projections.tables import Column, Table
 
