@@ -268,7 +268,8 @@ class Chronicle(Application[UUID]):
         sealed = GameSecrets.seal(game_id, seed if new.mode == "digital" else None, tokens)
         self._finish_if_over(game, sealed)
         if dealt is not None:
-            deals.save_game_of_deal(self, UUID(dealt.first_game), game_id, game, sealed)
+            if not deals.save_game_of_deal(self, UUID(dealt.first_game), game_id, game, sealed):
+                return self.create_game(new, admin=admin, game_id=game_id)  # another table joined first
         else:
             self.save(game, sealed)
         return CreatedGame(

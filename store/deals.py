@@ -17,10 +17,11 @@ dealt, every roll), so while one game of a deal runs, the other games of that de
 withheld (403 `same_deal_in_play`) from every reader who holds none of their own tokens:
 anonymous readers, and a running table's own tokens presented on another game of its deal.
 An anonymous reader cannot be tied to a table, so the rule cannot be narrower than "nobody
-without a token of that game": the first table (its recorder and seats) and an administrator
-still read it. The rule holds on every path that asks `Chronicle.access` for a game (events,
-state, prompts, audit, export, statistics of one game, live streams); listings and the
-statistics over finished games show outcomes only, never a deal.
+without a token of that game": each game's own table (its recorder and seats) and an
+administrator still read it. Two tables playing one deal at once are withheld from each other.
+The rule holds on every path that asks `Chronicle.access` for a game (events, state, prompts,
+audit, export, statistics of one game, disputes, live streams); listings and the statistics over
+finished games show outcomes only, never a deal.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameCreated
-from store.errors import Forbidden, InvalidRequest
+from store.errors import Forbidden, InvalidRequest, VersionConflict
 
 if TYPE_CHECKING:
     from projections.tables import Table
@@ -151,19 +152,29 @@ def joined(app: Any, first_game: UUID, game_id: UUID) -> Deal:
     return deal
 
 
-def save_game_of_deal(app: Any, first_game: UUID, game_id: UUID, *aggregates: Any) -> None:
-    """Save the new game with its place in the deal; a deal another table joined meanwhile is
-    read again (the library refuses the stale version)."""
-    for attempt in range(5):
-        deal = joined(app, first_game, game_id)
+def save_game_of_deal(app: Any, first_game: UUID, game_id: UUID, *aggregates: Any) -> bool:
+    """Save a new game (its `aggregates`) with its place in the deal, in one transaction.
+    False when another table joined the deal meanwhile: nothing was saved, and the new game's
+    events were taken by the failed save, so the caller builds it again."""
+    deal = joined(app, first_game, game_id)
+    try:
+        app.save(*aggregates, deal)
+    except IntegrityError:
+        if app.recorder.select_events(game_id, limit=1):
+            raise  # the game itself clashed, not the deal
+        return False
+    return True
+
+
+def join(app: Any, first_game: UUID, game_id: UUID) -> None:
+    """Add a game already stored (an import) to its deal, reading the deal again on a clash."""
+    for _attempt in range(5):
         try:
-            app.save(*aggregates, deal)
+            app.save(joined(app, first_game, game_id))
             return
         except IntegrityError:
-            if attempt == 4:
-                raise
-            if app.repository.cache is not None:
-                app.repository.cache.put(deal.id, None)
+            continue  # a cached deal is brought up to date from the store on the next read
+    raise VersionConflict("Other tables keep joining this deal; try again.")
 
 
 def games_of(app: Any, first_game: UUID) -> list[str]:

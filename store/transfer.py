@@ -218,7 +218,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
         raise error
     deal = vars(created).get("deal")
     if isinstance(deal, str) and deal:  # a same-deal game joins its deal here too
-        deals.save_game_of_deal(app, UUID(deal), game_id)
+        deals.join(app, UUID(deal), game_id)
     status = "abandoned" if isinstance(closing, GameAbandoned) else "finished" if closing else "running"
     return Imported(
         str(game_id),

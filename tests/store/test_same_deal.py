@@ -113,3 +113,22 @@ def test_a_deal_is_lent_only_by_a_finished_digital_game_of_the_same_ruleset_and_
             app.create_game(new, admin=True)
         assert refused.value.code == code, new
     assert deals.games_of(app, finished) == []  # nothing was stored
+
+
+def test_tables_that_join_one_deal_at_once_are_all_stored_and_all_listed(app: Chronicle) -> None:
+    """Each join appends to the deal's stream; a table that loses the race is built again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = finished_game(app, "province")
+    with ThreadPoolExecutor(4) as pool:
+        created = list(
+            pool.map(
+                lambda i: app.create_game(NewGame("province", [f"X{i}", f"Y{i}"], same_deal_as=str(first))),
+                range(8),
+            )
+        )
+    games = deals.games_of(app, first)
+    assert games[0] == str(first)
+    assert sorted(games[1:]) == sorted(c.game_id for c in created)
+    for made in created:
+        assert app.game(UUID(made.game_id)).config.deal == str(first)
