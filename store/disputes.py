@@ -26,10 +26,11 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
 
 from domain import reading
 from domain.ruleset import Viewer
-from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized
+from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.verdict import Finding, Verdict, verdict
 
 MAX_CLAIM = 2000
@@ -155,7 +156,12 @@ def rule(app: Any, dispute_id: UUID, access: Any, text: str) -> DisputeView:
         raise InvalidRequest(f"A ruling is 1 to {MAX_CLAIM} characters.", code="invalid_ruling")
     dispute = load(app, dispute_id)
     dispute.trigger_event(Dispute.Ruled, text=text, by=_who(access))
-    app.save(dispute)
+    try:
+        app.save(dispute)
+    except IntegrityError:
+        raise VersionConflict(
+            "Another ruling was recorded meanwhile; read the dispute and rule again."
+        ) from None
     return show(app, dispute_id, access)
 
 

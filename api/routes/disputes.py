@@ -97,7 +97,7 @@ def show_dispute(
     status_code=201,
     sync_to_thread=True,
     tags=["disputes"],
-    responses=problem_responses(400, 401, 403, 404),
+    responses=problem_responses(400, 401, 403, 404, 409),
 )
 def rule_dispute(
     data: JSONBody[NewRuling],
