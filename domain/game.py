@@ -202,6 +202,11 @@ class Game(Aggregate):
             rng_algorithm=ALGORITHM,
             tags=list(tags),
         )
+        if config.deal:
+            # Stored only on a same-deal game, beside the declared fields (as the chain's
+            # digest is), so every other game's first event keeps its stored bytes.
+            vars(game.pending_events[0])["deal"] = config.deal
+            game.config = config
         for fact in game.ruleset.setup(config, game.state, rng):
             game.trigger_event(cls.FactRecorded, timestamp=at, fact=game.ruleset.codec.encode(fact))
         return game

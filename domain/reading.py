@@ -110,6 +110,8 @@ def _present(game: Game, event: Any, viewer: Viewer, retracted: bool) -> StoredE
             "rng_algorithm": event.rng_algorithm,
             "tags": event.tags,
         }
+        if vars(event).get("deal"):
+            data["deal"] = vars(event)["deal"]  # a same-deal game's first game (records 4.3)
         return StoredEvent(version, "created", at, data, f"{ruleset.meta.title} ({event.mode}) for {names}.")
     if isinstance(event, GameResigned | GameAbandoned):
         return _present_ending(event, config, at)

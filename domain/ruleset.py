@@ -123,6 +123,14 @@ class GameConfig(msgspec.Struct, frozen=True):
     seats: tuple[Seat, ...]
     options: dict[str, Any]
     client_seed: str = ""
+    # A same-deal game (store/deals.py) draws as the game whose deal it replays: the
+    # randomness is keyed by that game's id, not its own (records 4.3).
+    deal: str = ""
+
+    @property
+    def rng_key(self) -> str:
+        """The game id the randomness is keyed by (records 4.3): the deal's, else its own."""
+        return self.deal or self.game_id
 
     @classmethod
     def from_record(cls, game_id: str, record: Mapping[str, Any]) -> GameConfig:
@@ -135,6 +143,7 @@ class GameConfig(msgspec.Struct, frozen=True):
             seats=tuple(Seat(s["id"], s["name"]) for s in record["seats"]),
             options=dict(record["options"]),
             client_seed=record.get("client_seed", ""),
+            deal=record.get("deal") or "",
         )
 
     def seat_ids(self) -> tuple[str, ...]:

@@ -35,7 +35,7 @@ from domain.ruleset import (
     get_ruleset,
     resolve_options,
 )
-from store import chain
+from store import chain, deals
 from store.config import admin_token_from_env, store_env, store_url
 from store.errors import (
     ActionIdReused,
@@ -63,6 +63,8 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     tags: Tags = []
     # administrators only: fixes the deal for a reproduction (64 hex digits)
     server_seed: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    # a finished digital game whose deal this game replays (store/deals.py)
+    same_deal_as: Annotated[str, msgspec.Meta(max_length=64)] | None = None
 
 
 class CreatedGame(msgspec.Struct):
@@ -195,6 +197,7 @@ class Chronicle(Application[UUID]):
 
     def access(self, game_id: UUID, token: str | None) -> Access:
         """The role a bearer token grants on `game_id` (anonymous without one)."""
+        deals.withhold(self, game_id, token)
         if not token:
             return ANONYMOUS
         if self.admin_token and hmac_equal(token, self.admin_token):
@@ -247,13 +250,17 @@ class Chronicle(Application[UUID]):
             )
         if any(not name.strip() for name in new.players):
             raise InvalidRequest("Every player needs a name.", code="invalid_player_name")
-        options = resolve_options(meta, new.options)
+        dealt = deals.lend(self, new) if new.same_deal_as is not None else None
+        options = resolve_options(meta, dealt.options if dealt else new.options)
         if isinstance(options, Rejection):
             raise RejectedError(options, status=400)
-        seed = self._server_seed(new, admin)
+        seed = dealt.server_seed if dealt else self._server_seed(new, admin)
         game_id = game_id or uuid4()
         seats = tuple(Seat(sid, name.strip()) for sid, name in zip(meta.seat_ids, new.players, strict=False))
-        config = GameConfig(str(game_id), meta.id, new.mode, seats, options, new.client_seed)
+        client_seed = dealt.client_seed if dealt else new.client_seed
+        config = GameConfig(
+            str(game_id), meta.id, new.mode, seats, options, client_seed, dealt.first_game if dealt else ""
+        )
         # A ruleset may check what options alone cannot (a custom map's geometry, say).
         problem = check_config(config) if check_config is not None else None
         if isinstance(problem, Rejection):
@@ -264,7 +271,11 @@ class Chronicle(Application[UUID]):
         tokens = {f"seat:{s.id}": new_token() for s in seats} | {"recorder": new_token()}
         sealed = GameSecrets.seal(game_id, seed if new.mode == "digital" else None, tokens)
         self._finish_if_over(game, sealed)
-        self.save(game, sealed)
+        if dealt is not None:
+            if not deals.save_game_of_deal(self, UUID(dealt.first_game), game_id, game, sealed):
+                return self.create_game(new, admin=admin, game_id=game_id)  # another table joined first
+        else:
+            self.save(game, sealed)
         return CreatedGame(
             game_id=str(game_id),
             commitment=published,
@@ -554,7 +565,7 @@ class Chronicle(Application[UUID]):
 
     def rng_for(self, config: GameConfig, seed: bytes) -> Rng:
         """The generator of a digital game: `hmac-sha256-v1` over its seed (records 4)."""
-        return SeededRng(seed, config.game_id, config.client_seed)
+        return SeededRng(seed, config.rng_key, config.client_seed)
 
     def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:
         if game.outcome is None and game.ruleset.outcome(game.state) is not None:

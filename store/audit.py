@@ -182,7 +182,7 @@ def _rng(
             revealed = None
         if revealed is not None and commitment(revealed) == created.commitment:
             report.random_checked = True
-            return SeededRng(revealed, config.game_id, config.client_seed), None
+            return SeededRng(revealed, config.rng_key, config.client_seed), None
         late = _Diverged(
             finished.originator_version,
             "seed_not_committed",
@@ -206,7 +206,7 @@ def _rng(
             1, "seed_not_committed", "the seed does not match the published commitment", "records 4.1"
         )
     report.random_checked = True
-    return SeededRng(seed, config.game_id, config.client_seed), late
+    return SeededRng(seed, config.rng_key, config.client_seed), late
 
 
 class _Walk:

@@ -22,9 +22,15 @@ already holds is refused (409 `game_exists`). The events and the new secrets are
 transaction, byte for byte the fields they had, so the chain's head stays the same.
 
 JSON: one object `{"format", "game_id", "status", "chain": {"algorithm", "head"}, "events":
-[...], "annotations": [...], "variations": [...]}`; NDJSON: that object without its lists on the
-first line (with their lengths), then one event per line, then one annotations event per line,
-then one variation per line. Annotations and variations travel as store/studies_transfer.py says.
+[...], "annotations": [...], "variations": [...], "disputes": [...]}`; NDJSON: that object
+without its lists on the first line (with their lengths), then one event per line, then one
+annotations event per line, one variation per line, and one dispute per line. Annotations and
+variations travel as store/studies_transfer.py says.
+
+The game's disputes (store/disputes.py) travel with it: `"disputes": [{"stream_id", "events":
+[...]}]`, each stream in its stored form. The key is left out when there are none, so such an
+export reads as before. An import stores them with their ids, after checking that each is a
+dispute over this game whose versions run from 1 without a gap (store/dispute_transfer.py).
 """
 
 from __future__ import annotations
@@ -37,9 +43,10 @@ import msgspec
 from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
-from store import chain
+from store import chain, deals
 from store.app import Access, Chronicle
 from store.audit import audit_events
+from store.dispute_transfer import ExportedDispute, export_disputes, prepare_disputes
 from store.errors import Forbidden, InvalidRequest, ServiceError
 from store.secrets import GameSecrets, new_token
 from store.studies_transfer import ExportedVariation, StreamEvent, export_studies, prepare_studies
@@ -65,7 +72,7 @@ class ExportedEvent(msgspec.Struct, forbid_unknown_fields=True):
     fields: dict[str, Any]
 
 
-class Header(msgspec.Struct, forbid_unknown_fields=True):
+class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: str
     game_id: str
     status: str
@@ -73,9 +80,10 @@ class Header(msgspec.Struct, forbid_unknown_fields=True):
     events: int
     annotations: int = 0
     variations: int = 0
+    disputes: int = 0
 
 
-class Export(msgspec.Struct, forbid_unknown_fields=True):
+class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     format: str
     game_id: str
     status: str
@@ -83,6 +91,7 @@ class Export(msgspec.Struct, forbid_unknown_fields=True):
     events: list[ExportedEvent]
     annotations: list[StreamEvent] = []
     variations: list[ExportedVariation] = []
+    disputes: list[ExportedDispute] = []
 
 
 class Imported(msgspec.Struct):
@@ -117,21 +126,23 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
         [ExportedEvent(r.version, r.topic, r.fields) for r in records],
         notes,
         variations,
+        export_disputes(app, game_id),
     )
 
 
 def ndjson_lines(export: Export) -> Iterator[bytes]:
     header = Header(
-        export.format,
-        export.game_id,
-        export.status,
-        export.chain,
-        len(export.events),
-        len(export.annotations),
-        len(export.variations),
+        format=export.format,
+        game_id=export.game_id,
+        status=export.status,
+        chain=export.chain,
+        events=len(export.events),
+        annotations=len(export.annotations),
+        variations=len(export.variations),
+        disputes=len(export.disputes),
     )
     yield msgspec.json.encode(header) + b"\n"
-    for part in (export.events, export.annotations, export.variations):
+    for part in (export.events, export.annotations, export.variations, export.disputes):
         for item in part:
             yield msgspec.json.encode(item) + b"\n"
 
@@ -148,7 +159,7 @@ def decode(data: bytes) -> Export:
         if text.startswith(b"{") and b'"events":[' not in first_line.replace(b" ", b""):
             lines = [line for line in text.splitlines() if line.strip()]
             header = msgspec.json.decode(lines[0], type=Header)
-            announced = header.events + header.annotations + header.variations
+            announced = header.events + header.annotations + header.variations + header.disputes
             if len(lines) - 1 != announced:
                 raise InvalidRequest(
                     f"The export announces {announced} lines after its header and holds {len(lines) - 1}.",
@@ -156,15 +167,25 @@ def decode(data: bytes) -> Export:
                 )
             notes_from = 1 + header.events
             variations_from = notes_from + header.annotations
+            disputes_from = variations_from + header.variations
             events = [msgspec.json.decode(line, type=ExportedEvent) for line in lines[1:notes_from]]
             notes = [
                 msgspec.json.decode(line, type=StreamEvent) for line in lines[notes_from:variations_from]
             ]
             variations = [
-                msgspec.json.decode(line, type=ExportedVariation) for line in lines[variations_from:]
+                msgspec.json.decode(line, type=ExportedVariation)
+                for line in lines[variations_from:disputes_from]
             ]
+            disputes = [msgspec.json.decode(line, type=ExportedDispute) for line in lines[disputes_from:]]
             return Export(
-                header.format, header.game_id, header.status, header.chain, events, notes, variations
+                header.format,
+                header.game_id,
+                header.status,
+                header.chain,
+                events,
+                notes,
+                variations,
+                disputes,
             )
         return msgspec.json.decode(text, type=Export)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -194,6 +215,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             code="chain_broken",
         )
     events = _domain_events(app, game_id, records)
+    attached = prepare_disputes(app, game_id, export.disputes)
     created = events[0]
     closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
     if created.mode == "digital" and closing is None:
@@ -219,11 +241,14 @@ def import_game(app: Chronicle, export: Export) -> Imported:
     seed = closing.server_seed if closing is not None and created.mode == "digital" else None
     sealed = GameSecrets.seal(game_id, bytes.fromhex(seed) if seed else None, tokens)
     try:
-        app.events.put([*events, *sealed.collect_events(), *studies.events])
+        app.events.put([*events, *sealed.collect_events(), *studies.events, *attached])
     except Exception as error:  # a racing import of the same game took the versions first
         if app.recorder.select_events(game_id, limit=1):
             raise GameExists(f"This store already holds game {game_id}.") from None
         raise error
+    deal = vars(created).get("deal")
+    if isinstance(deal, str) and deal:  # a same-deal game joins its deal here too
+        deals.join(app, UUID(deal), game_id)
     status = "abandoned" if isinstance(closing, GameAbandoned) else "finished" if closing else "running"
     return Imported(
         str(game_id),

@@ -13,6 +13,8 @@ from litestar import Router
 
 from api import live, metrics
 from api.routes import (
+    deals,
+    disputes,
     endings,
     games,
     health,
@@ -33,6 +35,8 @@ HANDLERS = [
     *games.ROUTES,
     *imports.ROUTES,
     *transfer.ROUTES,
+    *disputes.ROUTES,
+    *deals.ROUTES,
     *retractions.ROUTES,
     *endings.ROUTES,
     *notes.ROUTES,

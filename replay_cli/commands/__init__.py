@@ -16,6 +16,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     annotate,
     audit,
     completion,
+    dispute,
     endings,
     export,
     games,
@@ -34,6 +35,7 @@ from replay_cli.commands import (  # noqa: E402  (the protocol above is what the
     simulate,
     stats,
     variation,
+    verify,
     watch,
 )
 
@@ -51,6 +53,8 @@ COMMANDS: tuple[Command, ...] = (
     annotate,
     variation,
     audit,
+    dispute,
+    verify,
     export,
     simulate,
     stats,

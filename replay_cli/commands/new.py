@@ -5,6 +5,10 @@ The user owns the store, so they create as administrator: `--seed` may fix the s
 With `--server URL` the game is created on a server (`POST /games`); a token (`--token`,
 `--token-file` or `CHRONICLE_TOKEN`) is sent when given: a server that creates games by token
 needs one, and `--seed` there needs the administrator's.
+
+`--same-deal-as GAME` deals again the deal of a finished digital game of the same ruleset and
+player count (store/deals.py): its options, client seed and seed come from that game, so
+`--option`, `--client-seed` and `--seed` do not apply.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import msgspec
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
-from replay_cli.local import open_store
+from replay_cli.local import open_store, resolve_game
 from replay_cli.options import check_new_game, parse_options, ruleset_named
 from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import CreatedGame, NewGame
@@ -38,6 +42,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--client-seed", default="", metavar="S")
     parser.add_argument("--tag", dest="tags", action="append", default=[], metavar="T")
     parser.add_argument("--seed", metavar="HEX", help="fix the 32-byte server seed (digital games)")
+    parser.add_argument(
+        "--same-deal-as", metavar="GAME", help="play the deal of a finished digital game again"
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
     add_store_option(parser)
     parser.add_argument("--server", metavar="URL", help="create the game on a Chronicle server")
@@ -49,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_named(args.ruleset)
     if args.seed is not None and not _is_seed(args.seed):
         raise UsageError("--seed takes 32 bytes as 64 hexadecimal digits")
+    if args.same_deal_as is not None and (args.options or args.client_seed or args.seed):
+        raise UsageError(
+            "--same-deal-as takes its deal's options and seeds: leave out --option, --client-seed and --seed"
+        )
     options = parse_options(args.options, ruleset.meta)
     check_new_game(ruleset, len(args.players), options)
     new = NewGame(
@@ -59,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         client_seed=args.client_seed,
         tags=list(args.tags),
         server_seed=args.seed,
+        same_deal_as=args.same_deal_as,
     )
     token = server_token(args)
     if args.server is not None:
@@ -68,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         app = open_store(args.store, create=True)
         try:
+            if args.same_deal_as is not None:
+                new.same_deal_as = str(resolve_game(app, args.same_deal_as))
             created = app.create_game(new, admin=True)
         finally:
             app.close()

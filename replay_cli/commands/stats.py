@@ -11,6 +11,10 @@ print them for other programs.
 A tie for first is a draw for those tied. A player is a name within one ruleset
 (`province/Ann`); --across-rulesets counts a name as one player in every ruleset.
 
+The same-deal table compares the games that played one deal (`chronicle new RULESET
+--same-deal-as GAME`): each table's players and scores, read from the store itself (over a
+server, `GET /stats/same-deal`).
+
 The view is brought up to date first (the active generation catches up with the store);
 --no-update reads it as it stands. --server URL reads a server's statistics instead.
 """
@@ -183,11 +187,19 @@ def _local_tables(args: argparse.Namespace, filters: Any) -> tuple[tuple[str, st
             found = snapshot(reader, filters)
         finally:
             reader.close()
+        same_deal = _same_deal_table(app, filters)
     finally:
         app.close()
     assert found is not None
     where = f" (view generation {found.generation}, position {found.position})"
-    return (f"{found.games} finished games", where), list(found.tables)
+    return (f"{found.games} finished games", where), [*found.tables, same_deal]
+
+
+def _same_deal_table(app: Any, filters: Any) -> Any:
+    """The tables that played one deal side by side (store/deals.py); read from the store."""
+    from store.deals import comparison_table
+
+    return comparison_table(app, filters.ruleset)
 
 
 def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]]:
@@ -206,11 +218,12 @@ def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]
             across_rulesets="true" if args.across_rulesets else None,
             limit=1000,
         )
+        same_deal = client.get("/stats/same-deal", ruleset=args.ruleset)
     finally:
         client.close()
     tables = [
         Table(t["id"], t["title"], t["key"], [msgspec.convert(c, Column) for c in t["columns"]], t["rows"])
-        for t in body["tables"]
+        for t in [*body["tables"], same_deal]
     ]
     where = f" (server {args.server}, view generation {body['generation']}, position {body['position']})"
     return (f"{body['games']} finished games", where), tables

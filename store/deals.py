@@ -1,0 +1,285 @@
+"""Same-deal games: another table plays the deal of a finished digital game (the duplicate
+format), and the statistics compare the tables that played one deal.
+
+A same-deal game is created with the ruleset, the variant options, the client seed and the
+number of seats of the finished game it names, and that game's revealed server seed; its
+randomness is keyed by the id of the deal's first game (`GameConfig.deal`, records 4.3), so
+its setup and every draw that comes from the same stream and counter are the ones the first
+table saw. Its first event stores `deal` (the first game's id) and the commitment to the seed,
+which is the first game's commitment: anyone checks the deal against the first game.
+
+The games of one deal are listed in a `Deal` aggregate of their own (id derived from the first
+game's id), so finding the tables of a deal reads one stream, and the statistics find every
+deal by its topic.
+
+Who may read what while a deal is in play. A game's events give its deal away (every card
+dealt, every roll), so while one game of a deal runs, the other games of that deal are
+withheld (403 `same_deal_in_play`) from every reader who holds none of their own tokens:
+anonymous readers, and a running table's own tokens presented on another game of its deal.
+An anonymous reader cannot be tied to a table, so the rule cannot be narrower than "nobody
+without a token of that game": each game's own table (its recorder and seats) and an
+administrator still read it. Two tables playing one deal at once are withheld from each other.
+The rule holds on every path that asks `Chronicle.access` for a game (events, state, prompts,
+audit, export, statistics of one game, disputes, live streams); listings and the statistics over
+finished games show outcomes only, never a deal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+from uuid import UUID, uuid5
+
+import msgspec
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError
+
+from domain.events import GameCreated
+from store.errors import Forbidden, InvalidRequest, VersionConflict
+
+if TYPE_CHECKING:
+    from projections.tables import Table
+
+_NAMESPACE = UUID("3f0a6a0e-54a4-4a55-9a3b-1a2f4f8c2b7d")
+
+
+def deal_id(first_game: UUID) -> UUID:
+    return uuid5(_NAMESPACE, f"deal:{first_game}")
+
+
+class Deal(Aggregate):
+    """The games that played one deal, the first one first."""
+
+    TOPIC = "chronicle:Deal"
+
+    class Created(Aggregate.Created):
+        TOPIC = "chronicle:Deal.Created"
+        first_game: str
+
+    class Joined(Aggregate.Event):
+        TOPIC = "chronicle:Deal.Joined"
+        game_id: str
+
+        def apply(self, aggregate: Deal) -> None:
+            aggregate.games.append(self.game_id)
+
+    def __init__(self, first_game: str) -> None:
+        self.first_game = first_game
+        self.games: list[str] = [first_game]
+
+    @classmethod
+    def start(cls, first_game: UUID) -> Deal:
+        return cls._create(cls.Created, id=deal_id(first_game), first_game=str(first_game))
+
+    def join(self, game_id: UUID) -> None:
+        self.trigger_event(self.Joined, game_id=str(game_id))
+
+
+class DealOf(msgspec.Struct, frozen=True):
+    """What a same-deal game takes from the game it replays."""
+
+    first_game: str
+    server_seed: bytes
+    options: dict[str, Any]
+    client_seed: str
+
+
+def deal_of(app: Any, game_id: UUID, ruleset: str, players: int) -> DealOf:
+    """The deal of the finished game `game_id`, for a new game of `ruleset` with `players`
+    seats; refused with a stable code when that game cannot lend its deal."""
+    game = app.game(game_id)
+    config = game.config
+    if config.mode != "digital":
+        raise InvalidRequest(
+            "Only a digital game has a deal to replay: a physical table made its own luck.",
+            code="deal_not_digital",
+        )
+    if game.status != "finished" or not game.revealed_seed:
+        raise InvalidRequest(
+            "A game lends its deal once it has finished: its seed is sealed until then.",
+            code="deal_not_finished",
+        )
+    if config.ruleset != ruleset:
+        raise InvalidRequest(
+            f"That game was played under {config.ruleset}, not {ruleset}.", code="deal_ruleset_differs"
+        )
+    if len(config.seats) != players:
+        raise InvalidRequest(
+            f"That deal was dealt for {len(config.seats)} players, not {players}.",
+            code="deal_players_differ",
+        )
+    return DealOf(
+        config.deal or config.game_id,
+        bytes.fromhex(game.revealed_seed),
+        dict(config.options),
+        config.client_seed,
+    )
+
+
+def lend(app: Any, new: Any) -> DealOf:
+    """The deal a `NewGame` with `same_deal_as` replays. The new game takes that game's
+    options and client seed (it may repeat them, not change them) and its seed (so it may
+    not fix one of its own)."""
+    try:
+        source = UUID(new.same_deal_as)
+    except ValueError:
+        raise InvalidRequest(f"{new.same_deal_as!r} is not a game id.", code="invalid_game_id") from None
+    if new.mode != "digital":
+        raise InvalidRequest("A same-deal game is a digital game.", code="deal_not_digital")
+    if new.server_seed is not None:
+        raise InvalidRequest(
+            "A same-deal game takes the deal's seed, not one of its own.", code="invalid_seed"
+        )
+    dealt = deal_of(app, source, new.ruleset, len(new.players))
+    if new.options and new.options != dealt.options:
+        raise InvalidRequest(
+            "A same-deal game plays with the options of its deal; leave them out.", code="deal_options_differ"
+        )
+    if new.client_seed and new.client_seed != dealt.client_seed:
+        raise InvalidRequest(
+            "A same-deal game takes the client seed of its deal; leave it out.", code="deal_options_differ"
+        )
+    return dealt
+
+
+def joined(app: Any, first_game: UUID, game_id: UUID) -> Deal:
+    """The deal's list with `game_id` added (to be saved with the new game)."""
+    try:
+        deal: Deal = app.repository.get(deal_id(first_game))
+    except AggregateNotFoundError:
+        deal = Deal.start(first_game)
+    deal.join(game_id)
+    return deal
+
+
+def save_game_of_deal(app: Any, first_game: UUID, game_id: UUID, *aggregates: Any) -> bool:
+    """Save a new game (its `aggregates`) with its place in the deal, in one transaction.
+    False when another table joined the deal meanwhile: nothing was saved, and the new game's
+    events were taken by the failed save, so the caller builds it again."""
+    deal = joined(app, first_game, game_id)
+    try:
+        app.save(*aggregates, deal)
+    except IntegrityError:
+        if app.recorder.select_events(game_id, limit=1):
+            raise  # the game itself clashed, not the deal
+        return False
+    return True
+
+
+def join(app: Any, first_game: UUID, game_id: UUID) -> None:
+    """Add a game already stored (an import) to its deal, reading the deal again on a clash."""
+    for _attempt in range(5):
+        try:
+            app.save(joined(app, first_game, game_id))
+            return
+        except IntegrityError:
+            continue  # a cached deal is brought up to date from the store on the next read
+    raise VersionConflict("Other tables keep joining this deal; try again.")
+
+
+def games_of(app: Any, first_game: UUID) -> list[str]:
+    try:
+        deal: Deal = app.repository.get(deal_id(first_game))
+    except AggregateNotFoundError:
+        return []
+    return list(deal.games)
+
+
+def first_game_of(app: Any, game_id: UUID) -> UUID | None:
+    """The deal's first game for any game (its own id for a game that started no deal yet),
+    or None when there is no such game."""
+    # A game's first event never changes, so its deal is remembered (per application, bounded):
+    # every anonymous read asks, and only the deal's list must be read fresh.
+    known: dict[UUID, UUID] = vars(app).setdefault("_first_games", {})
+    found = known.get(game_id)
+    if found is not None:
+        return found
+    created = list(app.events.get(game_id, lte=1))
+    if not created or not isinstance(created[0], GameCreated):
+        return None
+    deal = vars(created[0]).get("deal")
+    found = UUID(deal) if isinstance(deal, str) and deal else game_id
+    if len(known) >= 100_000:
+        known.clear()
+    known[game_id] = found
+    return found
+
+
+def withhold(app: Any, game_id: UUID, token: str | None) -> None:
+    """Refuse a reader without a token of `game_id` while another game of its deal runs (a
+    token of another game is told why, not only refused)."""
+    if token and (app.is_admin(token) or app.secrets(game_id).role_of(token) is not None):
+        return  # the game's own table, or the administrator
+    first = first_game_of(app, game_id)
+    if first is None:
+        return
+    for other in games_of(app, first):
+        if other == str(game_id) or not app.recorder.select_events(UUID(other), limit=1):
+            continue  # a game of the deal this store does not hold (imported without it)
+        if not app.game(UUID(other)).closed:
+            raise Forbidden(
+                f"Game {other} plays this game's deal and is still running; this game's events "
+                "would give the deal away, so they are shown to its own table only until then.",
+                code="same_deal_in_play",
+            )
+
+
+def all_deals(app: Any) -> list[list[str]]:
+    """Every deal that more than one game played: its games, the first one first."""
+    found: list[list[str]] = []
+    start = 1
+    while True:
+        batch = app.recorder.select_notifications(start, 500, topics=[Deal.Created.TOPIC])
+        for notification in batch:
+            deal: Deal = app.repository.get(notification.originator_id)
+            if len(deal.games) > 1:
+                found.append(list(deal.games))
+        if len(batch) < 500:
+            return found
+        start = batch[-1].id + 1
+
+
+def comparison(app: Any) -> list[dict[str, Any]]:
+    """One row per game of every deal more than one table played: the deal (its first game),
+    the game, its players with their scores in seat order, its winners, and its status."""
+    rows: list[dict[str, Any]] = []
+    for games in all_deals(app):
+        held = [g for g in games if app.recorder.select_events(UUID(g), limit=1)]
+        if len(held) < 2:
+            continue
+        for number, game_id in enumerate(held):
+            game = app.game(UUID(game_id))
+            config = game.config
+            outcome = game.outcome
+            scores = outcome.scores if outcome is not None else {}
+            rows.append(
+                {
+                    "deal": games[0],
+                    "ruleset": config.ruleset,
+                    "table": number + 1,
+                    "game": game_id,
+                    "players": ", ".join(
+                        f"{seat.name} {scores[seat.id]}" if seat.id in scores else seat.name
+                        for seat in config.seats
+                    ),
+                    "winners": ", ".join(config.seat_name(s) for s in outcome.winners) if outcome else "",
+                    "status": game.status,
+                }
+            )
+    return rows
+
+
+def comparison_table(app: Any, ruleset: str | None = None) -> Table:
+    """`comparison` as a statistics table (`same_deal`), for `chronicle stats` and the API."""
+    from projections.tables import Column, Table
+
+    rows = [r for r in comparison(app) if ruleset is None or r["ruleset"] == ruleset]
+    columns = [
+        Column("deal", "deal", "text"),
+        Column("table", "table", "count"),
+        Column("game", "game", "text"),
+        Column("players", "players and scores", "text"),
+        Column("winners", "winners", "text"),
+        Column("status", "status", "text"),
+    ]
+    return Table("same_deal", "Same deal: the tables that played one deal", "game", columns, rows)
