@@ -69,7 +69,8 @@ def _run_projections(mode: ProjectionsMode) -> Callable[[Litestar], AbstractAsyn
         host: ProjectionHost | None = None
         if mode == "inprocess":
             url = app.state.chronicle.url
-            host = await anyio.to_thread.run_sync(lambda: ProjectionHost(url).start())
+            host = await anyio.to_thread.run_sync(lambda: ProjectionHost(url, role="chronicle serve").start())
+        app.state.projections = host
         try:
             yield
         finally:
