@@ -22,7 +22,13 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=1, metavar="N", help="server processes (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on the one port (default 1); one of them runs the statistics view",
+    )
     parser.add_argument(
         "--projections",
         choices=("inprocess", "external"),
