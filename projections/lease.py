@@ -134,35 +134,37 @@ def _conninfo_and_key(url: str) -> tuple[str, int]:
 
 
 class AdvisoryLease:
+    """The lock, and the connection it lives on. A standby keeps its connection too and asks
+    again on it every poll, rather than opening a session (a PostgreSQL backend) each time."""
+
     def __init__(self, url: str, who: str) -> None:
         self.conninfo, self.key = _conninfo_and_key(url)
         self.who = who
         self._connection: psycopg.Connection[Any] | None = None
+        self._held = False
 
     def hold(self) -> bool:
-        if self._connection is not None:
-            try:  # the lock lives as long as this session: is it still there?
+        try:
+            if self._connection is None or self._connection.closed:
+                self._held = False
+                # application_name is at most 63 bytes: the tail of a long host name may be cut.
+                self._connection = psycopg.connect(
+                    self.conninfo, autocommit=True, application_name=(NAME_PREFIX + self.who)[:63]
+                )
+            if self._held:  # the lock lives as long as this session: is it still there?
                 self._connection.execute("SELECT 1")
                 return True
-            except psycopg.Error:
-                self.release()
-                return False
-        # application_name is at most 63 bytes: the tail of a long host name may be cut.
-        connection = psycopg.connect(
-            self.conninfo, autocommit=True, application_name=(NAME_PREFIX + self.who)[:63]
-        )
-        try:
-            row = connection.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()
-        except BaseException:
-            connection.close()
-            raise
-        if row is None or not row[0]:
-            connection.close()
+            row = self._connection.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()
+            self._held = bool(row and row[0])
+            return self._held
+        except psycopg.Error:
+            # The session is gone (and the lock with it) or cannot be opened: stand by, and
+            # open a fresh one at the next poll.
+            self.release()
             return False
-        self._connection = connection
-        return True
 
     def release(self) -> None:
+        self._held = False
         if self._connection is not None:
             with suppress(psycopg.Error):
                 self._connection.close()  # ending the session releases the lock

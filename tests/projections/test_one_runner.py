@@ -4,11 +4,13 @@ takes over and the view goes on from its position, counting nothing twice."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
+import psycopg
 import pytest
 
-from projections.lease import describe, holder
+from projections.lease import NAME_PREFIX, describe, holder
 from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
 from tests.projections.support import resigned_games
@@ -50,3 +52,31 @@ def test_one_host_runs_the_views_and_another_takes_over_when_it_stops(app: Chron
         reader.close()
     assert holder(app.url) is None
     assert first.error is None and second.error is None
+
+
+@pytest.mark.postgres
+def test_a_standby_asks_again_on_the_session_it_keeps(postgres_url: str) -> None:
+    """Each poll of a standby is a query on its own session, not a new PostgreSQL backend."""
+    conninfo = postgres_url.split("?", 1)[0]
+
+    def runner_sessions() -> set[int]:
+        with psycopg.connect(conninfo, autocommit=True) as pg:
+            rows = pg.execute(
+                "SELECT pid FROM pg_stat_activity WHERE application_name IN (%s, %s)",
+                ((NAME_PREFIX + describe("first"))[:63], (NAME_PREFIX + describe("second"))[:63]),
+            ).fetchall()
+        return {int(row[0]) for row in rows}
+
+    first = ProjectionHost(postgres_url, poll=0.02, role="first").start()
+    second = ProjectionHost(postgres_url, poll=0.02, role="second").start()
+    try:
+        until(lambda: first.leading is not None and second.leading is not None)
+        assert {first.leading, second.leading} == {True, False}
+        sessions = runner_sessions()
+        assert len(sessions) == 2
+        time.sleep(0.3)  # some fifteen polls each
+        assert runner_sessions() == sessions
+    finally:
+        first.stop()
+        second.stop()
+    assert runner_sessions() == set()
