@@ -24,6 +24,7 @@ from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
 
+from api.access_log import AccessLog, access_logging
 from api.dependencies import DEPENDENCIES
 from api.docs import OfflineDocsPlugin
 from api.guard import guard_request
@@ -32,7 +33,7 @@ from api.metrics import Metrics, metrics_lifespan, timing
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import limit_stores, write_limits
 from api.routes import ROUTES
-from api.settings import EdgeSettings
+from api.settings import EdgeSettings, SettingsError
 from projections.games_index import GameIndex
 from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
@@ -69,7 +70,8 @@ def _run_projections(mode: ProjectionsMode) -> Callable[[Litestar], AbstractAsyn
         host: ProjectionHost | None = None
         if mode == "inprocess":
             url = app.state.chronicle.url
-            host = await anyio.to_thread.run_sync(lambda: ProjectionHost(url).start())
+            host = await anyio.to_thread.run_sync(lambda: ProjectionHost(url, role="chronicle serve").start())
+        app.state.projections = host
         try:
             yield
         finally:
@@ -99,7 +101,8 @@ def create_app(
     The statistics view runs in process when the app opens the store itself, unless
     `projections` (or `CHRONICLE_PROJECTIONS`) says `external`; over a given application
     object it runs in process only when asked. `settings` (default: from the environment,
-    api/settings.py) set who may create games and the write rate limits."""
+    api/settings.py) set who may create games, the write rate limits and where the access log
+    goes (api/access_log.py)."""
     if chronicle is not None and store is not None:
         raise ValueError("give either an application object or a store URL, not both")
     mode = projections_mode(projections, "inprocess" if chronicle is None else "external")
@@ -107,12 +110,22 @@ def create_app(
     state = State({"chronicle": chronicle, "index": GameIndex(chronicle)} if chronicle is not None else {})
     state.settings = settings
     state.metrics = metrics = Metrics()
+    try:
+        access_log = AccessLog.to(settings.access_log)
+    except OSError as error:
+        raise SettingsError(
+            f"CHRONICLE_ACCESS_LOG: cannot write to {settings.access_log}: {error.strerror}"
+        ) from None
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
         exception_handlers=EXCEPTION_HANDLERS,
         state=state,
-        middleware=[timing(metrics), *write_limits(settings)],
+        middleware=[
+            *([access_logging(access_log)] if access_log is not None else []),
+            timing(metrics),
+            *write_limits(settings),
+        ],
         stores=limit_stores(settings),
         before_request=guard_request,
         request_max_body_size=MAX_BODY_BYTES,
@@ -123,6 +136,7 @@ def create_app(
             metrics_lifespan(metrics),
         ],
         after_exception=[metrics.after_exception],
+        on_shutdown=[access_log.close] if access_log is not None else [],
         openapi_config=OpenAPIConfig(
             title="Chronicle",
             version="0.1.0",

@@ -20,10 +20,15 @@ from store.limits import ActionId, ActionObject, Count, Notation, Reason, SeatId
 
 class Health(msgspec.Struct, omit_defaults=True):
     """`redis` (only with `CHRONICLE_REDIS`): whether this process's live streams hear the
-    others through Redis (`up`), or read the store meanwhile (`down`)."""
+    others through Redis (`up`), or read the store meanwhile (`down`). `projections`: this
+    process runs the statistics view (`running`: it holds the runner), waits to take over
+    (`standby`: another process runs it), or leaves it to others (`external`). `process`: the
+    answering server process's id (several answer on one port with `serve --workers`)."""
 
     status: Literal["ok"]
     store: Literal["sqlite", "postgresql"]
+    projections: Literal["running", "standby", "external"]
+    process: int
     redis: Literal["up", "down"] | None = None
 
 

@@ -9,6 +9,10 @@ writes a token and a client address may make.
   pace and the benchmarks', so that only a flood meets them.
 - `CHRONICLE_REDIS`: a `redis://` URL; the counters then live in Redis and every server process
   shares them. Without it each process counts alone, in memory.
+- `CHRONICLE_ACCESS_LOG`: where the access log's JSON lines go (api/access_log.py): `stderr`,
+  `off`, or a file path. `off` by default here; `chronicle serve` sets `stderr` unless told
+  otherwise (`--access-log`), in place of uvicorn's own access log, which would print query
+  strings whole.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import hmac
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, NamedTuple, get_args
 
 from store.errors import Forbidden, Unauthorized
@@ -63,6 +68,7 @@ class EdgeSettings:
     address_rate: Rate | None = ADDRESS_RATE
     redis_url: str | None = None
     redis_namespace: str = "chronicle"
+    access_log: str = "off"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> EdgeSettings:
@@ -81,7 +87,16 @@ class EdgeSettings:
         redis_url = env.get("CHRONICLE_REDIS") or None
         if redis_url is not None and not redis_url.startswith(("redis://", "rediss://", "unix://")):
             raise SettingsError(f"CHRONICLE_REDIS takes a redis:// URL, not {redis_url!r}")
+        access_log = env.get("CHRONICLE_ACCESS_LOG", "").strip() or "off"
+        if access_log.lower() in ("off", "stderr"):
+            access_log = access_log.lower()
+        elif not Path(access_log).parent.is_dir():
+            raise SettingsError(
+                "CHRONICLE_ACCESS_LOG takes stderr, off or a file in an existing directory, "
+                f"not {access_log!r}"
+            )
         return cls(
+            access_log=access_log,
             create=create,  # type: ignore[arg-type]
             create_tokens=tokens,
             token_rate=_rate(env, "CHRONICLE_WRITE_LIMIT_TOKEN", TOKEN_RATE),

@@ -8,10 +8,14 @@ the ruleset's own bot (`bot_choose`, Big Money mixed with random legal choices),
 same games' setups alone, to show what the rules cost on top of dealing. The audit time is
 `chronicle audit` on one game recorded through the store (a temporary SQLite file): re-decide
 every action from the revealed seed and compare the facts. The aim is 50 games per second.
+Last, `chronicle simulate`'s own loop through the store: store reads per recorded action and
+actions per second, against a baseline in which the bot reads its game from the store before
+each move (as simulate did before it looked at its own cached copy), the two taken in turns.
 `--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks;
 `--edition 2` the 2nd-edition base set.
 
     .venv/bin/python -m bench.engine [--games N] [--seed S] [--expansions base|base,empires] [--edition 1|2]
+        [--store-rounds N]
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import tempfile
 import time
 from typing import Any
 
+from bench.common import ratio_line
 from domain.rng import SeededRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
 
@@ -97,12 +102,53 @@ def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, 
             app.close()
 
 
+def simulate_through_store(
+    seed: str, games: int, expansions: str, edition: int, fresh_look: bool
+) -> tuple[float, int, int]:
+    """`chronicle simulate`'s games on a temporary SQLite store: seconds, actions and store
+    reads (`select_events`). With `fresh_look` the bot reads its game from the store before
+    each move (`Chronicle.game`), as `simulate` did before it looked at its own cached copy:
+    the baseline."""
+    from replay_cli.commands.simulate import play as simulate_one
+    from store.app import Chronicle
+
+    ruleset = get_ruleset("dominion")
+    assert ruleset is not None
+    options = resolve_options(ruleset.meta, {"expansions": expansions, "base_edition": edition})
+    assert not isinstance(options, Rejection)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
+        reads = 0
+        select_events = app.recorder.select_events
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return select_events(*args, **kwargs)
+
+        app.recorder.select_events = counted  # type: ignore[method-assign]
+        if fresh_look:
+            app.cached_game = app.game  # type: ignore[method-assign]
+        try:
+            started = time.perf_counter()
+            actions = sum(
+                simulate_one(app, ruleset, seed, i, ["Bot 1", "Bot 2"], options, 20_000).actions
+                for i in range(games)
+            )
+            return time.perf_counter() - started, actions, reads
+        finally:
+            app.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", default="bench")
     parser.add_argument("--expansions", default="base", choices=("base", "base,empires"))
     parser.add_argument("--edition", type=int, default=1, choices=(1, 2), help="the base set's edition")
+    parser.add_argument(
+        "--store-rounds", type=int, default=3, help="games simulated through the store, each way (3)"
+    )
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
@@ -128,6 +174,18 @@ def main() -> None:
     )
     audit, actions = audit_seconds(args.seed, args.expansions, args.edition)
     print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
+    # Our way and the baseline taken in turns, so that a busy machine weighs on both alike.
+    totals = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
+    for _round in range(args.store_rounds):
+        for fresh_look in (True, False):
+            figures = simulate_through_store(args.seed, 1, args.expansions, args.edition, fresh_look)
+            totals[fresh_look] = [a + b for a, b in zip(totals[fresh_look], figures, strict=True)]
+    (ours_s, ours_n, ours_r), (base_s, base_n, base_r) = totals[False], totals[True]
+    print(
+        f"simulate through the store (SQLite, {ours_n} actions): {ours_r / ours_n:.2f} store reads "
+        f"per action, baseline {base_r / base_n:.2f} (the bot reading its game from the store first)"
+    )
+    print(ratio_line("simulate actions per second", ours_n / ours_s, "actions/s", base_n / base_s, "above 1"))
 
 
 if __name__ == "__main__":

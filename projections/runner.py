@@ -39,6 +39,7 @@ from psycopg import sql
 
 from domain.events import GameFinished
 from projections.game_stats import fold_rows, game_statistics, stored_rows
+from projections.lease import lease_for
 from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
@@ -414,9 +415,19 @@ class ProjectionHost:
     process (unless told the views run elsewhere), `chronicle projections run` in the
     foreground. With no generation yet it builds the first and activates it once caught
     up; when a rebuild activates another generation it follows.
+
+    Of all the hosts on one store, only the one holding the runner's lease runs the views
+    (projections/lease.py); the others stand by, asking for it every `poll` seconds, and one
+    of them takes over when the holder stops or dies. `role` says in the lease who this is.
     """
 
-    def __init__(self, url: str | None = None, views: tuple[str, ...] = VIEWS, poll: float = 0.5) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        views: tuple[str, ...] = VIEWS,
+        poll: float = 0.5,
+        role: str = "chronicle projections run",
+    ) -> None:
         self.url = store_url(url)
         self.views = views
         self.poll = poll
@@ -424,6 +435,8 @@ class ProjectionHost:
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.catalog = Catalog(self.url)
+        self.lease = lease_for(self.url, role)
+        self.leading: bool | None = None  # whether this host held the lease at its last poll
         self.error: BaseException | None = None
 
     def start(self) -> ProjectionHost:
@@ -435,22 +448,37 @@ class ProjectionHost:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join()
-        for runner in self.runners.values():
-            with suppress(Exception):
-                runner.close()
-        self.runners.clear()
+        self._close_runners()
+        self._release()
 
     def run_forever(self) -> None:
         try:
             self._loop()
         finally:
-            for runner in self.runners.values():
-                runner.close()
-            self.runners.clear()
+            self._close_runners()
+            self._release()
 
     def step(self) -> None:
+        """One poll: run the views if this host holds (or now takes) the lease."""
+        self.leading = self.lease.hold()
+        if not self.leading:
+            if self.runners:
+                log.warning("the projections runner's lease was lost; standing by")
+            self._close_runners()
+            return
         for view in self.views:
             self._tend(view)
+
+    def _close_runners(self) -> None:
+        for runner in self.runners.values():
+            with suppress(Exception):
+                runner.close()
+        self.runners.clear()
+
+    def _release(self) -> None:
+        self.leading = False
+        with suppress(Exception):
+            self.lease.release()
 
     def _loop(self) -> None:
         while not self._stopping.is_set():
@@ -459,10 +487,9 @@ class ProjectionHost:
             except Exception as error:
                 self.error = error
                 log.exception("projection runner failed; restarting it")
-                for runner in self.runners.values():
-                    with suppress(Exception):
-                        runner.close()
-                self.runners.clear()
+                self._close_runners()
+                # Let another host take over while this one recovers (its store may be gone).
+                self._release()
             self._stopping.wait(self.poll)
 
     def _tend(self, view: str) -> None:

@@ -603,6 +603,24 @@ class Chronicle(Application[UUID]):
             raise GameNotFound(f"There is no game {game_id}.")
         return game
 
+    def cached_game(self, game_id: UUID) -> Game:
+        """The game as this process last saved or read it, without asking the store whether
+        another process has appended since (`game` asks: one read); from the store when it is
+        not cached. For a caller that writes the game alone and only looks before it acts (a
+        simulation's bot choosing its next move): `record` still decides on the stored game,
+        so a stale look can cost a refusal, never a wrong write. The object is the cache's
+        own: read it, never change it."""
+        cache = self.repository.cache
+        if cache is not None:
+            try:
+                game = cache.get(game_id)
+            except KeyError:
+                pass
+            else:
+                if isinstance(game, Game):
+                    return game
+        return self.game(game_id)
+
     def stored_events(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list[Any]:
         return list(self.events.get(game_id, gt=gt, lte=lte))
 

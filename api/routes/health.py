@@ -1,7 +1,9 @@
-"""`GET /health`: the server answers and so does its event store."""
+"""`GET /health`: the server answers and so does its event store; which process answered,
+and whether it runs the statistics view."""
 
 from __future__ import annotations
 
+import os
 from typing import Any, Literal
 from urllib.parse import urlparse
 
@@ -10,6 +12,7 @@ from litestar.di import NamedDependency
 
 from api.problems import problem_responses
 from api.schemas import Health
+from projections.runner import ProjectionHost
 from store.app import Chronicle
 
 
@@ -22,10 +25,15 @@ def health(chronicle: NamedDependency[Chronicle], request: Request[Any, Any, Any
     """The server is up and its event store answers a read; with Redis, whether the live
     streams are linked through it."""
     chronicle.recorder.max_notification_id()
+    host: ProjectionHost | None = request.app.state.get("projections")
+    projections: Literal["running", "standby", "external"] = (
+        "external" if host is None else "running" if host.leading else "standby"
+    )
     fanout = getattr(request.app.state.get("live"), "fanout", None)
-    if fanout is None or fanout.redis_url is None:
-        return Health("ok", store_kind(chronicle.url))
-    return Health("ok", store_kind(chronicle.url), "up" if fanout.linked else "down")
+    redis: Literal["up", "down"] | None = (
+        None if fanout is None or fanout.redis_url is None else "up" if fanout.linked else "down"
+    )
+    return Health("ok", store_kind(chronicle.url), projections, os.getpid(), redis)
 
 
 ROUTES = [health]

@@ -1,10 +1,12 @@
 """`chronicle projections`: the views folded from the store (today: `stats`).
 
-- `status`: each generation of each view, its position and games, and how far behind the
+- `status`: who runs the views now (one process at a time holds the runner, the others stand
+  by), then each generation of each view, its position and games, and how far behind the
   store it is, in events and in seconds (the age of the oldest finished game it has yet to
   count);
 - `run`: keep the views live in the foreground (catch up, then follow) until interrupted;
-  use it with `chronicle serve --projections external`;
+  use it with `chronicle serve --projections external`. Start several for a standby: one runs
+  the views, and another takes over when it stops or dies;
 - `rebuild NAME`: build a fresh generation of a view from the first event, and switch readers
   to it once it has caught up; the old generation serves until then.
 
@@ -53,17 +55,27 @@ def _views() -> tuple[str, ...]:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    from projections.lease import holder
     from projections.runner import status
     from replay_cli.local import require_store
 
     require_store(args.store)
-    rows = status(store_url(args.store))
+    url = store_url(args.store)
+    rows = status(url)
+    print(runner_line(holder(url)))
     if not rows:
         print("no view has been built yet (chronicle projections run, or chronicle stats)")
         return 0
     for row in rows:
         print(status_line(row))
     return 0
+
+
+def runner_line(who: str | None) -> str:
+    """Who runs the views now, in words."""
+    if who is None:
+        return "runner: nobody runs the views now (chronicle serve, or chronicle projections run)"
+    return f"runner: {who}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -96,6 +108,10 @@ def status_line(row: dict[str, Any]) -> str:
     )
 
 
+LEADING = "this process runs the views now"
+STANDING_BY = "standing by: another process runs the views (chronicle projections status names it)"
+
+
 def run_views(args: argparse.Namespace) -> int:
     from projections.runner import ProjectionHost, catch_up
 
@@ -106,11 +122,15 @@ def run_views(args: argparse.Namespace) -> int:
             print(f"{view}: generation {generation} is up to date")
         return 0
     host = ProjectionHost(url, poll=args.poll)
-    print(f"running the views {', '.join(_views())} on {display_url(url)} (Ctrl-C stops)", flush=True)
+    print(f"keeping the views {', '.join(_views())} on {display_url(url)} live (Ctrl-C stops)", flush=True)
     try:
         host.start()
+        leading: bool | None = None
         while True:
-            time.sleep(1)
+            if host.leading is not None and host.leading != leading:  # took over, or stands by
+                leading = host.leading
+                print(LEADING if leading else STANDING_BY, flush=True)
+            time.sleep(min(args.poll, 0.5))
     except KeyboardInterrupt:
         return 130
     finally:

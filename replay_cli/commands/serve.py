@@ -22,12 +22,24 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=1, metavar="N", help="server processes (default 1)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on the one port (default 1); one of them runs the statistics view",
+    )
     parser.add_argument(
         "--projections",
         choices=("inprocess", "external"),
         default=None,
         help="run the statistics view in the server (default) or leave it to `chronicle projections run`",
+    )
+    parser.add_argument(
+        "--access-log",
+        metavar="DEST",
+        default=None,
+        help="one JSON line per request to stderr (default), a FILE, or off (env CHRONICLE_ACCESS_LOG)",
     )
     add_store_option(parser)
     parser.set_defaults(run=run)
@@ -47,13 +59,31 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("the HTTP API is not installed (no module api.asgi)")
     import uvicorn
 
+    from api.settings import EdgeSettings, SettingsError
+
     # The application (and each worker process) opens the store named by the environment.
     os.environ["CHRONICLE_STORE"] = url
     if args.projections is not None:
         os.environ["CHRONICLE_PROJECTIONS"] = args.projections
+    if args.access_log is not None:
+        os.environ["CHRONICLE_ACCESS_LOG"] = args.access_log
+    else:
+        os.environ.setdefault("CHRONICLE_ACCESS_LOG", "stderr")
+    try:  # a destination it cannot write to, told here in one line rather than by each worker
+        EdgeSettings.from_env()
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Chronicle is serving on http://{host}:{args.port} (store: {display_url(url)})", flush=True)
     # Live streams never end by themselves: on shutdown they get a few seconds, then are cut
     # (their clients reconnect elsewhere and resume where they were).
-    uvicorn.run(APP, host=args.host, port=args.port, workers=args.workers, timeout_graceful_shutdown=SHUTDOWN)
+    # uvicorn's own access log is off: it prints query strings whole (api/access_log.py masks them).
+    uvicorn.run(
+        APP,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        timeout_graceful_shutdown=SHUTDOWN,
+        access_log=False,
+    )
     return 0

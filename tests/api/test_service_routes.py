@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from eventsourcing.persistence import OperationalError
 from litestar import Litestar
@@ -16,7 +18,10 @@ def test_health_answers_ok_and_names_the_store(client: TestClient[Litestar], sto
     response = client.get("/health")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "store": store_url.split(":", 1)[0]}
+    answer = response.json()
+    assert answer.pop("process") == os.getpid()  # the test client serves in this process
+    # over an application object it was given, the server leaves the view to others
+    assert answer == {"status": "ok", "store": store_url.split(":", 1)[0], "projections": "external"}
 
 
 def test_the_rulesets_list_names_province_with_its_seats_and_options(client: TestClient[Litestar]) -> None:

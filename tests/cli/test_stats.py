@@ -93,6 +93,7 @@ def test_killing_the_runner_midway_changes_no_figure(games: Cli) -> None:
     games.ok("projections", "run", "--once")
     resumed = games.ok("stats", "--json", "--no-update")
     status = games.ok("projections", "status")
+    assert status.startswith("runner: nobody runs the views now")  # the killed one's lock went with it
     assert "stats generation 1 (active): 7 games counted, at position " in status
     assert status.rstrip().endswith("caught up; nothing after it")
     rebuilt = games.ok("projections", "rebuild", "stats")
@@ -113,6 +114,10 @@ def test_the_server_runs_the_view_in_process_unless_told_otherwise(games: Cli) -
         one = json.loads(games.ok("stats", "--server", server.url, "--game", game_id, "--json"))
         assert one["game_id"] == game_id and one["status"] == "finished"
         assert "vp by turn" in games.ok("stats", "--server", server.url, "--game", game_id)
+        health = httpx.get(f"{server.url}/health", timeout=10).json()
+        assert health["projections"] == "running"
+        runner = games.ok("projections", "status").splitlines()[0]
+        assert runner.startswith(f"runner: chronicle serve, pid {health['process']} on ")
     external = Cli(games.home / "external")
     external.home.mkdir()
     external.ok("simulate", "province", "--games", "1", "--seed", "ext")
@@ -120,6 +125,7 @@ def test_the_server_runs_the_view_in_process_unless_told_otherwise(games: Cli) -
     with serving(external, env={"CHRONICLE_PROJECTIONS": "external"}) as server:
         body = httpx.get(f"{server.url}/stats", params={"game": game_id, "wait": 0.5}, timeout=60).json()
         assert (body["caught_up"], body["games"]) == (False, 0)
+        assert httpx.get(f"{server.url}/health", timeout=10).json()["projections"] == "external"
         external.ok("projections", "run", "--once")
         body = httpx.get(f"{server.url}/stats", params={"game": game_id, "wait": 5}, timeout=60).json()
         assert (body["caught_up"], body["games"]) == (True, 1)

@@ -27,6 +27,7 @@ from tests.cli.conftest import Cli, RecordedGame
         ["stats", "--token-file", "t"],
         ["log", "some-game", "--server", "http://127.0.0.1:9", "--token", "t", "--token-file", "t"],
         ["simulate", "province", "--games", "0", "--seed", "1"],
+        ["serve", "--access-log", "no-such-directory/access.log"],
     ],
     ids=lambda args: " ".join(args) or "no command",
 )

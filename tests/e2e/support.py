@@ -71,7 +71,7 @@ class Server:
                 pytest.fail(f"the server exited with {self.process.returncode}:\n{self.log.read_text()}")
             try:
                 answer = httpx.get(f"{self.url}/health", timeout=1.0).json()
-                if answer == {"status": "ok", "store": self.store_kind}:
+                if answer["status"] == "ok" and answer["store"] == self.store_kind:
                     return
             except httpx.HTTPError:
                 pass

@@ -120,6 +120,30 @@ def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, sto
         other.close()
 
 
+def test_a_cached_look_reads_nothing_and_a_stale_one_never_makes_a_wrong_write(
+    app: Chronicle, store_url: str
+) -> None:
+    game_id = physical_game(app, *OPENING)
+    select_events = app.recorder.select_events
+    reads: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(args)
+        return select_events(*args, **kwargs)
+
+    app.recorder.select_events = counted  # type: ignore[method-assign]
+    looked = app.cached_game(game_id)
+    assert reads == [] and looked.version == app.game(game_id).version
+    assert len(reads) == 1  # `game` asks the store whether anyone appended since
+    with closing(Chronicle(store_url)) as other:
+        theirs = other.record(game_id, FIRST_TURN[0], RECORDER)
+    stale = app.cached_game(game_id)
+    assert stale.version == looked.version  # another process's write is not looked for ...
+    with pytest.raises(RejectedError):  # ... but `record` decides on the stored game
+        app.record(game_id, FIRST_TURN[0], RECORDER)
+    assert app.game(game_id).version == theirs.version  # nothing of ours was appended
+
+
 def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, store_url: str) -> None:
     game_id = physical_game(app, *OPENING)
     before = len(app.game(game_id).actions)
