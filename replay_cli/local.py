@@ -186,7 +186,7 @@ class LocalReader:
         return snapshot_of(game, self._info(found), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
-        if self._line(game_id).variation is not None:
+        if variations.is_variation(self.app, UUID(game_id)):
             return variations.audit(self.app, UUID(game_id), ADMIN)
         return audit_game(self.app, UUID(game_id), ADMIN)
 

@@ -116,6 +116,13 @@ class Summary(msgspec.Struct):
     commitment: str
 
 
+def is_variation(app: Chronicle, line_id: UUID) -> bool:
+    """Whether `line_id` names a variation, from its first stored event alone: a game too
+    damaged to fold must still reach its audit."""
+    first = app.recorder.select_events(line_id, limit=1)
+    return bool(first) and first[0].topic == Variation.Created.TOPIC
+
+
 def line(app: Chronicle, line_id: UUID) -> Line:
     """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
     try:
