@@ -12,6 +12,12 @@ With `--server URL` (token from `--token`, `--token-file` or `CHRONICLE_TOKEN`) 
 comes from a server (`GET /games/{id}/export`: a running game for its recorder's or an
 administrator's token, an ended one for anyone) and the import goes to one
 (`POST /games/import`, under the server's policy for creating games).
+
+To move a whole store: `chronicle export --all --out DIR` writes every game of the local store
+to DIR, one file per game named by its id, and `chronicle import DIR/*.json` stores each file
+in turn. Each import stands alone: a file refused (a running digital game, a game the store
+holds already) is named with its reason, the others are stored, and the exit status is 1 when
+any was refused.
 """
 
 from __future__ import annotations
@@ -20,43 +26,64 @@ import argparse
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 import msgspec
 
+from projections.games_index import GameIndex
 from replay_cli.commands import Subparsers
-from replay_cli.errors import CliError
+from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
-from store.app import ADMIN
+from store.app import ADMIN, Chronicle
 from store.bgstats import bgstats
+from store.errors import ServiceError
 from store.transfer import Imported, decode, encode, export_game, import_game
+
+if TYPE_CHECKING:
+    from replay_cli.remote import RemoteClient
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     exporting = subparsers.add_parser(
         "export", help="write a game as stored, to carry it elsewhere", description=__doc__
     )
-    exporting.add_argument("game", metavar="GAME", help="game id or a unique prefix")
+    exporting.add_argument("game", metavar="GAME", nargs="?", help="game id or a unique prefix")
+    exporting.add_argument(
+        "--all", action="store_true", help="every game of the local store, one file each in the --out folder"
+    )
     exporting.add_argument(
         "--format",
         choices=("json", "ndjson", "bgstats"),
         default="json",
         help="one JSON object (default), one event a line, or a finished game as a BG Stats play",
     )
-    exporting.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    exporting.add_argument(
+        "--out", metavar="FILE", help="write to FILE instead of standard output (with --all: a folder)"
+    )
     add_store_option(exporting)
     add_server_options(exporting, "export from a Chronicle server")
     exporting.set_defaults(run=run_export)
     importing = subparsers.add_parser(
         "import", help="store a game exported by `chronicle export`", description=__doc__
     )
-    importing.add_argument("file", metavar="FILE", help="the export (JSON or NDJSON); - reads standard input")
+    importing.add_argument(
+        "file",
+        metavar="FILE",
+        nargs="+",
+        help="the export (JSON or NDJSON), or several; - reads standard input",
+    )
     add_store_option(importing)
     add_server_options(importing, "import into a Chronicle server")
     importing.set_defaults(run=run_import)
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.all:
+        return _export_all(args)
+    if args.game is None:
+        raise UsageError("export needs a GAME, or --all --out DIR")
     token = server_token(args)
     if args.server is not None:
         data = _export_remote(args, token)
@@ -82,29 +109,75 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    try:
-        data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
-    except OSError as error:
-        raise CliError(f"cannot read {args.file}: {error.strerror or error}") from None
-    export = decode(data)
     token = server_token(args)
-    if args.server is not None:
-        with closing(open_client(args, token)) as client:
-            answer = client.post("/games/import", msgspec.to_builtins(export))
-        imported = msgspec.convert(answer, Imported)
+    store: Chronicle | RemoteClient = (
+        open_client(args, token) if args.server is not None else open_store(args.store)
+    )
+    refused = 0
+    try:
+        for name in args.file:
+            try:
+                _import_one(store, name)
+            except (CliError, ServiceError) as error:
+                if len(args.file) == 1:
+                    raise
+                refused += 1
+                why = (
+                    error.message
+                    if isinstance(error, CliError)
+                    else f"{error.detail.rstrip('.')} ({error.code})"
+                )
+                print(f"{name}: refused: {why}", file=sys.stderr)
+    finally:
+        store.close()
+    if refused:
+        print(f"{len(args.file) - refused} imported, {refused} refused", file=sys.stderr)
+    return 1 if refused else 0
+
+
+def _import_one(store: Chronicle | RemoteClient, name: str) -> None:
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as error:
+        raise CliError(f"cannot read {name}: {error.strerror or error}") from None
+    export = decode(data)
+    if isinstance(store, Chronicle):
+        imported = import_game(store, export)
     else:
-        app = open_store(args.store)
-        try:
-            imported = import_game(app, export)
-        finally:
-            app.close()
+        imported = msgspec.convert(store.post("/games/import", msgspec.to_builtins(export)), Imported)
     print(f"game      {imported.game_id}  {imported.status}, {imported.version} events")
     print(f"chain     {imported.head}")
     print(f"recorder  {imported.recorder_token}")
-    for seat, token in imported.seat_tokens.items():
-        print(f"seat {seat:<4} {token}")
-    for variation, token in imported.variation_tokens.items():
-        print(f"variation {variation}  recorder {token}")
+    for seat, seat_token in imported.seat_tokens.items():
+        print(f"seat {seat:<4} {seat_token}")
+    for variation, variation_token in imported.variation_tokens.items():
+        print(f"variation {variation}  recorder {variation_token}")
+
+
+def _export_all(args: argparse.Namespace) -> int:
+    if args.game is not None or args.out is None or args.server is not None:
+        raise UsageError("export --all takes no GAME and no --server, and needs --out DIR")
+    if args.format == "bgstats":
+        raise UsageError("export --all writes json or ndjson")
+    folder = Path(args.out)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CliError(f"cannot create {folder}: {error.strerror or error}") from None
+    app = open_store(args.store)
+    try:
+        ids = GameIndex(app).all_ids()
+        for game_id in ids:
+            export = export_game(app, UUID(game_id), ADMIN)
+            target = folder / f"{game_id}.{args.format}"
+            try:
+                target.write_bytes(encode(export, args.format))
+            except OSError as error:
+                raise CliError(f"cannot write {target}: {error.strerror or error}") from None
+            print(f"{game_id}  {export.status:<9} {target}")
+    finally:
+        app.close()
+    print(f"{len(ids)} games written to {folder}")
     return 0
 
 
