@@ -29,7 +29,10 @@ JSON_FIELDS = ("fact", "action", "outcome")
 
 
 def played(
-    mode: Literal["digital", "physical"] = "digital", retract_at: int | None = None, key: str = "findings"
+    mode: Literal["digital", "physical"] = "digital",
+    retract_at: int | None = None,
+    key: str = "findings",
+    ending: Literal["rules", "resign", "abandon"] = "rules",
 ) -> tuple[list[Any], bytes]:
     """A seeded Province game played to its end by the ruleset's bot; with `retract_at`, the
     recorder retracts the action just recorded at that count, once. Its events and seed."""
@@ -45,6 +48,14 @@ def played(
     bot = random.Random(key)
     retracted = False
     while ruleset.outcome(game.state) is None:
+        if ending != "rules" and len(game.actions) == 12:
+            ended = (
+                game.resign("B", "seat", "", seed.hex(), AT)
+                if ending == "resign"
+                else game.abandon("recorder", "the table left", seed.hex(), AT)
+            )
+            assert ended is None
+            return [as_read_back(e) for e in game.collect_events()], seed
         seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
         seat = bot.choice(seats)
         action = ruleset.bot_choose(game.state, seat, ruleset.legal_actions(game.state, seat), bot.randrange)
@@ -242,3 +253,32 @@ def test_a_created_event_alone_is_a_game_whose_setup_is_missing() -> None:
     divergence = found(audit_events(events[:1], None))
     assert (divergence.version, divergence.code, divergence.rule) == (2, "fact_missing", SPEC)
     assert divergence.what == f"a fact is missing: expected {events[1].fact}"
+
+
+def test_a_resigned_game_closes_with_the_resignations_outcome() -> None:
+    events, seed = played(key="resigned", ending="resign")
+    assert audit_events(events, None).clean
+    resigned, finished = events[-2], events[-1]
+    strange = [*events[:-2], dataclasses.replace(resigned, seat="Z"), finished]
+    assert found(audit_events(strange, None)) == Divergence(
+        len(events) - 1, "seat 'Z' resigned but has no seat", SPEC, "unreadable"
+    )
+    edited = dict(finished.outcome, winners=["B"])
+    divergence = found(audit_events([*events[:-1], dataclasses.replace(finished, outcome=edited)], None))
+    assert (divergence.version, divergence.code) == (len(events), "outcome_differs")
+    assert found(audit_events(events[:-1], seed)) == Divergence(
+        len(events), "the rules say the game is over here but it was not closed", SPEC, "finish_missing"
+    )
+
+
+def test_an_abandoned_game_is_clean_and_nothing_may_follow_it() -> None:
+    events, _ = played(key="abandoned", ending="abandon")
+    report = audit_events(events, None)
+    assert report.clean and report.random_checked and report.actions == 12
+    extra = dataclasses.replace(events[-2], originator_version=len(events) + 1)
+    assert found(audit_events([*events, extra], None)) == Divergence(
+        len(events) + 1,
+        "a FactRecorded after the game was closed; a finished record never changes",
+        "records 3",
+        "after_finish",
+    )
