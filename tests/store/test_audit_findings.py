@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, Literal
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import msgspec
 import pytest
@@ -21,7 +22,9 @@ from domain.events import ActionRecorded, FactRecorded, GameCreated
 from domain.game import Game
 from domain.rng import SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
-from store.audit import AuditReport, Divergence, audit_events
+from store.app import ADMIN, ANONYMOUS, RECORDER, Chronicle, NewGame
+from store.audit import AuditReport, Divergence, audit_events, audit_game
+from store.errors import Forbidden, GameNotFound, SeedSealed
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 SPEC = "province"
@@ -282,3 +285,32 @@ def test_an_abandoned_game_is_clean_and_nothing_may_follow_it() -> None:
         "records 3",
         "after_finish",
     )
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    application = Chronicle(store_url)
+    yield application
+    application.close()
+
+
+def test_who_may_audit_a_stored_game_and_with_which_seed(app: Chronicle) -> None:
+    missing = uuid4()
+    with pytest.raises(GameNotFound, match=f"^There is no game {missing}.$"):
+        audit_game(app, missing, ADMIN)
+    digital = UUID(app.create_game(NewGame("province", ["Ann", "Ben"]), admin=True).game_id)
+    physical = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical"), admin=True).game_id)
+
+    with pytest.raises(
+        SeedSealed, match=r"^The seed stays sealed until the game ends; the audit opens then\.$"
+    ):
+        audit_game(app, digital, RECORDER)
+    with pytest.raises(
+        Forbidden, match=r"^The audit opens when the game ends \(or to the administrator\)\.$"
+    ) as refused:
+        audit_game(app, physical, ANONYMOUS)
+    assert refused.value.code == "game_running"
+    # the administrator audits a running digital game with its sealed seed, a physical one without
+    sealed = audit_game(app, digital, ADMIN)
+    assert sealed.clean and sealed.random_checked and sealed.game_id == str(digital)
+    assert audit_game(app, physical, ADMIN).clean
