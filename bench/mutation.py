@@ -62,6 +62,7 @@ GROUPS = (
         ("store/audit.py",),
         (
             "tests/store/test_audit_findings.py",
+            "tests/store/test_chain.py",
             "tests/store/test_tampering.py",
             "tests/store/test_dominion_empires_audit.py",
             "tests/store/test_dominion_unseen_audit.py",
