@@ -36,20 +36,23 @@ def played(
     retract_at: int | None = None,
     key: str = "findings",
     ending: Literal["rules", "resign", "abandon"] = "rules",
+    client_seed: str = "",
 ) -> tuple[list[Any], bytes]:
     """A seeded Province game played to its end by the ruleset's bot; with `retract_at`, the
-    recorder retracts the action just recorded at that count, once. Its events and seed."""
+    recorder retracts the action just recorded at each multiple of that count, twice. Its
+    events and seed."""
     ruleset = get_ruleset("province")
     assert ruleset is not None
     options = resolve_options(ruleset.meta, {})
     assert not isinstance(options, Rejection)
     game_id = str(UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=4))
-    config = GameConfig(game_id, "province", mode, (Seat("A", "Ann"), Seat("B", "Ben")), options)
+    table = (Seat("A", "Ann"), Seat("B", "Ben"))
+    config = GameConfig(game_id, "province", mode, table, options, client_seed=client_seed)
     seed = hashlib.sha256(key.encode()).digest()
-    rng = SeededRng(seed, game_id)
+    rng = SeededRng(seed, game_id, client_seed)
     game = Game.start(config, commitment(seed), rng, AT)
     bot = random.Random(key)
-    retracted = False
+    retracted = 0
     while ruleset.outcome(game.state) is None:
         if ending != "rules" and len(game.actions) == 12:
             ended = (
@@ -66,11 +69,11 @@ def played(
         facts = game.decide(command, rng)
         assert not isinstance(facts, Rejection), facts
         game.record(command, facts, AT)
-        if len(game.actions) == retract_at and not retracted:
+        if retract_at is not None and len(game.actions) % retract_at == 0 and retracted < 2:
             plan = game.plan_retraction(1, "recorder", None)
             assert not isinstance(plan, Rejection)
             game.retract(plan, "recorder", None, "misentered", AT)
-            retracted = True
+            retracted += 1
     game.finish(seed.hex(), AT)
     return [as_read_back(e) for e in game.collect_events()], seed
 
@@ -113,7 +116,7 @@ def test_a_clean_game_counts_its_actions_facts_and_checked_dice(game: tuple[list
 def test_retracted_actions_are_counted_and_their_game_stays_clean() -> None:
     events, _ = played(retract_at=3, key="retracted")
     report = audit_events(events, None)
-    assert report.clean and report.retracted == 1
+    assert report.clean and report.retracted == 2
     assert report.actions == sum(isinstance(e, ActionRecorded) for e in events)
 
 
@@ -172,7 +175,7 @@ def test_a_running_digital_game_without_its_seed_cannot_have_its_dice_checked(
     events, seed = game
     running = events[:-1]
     report = audit_events(running, None)
-    assert not report.random_checked
+    assert report.random_checked is False
     assert found(report) == Divergence(
         1,
         "the seed is sealed until the game ends; random outcomes cannot be checked",
@@ -314,3 +317,32 @@ def test_who_may_audit_a_stored_game_and_with_which_seed(app: Chronicle) -> None
     sealed = audit_game(app, digital, ADMIN)
     assert sealed.clean and sealed.random_checked and sealed.game_id == str(digital)
     assert audit_game(app, physical, ADMIN).clean
+
+
+def test_the_table_seed_is_part_of_every_draw() -> None:
+    events, seed = played(key="with a table seed", client_seed="the table's own words")
+    assert audit_events(events, None).clean
+    assert found(audit_events(events[:-1], seed)).code == "finish_missing"  # re-decided to its end
+
+
+def test_a_revealed_seed_that_is_not_hexadecimal_is_not_the_committed_one(
+    game: tuple[list[Any], bytes],
+) -> None:
+    events, _ = game
+    garbled = [*events[:-1], dataclasses.replace(events[-1], server_seed="not hex")]
+    assert found(audit_events(garbled, None)) == Divergence(
+        len(events),
+        "the revealed seed does not match the published commitment",
+        "records 4.1",
+        "seed_not_committed",
+    )
+
+
+def test_an_action_the_rules_cannot_read_is_named(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    index = next(i for i, e in enumerate(events) if isinstance(e, ActionRecorded))
+    tampered = list(events)
+    tampered[index] = dataclasses.replace(events[index], action={"kind": "castle_the_king"})
+    divergence = found(audit_events(tampered, None))
+    assert (divergence.version, divergence.code, divergence.rule) == (index + 1, "action_unreadable", SPEC)
+    assert divergence.what.startswith("stored action cannot be read: ")
