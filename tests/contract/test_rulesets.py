@@ -73,7 +73,7 @@ DEFAULT_PHYSICAL = 20
 MAX_ACTIONS = 50_000
 SAMPLE_EVERY = 41  # check legal/probe agreement and views on one state in this many
 REPLAY_EVERY = 10  # replay one game in this many with the global random disturbed
-CHUNKS = 4  # digital playouts are split so that parallel test workers can share them
+CHUNKS = 4  # playouts are split so that parallel test workers can share them
 CODEC_EVERY = 10  # push every fact of one game in this many through the codec one by one
 
 
@@ -410,8 +410,11 @@ def test_seeded_playouts_of_each_further_configuration_keep_every_contract(
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=_ids)
-def test_physical_playouts_with_the_recorder_entering_random_outcomes(ruleset: AnyRuleset) -> None:
-    for i in range(PHYSICAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_PHYSICAL)):
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_physical_playouts_with_the_recorder_entering_random_outcomes(
+    ruleset: AnyRuleset, chunk: int
+) -> None:
+    for i in range(chunk, PHYSICAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_PHYSICAL), CHUNKS):
         playout = play(ruleset, 10_000 + i, "physical")
         check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
         assert ruleset.outcome(playout.state) is not None
