@@ -18,7 +18,7 @@ from uuid import UUID, uuid4
 import msgspec
 import pytest
 
-from domain.events import ActionRecorded, FactRecorded, GameCreated
+from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, RetractionRequested
 from domain.game import Game
 from domain.rng import SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
@@ -37,6 +37,7 @@ def played(
     key: str = "findings",
     ending: Literal["rules", "resign", "abandon"] = "rules",
     client_seed: str = "",
+    request_at: int | None = None,
 ) -> tuple[list[Any], bytes]:
     """A seeded Province game played to its end by the ruleset's bot; with `retract_at`, the
     recorder retracts the action just recorded at each multiple of that count, twice. Its
@@ -69,6 +70,13 @@ def played(
         facts = game.decide(command, rng)
         assert not isinstance(facts, Rejection), facts
         game.record(command, facts, AT)
+        if len(game.actions) == request_at:  # a seat asks to undo, and is declined
+            asker = game.actions[-1].seat
+            plans = (game.plan_retraction(k, "seat", asker) for k in range(1, request_at + 1))
+            asked = next(p for p in plans if not isinstance(p, Rejection) and p.needs)
+            assert not isinstance(asked, Rejection)
+            game.request_retraction(asked, asker, "", "r1", AT)
+            assert game.answer_retraction("r1", asked.needs[0], False, AT) is None
         if retract_at is not None and len(game.actions) % retract_at == 0 and retracted < 2:
             plan = game.plan_retraction(1, "recorder", None)
             assert not isinstance(plan, Rejection)
@@ -346,3 +354,60 @@ def test_an_action_the_rules_cannot_read_is_named(game: tuple[list[Any], bytes])
     divergence = found(audit_events(tampered, None))
     assert (divergence.version, divergence.code, divergence.rule) == (index + 1, "action_unreadable", SPEC)
     assert divergence.what.startswith("stored action cannot be read: ")
+
+
+def test_a_declined_request_changes_nothing_and_the_walk_goes_on() -> None:
+    events, _ = played(key="declined", request_at=10)
+    assert any(isinstance(e, RetractionRequested) for e in events)
+    report = audit_events(events, None)
+    assert report.clean and report.retracted == 0
+    assert report.actions == sum(isinstance(e, ActionRecorded) for e in events)
+
+
+def test_a_fact_outside_any_action_or_an_unexpected_event_is_named() -> None:
+    events, _ = played(retract_at=3, key="outside")
+    index = next(i for i, e in enumerate(events) if isinstance(e, ActionsRetracted))
+    stray = events[index - 1]
+    assert isinstance(stray, FactRecorded)
+    inserted = renumbered([*events[: index + 1], stray, *events[index + 1 :]])
+    assert found(audit_events(inserted, None)) == Divergence(
+        index + 2, f"a fact outside any action: {stray.fact}", SPEC, "fact_extra"
+    )
+    again = renumbered([*events[: index + 1], events[0], *events[index + 1 :]])
+    assert found(audit_events(again, None)) == Divergence(
+        index + 2, "an unexpected Created", "records 3", "unreadable"
+    )
+
+
+def test_facts_out_of_order_or_one_too_many_are_named_with_the_facts(game: tuple[list[Any], bytes]) -> None:
+    events, _ = game
+    # the first action followed by at least two facts
+    start = next(
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, ActionRecorded) and all(isinstance(f, FactRecorded) for f in events[i + 1 : i + 3])
+    )
+    first, second = events[start + 1], events[start + 2]
+    assert first.fact != second.fact
+    swapped = renumbered([*events[: start + 1], second, first, *events[start + 3 :]])
+    assert found(audit_events(swapped, None)) == Divergence(
+        start + 2, f"facts out of order: stored {second.fact} before {first.fact}", SPEC, "fact_order"
+    )
+    doubled = renumbered([*events[: start + 1], second, *events[start + 1 :]])
+    assert found(audit_events(doubled, None)) == Divergence(
+        start + 2, f"an extra fact was stored: {second.fact}", SPEC, "fact_extra"
+    )
+
+
+def test_a_stream_whose_chain_cannot_be_computed_is_broken_from_its_first_version(
+    game: tuple[list[Any], bytes],
+) -> None:
+    events, _ = game
+    index = next(i for i, e in enumerate(events) if isinstance(e, FactRecorded) and i > 3)
+    unwritable = list(events)
+    unwritable[index] = dataclasses.replace(events[index], fact={"type": "x", "value": {1, 2}})
+    report = audit_events(unwritable, None)
+    divergence = found(report)
+    assert (divergence.version, divergence.code, divergence.rule) == (1, "chain_broken", "records 3.1")
+    assert divergence.what.startswith("unreadable: ")
+    assert report.chain is not None and not report.chain.intact and report.chain.events == len(events)
