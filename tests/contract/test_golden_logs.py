@@ -27,6 +27,7 @@ from domain import reading
 from domain.game import Game
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import (
+    OMNISCIENT,
     PUBLIC,
     Command,
     GameConfig,
@@ -156,6 +157,34 @@ def test_the_seeded_game_reads_for_the_public_and_a_seat_exactly_as_its_golden_l
     viewer = PUBLIC if who == "public" else Viewer("seat", config.seats[0].id)
     name = f"{ruleset.meta.id}.{who}.log" if mode == "digital" else f"{ruleset.meta.id}.physical.{who}.log"
     compare(GOLDEN / name, viewer_lines(game, events, viewer), ruleset.meta.id)
+
+
+def state_lines(game: Game, events: list[Any], viewer: Viewer) -> list[str]:
+    """A digest of the state as `viewer` sees it before each action, and the final state."""
+    lines = []
+    for event in events:
+        if isinstance(event, Game.ActionRecorded):
+            seen = _json(game.ruleset.view(game.checkpoints[event.seq], viewer))
+            lines.append(
+                f"{event.originator_version:>5} state {hashlib.sha256(seen.encode()).hexdigest()[:16]}"
+            )
+    lines.append(f"  end state {_json(reading.state(game, viewer))}")
+    return lines
+
+
+@pytest.mark.parametrize(("ruleset", "mode"), READ_GAMES)
+def test_the_seeded_game_reads_for_the_omniscient_viewer_exactly_as_its_golden_states(
+    ruleset: AnyRuleset, mode: Literal["digital", "physical"]
+) -> None:
+    """What the recorder and the audit see of the state at every action (the order of every
+    pile included), as digests: the stored facts are the omniscient log already."""
+    _, events, game = golden_game(ruleset, mode)
+    name = (
+        f"{ruleset.meta.id}.omniscient.log"
+        if mode == "digital"
+        else f"{ruleset.meta.id}.physical.omniscient.log"
+    )
+    compare(GOLDEN / name, state_lines(game, events, OMNISCIENT), ruleset.meta.id)
 
 
 def compare(path: Path, lines: list[str], ruleset_id: str) -> None:

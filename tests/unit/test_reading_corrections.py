@@ -30,14 +30,16 @@ AT = datetime(2026, 1, 1, tzinfo=UTC)
 VIEWERS = (OMNISCIENT, PUBLIC, Viewer("seat", "A"), Viewer("seat", "B"))
 
 
-def started(key: str, actions: int) -> tuple[Game, SeededRng, bytes]:
-    """A digital Province game with `actions` actions played by the bot, Ann and Ben seated."""
-    ruleset = get_ruleset("province")
+def started(key: str, actions: int, ruleset_id: str = "province") -> tuple[Game, SeededRng, bytes]:
+    """A digital game with `actions` actions played by the bot, Ann and Ben in the first two
+    seats (A and B in Province)."""
+    ruleset = get_ruleset(ruleset_id)
     assert ruleset is not None
     options = resolve_options(ruleset.meta, {})
     assert not isinstance(options, Rejection)
     game_id = str(UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=4))
-    config = GameConfig(game_id, "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")), options)
+    first, second = ruleset.meta.seat_ids[:2]
+    config = GameConfig(game_id, ruleset_id, "digital", (Seat(first, "Ann"), Seat(second, "Ben")), options)
     seed = hashlib.sha256(key.encode()).digest()
     rng = SeededRng(seed, game_id)
     game = Game.start(config, commitment(seed), rng, AT)
@@ -192,3 +194,48 @@ def test_the_facts_answering_a_write_are_redacted_for_the_viewer() -> None:
             ruleset.codec.encode(ruleset.redact(f, viewer)) for f in facts
         ]
     assert reading.facts(game, [], PUBLIC) == []
+
+
+def test_a_stored_digest_is_shown_to_the_omniscient_viewer_alone() -> None:
+    game, _, _ = started("digests", 1)
+    [created, *_] = game.collect_events()
+    assert reading.present(game, created, OMNISCIENT).digest is None  # nothing stored yet
+    object.__setattr__(created, "chain", "c0ffee")
+    assert reading.present(game, created, OMNISCIENT).digest == "c0ffee"
+    assert reading.present(game, created, OMNISCIENT).retracted is False
+    for viewer in VIEWERS[1:]:
+        assert reading.present(game, created, viewer).digest is None
+    object.__setattr__(created, "chain", 7)
+    assert reading.present(game, created, OMNISCIENT).digest is None
+
+
+def test_a_hidden_draw_answers_each_viewer_as_it_may_see_it() -> None:
+    game, _, _ = started("draws", 1, "dominion")
+    own = {"type": "drew", "player": "p1", "cards": ("Copper", "Estate"), "count": 2}
+    other = {"type": "drew", "player": "p1", "cards": (), "count": 2}
+    drew = game.ruleset.codec.decode_fact(own)
+    assert reading.facts(game, [drew], Viewer("seat", "p1")) == [own]
+    assert reading.facts(game, [drew], Viewer("seat", "p2")) == [other]
+    assert reading.facts(game, [drew], PUBLIC) == [other]
+    assert reading.facts(game, [drew], OMNISCIENT) == [own]
+
+
+def test_the_legal_actions_of_a_seat_list_every_answer_with_its_notation_and_meaning() -> None:
+    game, _, seed = started("legal", 3)
+    seat = sorted({p.seat for p in game.ruleset.pending(game.state)}, key=str)[0]
+    legal = reading.legal_actions(game, seat)
+    actions = game.ruleset.legal_actions(game.state, seat)
+    assert legal == {
+        "version": game.version,
+        "seat": seat,
+        "actions": [game.ruleset.codec.encode(a) for a in actions],
+        "notation": [game.ruleset.format_action(a) for a in actions],
+        "templates": [],
+        "complete": True,
+        "explanations": [reading.explained(game.ruleset, game.state, a) for a in actions],
+    }
+    assert actions and all(isinstance(e, str) and e for e in legal["explanations"])
+    assert game.abandon("recorder", "", seed.hex(), AT) is None
+    closed = reading.legal_actions(game, seat)
+    assert (closed["actions"], closed["templates"], closed["complete"]) == ([], [], True)
+    assert reading.prompts(game, PUBLIC) == []
