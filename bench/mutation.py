@@ -9,7 +9,7 @@ killed: the change made the code hang), survived, mutants no test reaches, and t
 with its ratio to the aim of 0.90. Survivors judged equivalent (no behaviour can tell them from
 the original) are listed in the module's docstring.
 
-    .venv/bin/python -m bench.mutation [--group audit] [--keep DIR]
+    .venv/bin/python -m bench.mutation [--group audit] [--keep DIR] [--only 'domain.reading.*']
 
 The hidden-information proof runs with fewer pairs here (CHRONICLE_TWIN_PAIRS), so that each
 mutant of a redaction module is judged in seconds, and mutants are judged on the SQLite store
@@ -161,6 +161,9 @@ def main() -> None:
     parser.add_argument("--group", action="append", choices=[g.name for g in GROUPS], help="only this group")
     parser.add_argument("--keep", type=Path, help="run in this directory and keep it (to read survivors)")
     parser.add_argument("--show-survivors", action="store_true", help="print the name of every survivor")
+    parser.add_argument(
+        "--only", metavar="GLOB", help="only the mutants whose name matches, e.g. 'domain.reading.*'"
+    )
     args = parser.parse_args()
     if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
         sys.exit("bench.mutation needs mutmut: .venv/bin/pip install -e '.[mutation]'")
@@ -180,7 +183,7 @@ def main() -> None:
         configure(where, group)
         start = time.perf_counter()
         run = subprocess.run(
-            [str(Path(sys.executable).with_name("mutmut")), "run"],
+            [str(Path(sys.executable).with_name("mutmut")), "run", *([args.only] if args.only else [])],
             cwd=where,
             env=env,
             stdout=subprocess.DEVNULL,
