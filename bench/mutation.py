@@ -162,7 +162,10 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="run in this directory and keep it (to read survivors)")
     parser.add_argument("--show-survivors", action="store_true", help="print the name of every survivor")
     parser.add_argument(
-        "--only", metavar="GLOB", help="only the mutants whose name matches, e.g. 'domain.reading.*'"
+        "--only",
+        metavar="GLOB",
+        action="append",
+        help="only the mutants whose name matches, e.g. 'domain.reading.*' (repeatable)",
     )
     args = parser.parse_args()
     if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
@@ -183,7 +186,7 @@ def main() -> None:
         configure(where, group)
         start = time.perf_counter()
         run = subprocess.run(
-            [str(Path(sys.executable).with_name("mutmut")), "run", *([args.only] if args.only else [])],
+            [str(Path(sys.executable).with_name("mutmut")), "run", *(args.only or [])],
             cwd=where,
             env=env,
             stdout=subprocess.DEVNULL,
