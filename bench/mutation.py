@@ -74,6 +74,7 @@ GROUPS = (
         ("domain/reading.py", *VIEWS),
         (
             "tests/contract/test_golden_logs.py::test_the_seeded_game_reads_for_the_public_and_a_seat_exactly_as_its_golden_log",
+            "tests/contract/test_golden_logs.py::test_the_seeded_game_reads_for_the_omniscient_viewer_exactly_as_its_golden_states",
             "tests/unit/test_reading_corrections.py",
             "tests/contract/test_hidden_information.py",
             "tests/unit/province/test_province_interface.py",
