@@ -26,9 +26,8 @@ game (the revealed seed comes first and, when it matches the commitment, is the 
 when it does not, any stored edit before it has already broken the chain at its version);
 the fields of the `ChainCheck` made for a stream whose chain cannot be computed other than
 `broken_at` and `what`, and `intact or broken_at is None` read as `and` (such a check is never
-intact). The `unreadable` findings of a configuration that cannot be read, of `setup` or
-`decide` raising, guard against a ruleset that fails on its own stored input; no shipped
-ruleset does, so no test reaches them.
+intact). The `unreadable` findings of `setup` or `decide` raising guard against a ruleset that
+fails on input its own codec accepted; no shipped ruleset does, so no test reaches them.
 """
 
 from __future__ import annotations

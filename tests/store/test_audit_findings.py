@@ -413,3 +413,11 @@ def test_a_stream_whose_chain_cannot_be_computed_is_broken_from_its_first_versio
     assert (divergence.version, divergence.code, divergence.rule) == (1, "chain_broken", "records 3.1")
     assert divergence.what.startswith("unreadable: ")
     assert report.chain is not None and not report.chain.intact and report.chain.events == len(events)
+
+
+def test_a_configuration_that_cannot_be_read_is_named() -> None:
+    events, _ = played("physical", key="configuration")
+    nameless = [dataclasses.replace(events[0], seats=[{"id": "A"}]), *events[1:]]
+    assert found(audit_events(nameless, None)) == Divergence(
+        1, "the configuration cannot be read: KeyError('name')", "records 3", "unreadable"
+    )
