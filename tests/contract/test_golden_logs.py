@@ -131,6 +131,7 @@ def viewer_lines(game: Game, events: list[Any], viewer: Viewer) -> list[str]:
             seen = hashlib.sha256(_json(game.ruleset.view(before, viewer)).encode()).hexdigest()[:16]
             lines.append(f"{version} state {seen} prompts {_json(asked)}")
         shown = reading.present(game, event, viewer, event.originator_version in undone)
+        assert (shown.version, shown.at) == (event.originator_version, event.timestamp.isoformat())
         lines.append(f"{version} {shown.type} {shown.text}  {_json(shown.data)}")
     lines.append(f"  end state {_json(reading.state(game, viewer))}")
     return lines

@@ -50,12 +50,16 @@ def started(key: str, actions: int, ruleset_id: str = "province") -> tuple[Game,
         command = Command(action, seat, "seat")
         facts = game.decide(command, rng)
         assert not isinstance(facts, Rejection)
-        game.record(command, facts, AT)
+        game.record(command, facts, AT, action_id=f"id-{len(game.actions) + 1}")
     return game, rng, seed
 
 
 def shown(game: Game, events: list[Any], viewer: Viewer) -> list[tuple[str, str, dict[str, Any], bool]]:
-    return [(e.type, e.text, e.data, e.retracted) for e in reading.present_all(game, events, viewer)]
+    read = reading.present_all(game, events, viewer)
+    assert [(e.version, e.at) for e in read] == [
+        (e.originator_version, e.timestamp.isoformat()) for e in events
+    ]
+    return [(e.type, e.text, e.data, e.retracted) for e in read]
 
 
 def test_a_request_its_answers_and_the_retraction_read_the_same_for_everyone() -> None:
@@ -239,3 +243,16 @@ def test_the_legal_actions_of_a_seat_list_every_answer_with_its_notation_and_mea
     closed = reading.legal_actions(game, seat)
     assert (closed["actions"], closed["templates"], closed["complete"]) == ([], [], True)
     assert reading.prompts(game, PUBLIC) == []
+
+
+def test_an_actions_client_id_is_shown_to_the_seat_that_acted_and_the_omniscient_viewer() -> None:
+    game, _, _ = started("ids", 6)
+    events = [e for e in game.collect_events() if isinstance(e, Game.ActionRecorded)]
+    seats = {e.seq: e.seat for e in events}
+    assert len(set(seats.values())) == 2  # both seats acted
+    for viewer in VIEWERS:
+        for event in reading.present_all(game, events, viewer):
+            acted = seats[event.data["seq"]]
+            own = viewer.kind == "omniscient" or viewer.seat == acted
+            assert event.data["action_id"] == (f"id-{event.data['seq']}" if own else None), (viewer, acted)
+            assert event.data["seat"] == acted
