@@ -8,6 +8,13 @@ Ruling: a shuffle's `order_digest` (5.2 step 7) is shown only once the game is o
 calls it public, but a digest of a short pile gives its order away to anyone who hashes the
 few orders it could have (a five-card reshuffle has 120), and the seed's commitment
 (records 4) already lets everyone check every shuffle after the game.
+
+Mutation testing (bench/mutation.py, group redaction) leaves survivors judged equivalent: the
+omniscient viewer's early returns in `redact_action` and `redact_prompt` (the full path shows
+that viewer everything too) and `partition` read as `rpartition` in `_private` (a target holds
+one colon). Not reached by the tests' games, and not equivalent: the `land_hand_visibility =
+public` variant, a domain capped at 0, a Spy's peek in the state of an attack in progress, and
+a monument's contributions in the state.
 """
 
 from __future__ import annotations

@@ -6,6 +6,12 @@ rebels' controller) until the showdown; the face-up card is public; discards of 
 are shown only to the player who discarded them (how many is public). The order of the draw
 pile (a shuffle's or reshuffle's `order`) is never shown live; the public sees the sizes of the
 two piles. After the game everything is public. Hidden cards in redacted facts read "??".
+
+Mutation testing (bench/mutation.py, group redaction) leaves survivors judged equivalent: the
+`strict` flag of zips over the board's provinces (the lists are always as long as each other);
+the omniscient viewer's early returns in `redact` and `redact_action` (the full path shows that
+viewer every card too); and `a[0] if a else None` read as always `a[0]` (a battle hand being
+redacted always holds its face-up card).
 """
 
 from __future__ import annotations

@@ -3,6 +3,11 @@
 The only hidden information is the face-down goal stack of a digital game: players and the
 public see how many tokens are left (`hidden_count`), never their order. `GoalOrderDrawn` is
 redacted the same way (its order emptied, the count kept). Everything else is open.
+
+Mutation testing (bench/mutation.py, group redaction) leaves survivors judged equivalent: the
+`strict` flag of zips over the board's spaces (the lists are always as long as each other). Not
+reached by the tests' games, and not equivalent: sailors that differ between the seats on one
+space, and ships in the state.
 """
 
 from __future__ import annotations
