@@ -5,6 +5,7 @@ a write and the outcome, as a viewer reads them."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from datetime import UTC, datetime
@@ -256,3 +257,20 @@ def test_an_actions_client_id_is_shown_to_the_seat_that_acted_and_the_omniscient
             own = viewer.kind == "omniscient" or viewer.seat == acted
             assert event.data["action_id"] == (f"id-{event.data['seq']}" if own else None), (viewer, acted)
             assert event.data["seat"] == acted
+
+
+def test_the_first_and_the_last_event_name_the_deal_and_every_winner() -> None:
+    game, _, seed = started("ends", 2)
+    created = next(iter(game.collect_events()))
+    assert "deal" not in reading.present(game, created, PUBLIC).data
+    object.__setattr__(created, "deal", "0f0f")  # a same-deal game names its first game's deal
+    assert reading.present(game, created, PUBLIC).data["deal"] == "0f0f"
+    assert reading.present(game, created, PUBLIC).text == f"{game.ruleset.meta.title} (digital) for Ann, Ben."
+    assert game.resign("B", "seat", "", seed.hex(), AT) is None
+    _, finished = game.collect_events()
+    assert isinstance(finished, Game.Finished)
+    for winners, said in ((["A", "B"], "Ann and Ben won."), ([], "nobody (a draw) won.")):
+        shared = dataclasses.replace(finished, outcome=dict(finished.outcome, winners=winners))
+        assert reading.present(game, shared, PUBLIC).text == f"The game is over: {said}"
+    unnamed = dataclasses.replace(finished, outcome={})
+    assert reading.present(game, unnamed, PUBLIC).text == "The game is over: nobody (a draw) won."
