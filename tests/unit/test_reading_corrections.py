@@ -5,7 +5,7 @@ a write and the outcome, as a viewer reads them."""
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 import hashlib
 import random
 from datetime import UTC, datetime
@@ -270,7 +270,13 @@ def test_the_first_and_the_last_event_name_the_deal_and_every_winner() -> None:
     _, finished = game.collect_events()
     assert isinstance(finished, Game.Finished)
     for winners, said in ((["A", "B"], "Ann and Ben won."), ([], "nobody (a draw) won.")):
-        shared = dataclasses.replace(finished, outcome=dict(finished.outcome, winners=winners))
+        shared = with_outcome(finished, dict(finished.outcome, winners=winners))
         assert reading.present(game, shared, PUBLIC).text == f"The game is over: {said}"
-    unnamed = dataclasses.replace(finished, outcome={})
+    unnamed = with_outcome(finished, {})
     assert reading.present(game, unnamed, PUBLIC).text == "The game is over: nobody (a draw) won."
+
+
+def with_outcome(event: Any, outcome: dict[str, Any]) -> Any:
+    changed = copy.copy(event)
+    object.__setattr__(changed, "outcome", outcome)
+    return changed
