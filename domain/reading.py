@@ -11,6 +11,14 @@ An action is redacted against the state it answered (the aggregate keeps the sta
 every action it ever recorded), because what a choice reveals depends on the question: cards
 discarded from a hand stay hidden, cards trashed from it do not. A client's `action_id` is
 shown to the seat that acted and to the omniscient viewer only.
+
+Mutation testing (bench/mutation.py, group redaction) leaves survivors judged equivalent: the
+omniscient test in `own` (`sees_seat` answers yes to that viewer too). Not reached by the tests,
+and not equivalent: `present`'s `retracted` default (every caller passes it), a fact's
+`retracted` left out, the state handed to `redact_prompt` (no shipped ruleset's prompt
+redaction reads it for the prompts the golden games raise), the templates of a ruleset that
+offers them, `explained` (checked only against itself), and the separator between the seats a
+request waits for (every test table has two seats).
 """
 
 from __future__ import annotations
