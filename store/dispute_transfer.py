@@ -14,30 +14,24 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from store.disputes import TOPICS, Dispute, disputes_of
 from store.errors import InvalidRequest
+from store.stream_transfer import StreamEvent, stream_events
 
 OPENED = Dispute.Created.TOPIC
 
 
-class StreamRecord(msgspec.Struct, forbid_unknown_fields=True):
-    version: int
-    topic: str
-    fields: dict[str, Any]
-
-
 class ExportedDispute(msgspec.Struct, forbid_unknown_fields=True):
     stream_id: str
-    events: list[StreamRecord]
+    events: list[StreamEvent]
 
 
 def export_disputes(app: Any, game_id: UUID) -> list[ExportedDispute]:
     streams = []
     for dispute_id in disputes_of(app, game_id):
         rows = app.recorder.select_events(dispute_id)
-        events = [StreamRecord(r.originator_version, r.topic, json.loads(r.state)) for r in rows]
+        events = [StreamEvent(r.originator_version, r.topic, json.loads(r.state)) for r in rows]
         streams.append(ExportedDispute(str(dispute_id), events))
     return streams
 
@@ -52,25 +46,13 @@ def prepare_disputes(app: Any, game_id: UUID, streams: list[ExportedDispute]) ->
             raise InvalidRequest(
                 f"{stream.stream_id!r} is not a dispute id.", code="export_invalid"
             ) from None
-        versions = [e.version for e in stream.events]
-        if not versions or versions != list(range(1, len(versions) + 1)):
+        if stream.events and stream.events[0].fields.get("game_id") != str(game_id):
+            raise InvalidRequest(f"Dispute {stream_id} is not over this game.", code="export_invalid")
+        opened_first = [e.topic == OPENED for e in stream.events] == [e.version == 1 for e in stream.events]
+        if not stream.events or not opened_first:
             raise InvalidRequest(
-                f"Dispute {stream_id}'s events do not run from version 1 without a gap.",
+                f"Dispute {stream_id} does not open with its claim and only then rule on it.",
                 code="export_invalid",
             )
-        if stream.events[0].fields.get("game_id") != str(game_id):
-            raise InvalidRequest(f"Dispute {stream_id} is not over this game.", code="export_invalid")
-        for event in stream.events:
-            if event.topic not in TOPICS or (event.version == 1) != (event.topic == OPENED):
-                raise InvalidRequest(
-                    f"Dispute {stream_id} has an event no dispute holds at version {event.version}.",
-                    code="export_invalid",
-                )
-            row = StoredRecord(stream_id, event.version, event.topic, msgspec.json.encode(event.fields))
-            try:
-                events.append(app.mapper.to_domain_event(row))
-            except Exception:
-                raise InvalidRequest(
-                    f"Dispute {stream_id} cannot be read at version {event.version}.", code="export_invalid"
-                ) from None
+        events += stream_events(app, stream_id, stream.events, TOPICS, "dispute")
     return events

@@ -21,7 +21,6 @@ from uuid import UUID
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.notes import Annotations, annotations_id
 from domain.variations import Variation, VariationList, list_id
@@ -29,6 +28,7 @@ from store import chain
 from store.app import Access, Chronicle, _now
 from store.errors import InvalidRequest
 from store.secrets import GameSecrets, new_token
+from store.stream_transfer import StreamEvent, stream_events
 from store.variations import line
 
 ANNOTATION_TOPICS = frozenset(
@@ -43,12 +43,6 @@ VARIATION_TOPICS = frozenset(
         Variation.Finished,
     )
 )
-
-
-class StreamEvent(msgspec.Struct, forbid_unknown_fields=True):
-    version: int
-    topic: str
-    fields: dict[str, Any]
 
 
 class ExportedVariation(msgspec.Struct, forbid_unknown_fields=True):
@@ -104,13 +98,13 @@ def prepare_studies(
     """The exported annotations and variations as the store's own events, checked before
     anything is stored: known topics, versions from 1 without a gap, each variation of this
     game branching from it or from a variation before it, and readable fields."""
-    events = _domain(app, annotations_id(game_id), notes, ANNOTATION_TOPICS, "annotations")
+    events = stream_events(app, annotations_id(game_id), notes, ANNOTATION_TOPICS, "annotations")
     tokens: dict[str, str] = {}
     known = {str(game_id)}
     listing = VariationList.open(game_id, _now()) if carried else None
     for exported in carried:
         vid = _uuid(exported.variation_id)
-        stream = _domain(app, vid, exported.events, VARIATION_TOPICS, "variation")
+        stream = stream_events(app, vid, exported.events, VARIATION_TOPICS, "variation")
         created = stream[0] if stream else None
         if (
             not isinstance(created, Variation.Created)
@@ -134,7 +128,8 @@ def prepare_studies(
         tokens[str(vid)] = new["recorder"]
         sealed = GameSecrets.seal(vid, bytes.fromhex(seed) if seed else None, new)
         events += [*stream, *sealed.collect_events()]
-        events += _domain(app, annotations_id(vid), exported.annotations, ANNOTATION_TOPICS, "annotations")
+        notes_id = annotations_id(vid)
+        events += stream_events(app, notes_id, exported.annotations, ANNOTATION_TOPICS, "annotations")
         assert listing is not None
         listing.add(vid, _now())
     if listing is not None:
@@ -147,27 +142,3 @@ def _uuid(text: str) -> UUID:
         return UUID(text)
     except ValueError:
         raise InvalidRequest(f"{text!r} is not a variation id.", code="export_invalid") from None
-
-
-def _domain(
-    app: Chronicle, stream_id: UUID, exported: list[StreamEvent], topics: frozenset[str], what: str
-) -> list[Any]:
-    if [e.version for e in exported] != list(range(1, len(exported) + 1)):
-        raise InvalidRequest(
-            f"The {what} stream's events do not run from version 1 without a gap.", code="export_invalid"
-        )
-    events: list[Any] = []
-    for event in exported:
-        if event.topic not in topics:
-            raise InvalidRequest(
-                f"Version {event.version} of the {what} stream has a topic it never holds.",
-                code="export_invalid",
-            )
-        row = StoredRecord(stream_id, event.version, event.topic, msgspec.json.encode(event.fields))
-        try:
-            events.append(app.mapper.to_domain_event(row))
-        except Exception:
-            raise InvalidRequest(
-                f"Version {event.version} of the {what} stream cannot be read.", code="export_invalid"
-            ) from None
-    return events

@@ -49,7 +49,8 @@ from store.audit import audit_events
 from store.dispute_transfer import ExportedDispute, export_disputes, prepare_disputes
 from store.errors import Forbidden, InvalidRequest, ServiceError
 from store.secrets import GameSecrets, new_token
-from store.studies_transfer import ExportedVariation, StreamEvent, export_studies, prepare_studies
+from store.stream_transfer import StreamEvent
+from store.studies_transfer import ExportedVariation, export_studies, prepare_studies
 
 FORMAT = "chronicle-export-v1"
 Format = Literal["json", "ndjson"]
