@@ -174,10 +174,12 @@ def test_a_decision_of_the_second_seat_is_that_seat_s_to_see() -> None:
 
 def test_a_private_decision_of_the_table_lists_nothing_to_a_seat() -> None:
     """The recorder's own decisions name no seat: even the last seat (index -1) sees none of
-    their cards."""
+    their cards; the omniscient viewer sees them all."""
     decision = replace(ARCHIVE, p=RECORDER)
     (shown,) = RULESET.view(_with_prompts(decision), P2)["decisions"]
     assert shown["seat"] is None and "cards" not in shown
+    (whole,) = RULESET.view(_with_prompts(decision), OMNISCIENT)["decisions"]
+    assert list(whole["cards"]) == ["Gold", "Witch"]
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
