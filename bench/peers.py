@@ -39,7 +39,7 @@ def big_money(state: State, seat: str) -> Action:
     if state.phase == "action":
         return EndPhase()
     me = state.players[state.current]
-    treasures = tuple(c for c in me.hand if DATA.cards[c].is_("Treasure"))
+    treasures = tuple(c for c in me.hand if c in DATA.treasures)
     if treasures and state.window:
         return PlayTreasures(treasures)
     if me.debt and state.coins:

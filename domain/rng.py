@@ -5,7 +5,7 @@ The seed is drawn once per game from a CSPRNG (outside `domain/`), published onl
 SHA-256 commitment, and revealed when the game ends, so anyone can recompute every outcome.
 
 Mutants `bench/mutation.py` lets through that no behaviour can tell from this code: dropping
-`"big"` from `to_bytes`/`from_bytes` (big-endian is their default since Python 3.11); any change
+`"big"` from `to_bytes` (big-endian is its default since Python 3.11); any change
 to the message of the AssertionError after the endless word stream (unreachable); the default
 `count` of `NoRng.roll` (it raises before using it).
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
@@ -22,6 +23,7 @@ ALGORITHM = "hmac-sha256-v1"
 T = TypeVar("T")
 
 _TWO_64 = 2**64
+_BLOCK = struct.Struct(">4Q")
 
 
 def commitment(server_seed: bytes) -> str:
@@ -35,8 +37,7 @@ def _words(server_seed: bytes, game_id: str, client_seed: str, stream: str, n: i
     k = 0
     while True:
         block = hashlib.sha256(sub + k.to_bytes(8, "big")).digest()
-        for offset in range(0, 32, 8):
-            yield int.from_bytes(block[offset : offset + 8], "big")
+        yield from _BLOCK.unpack(block)  # four big-endian 64-bit words
         k += 1
 
 

@@ -64,7 +64,7 @@ from domain.games.dominion.events import (
     Revealed,
     Shuffled,
 )
-from domain.games.dominion.fold import evolve as _evolve
+from domain.games.dominion.fold import FOLDS
 from domain.games.dominion.options import OPTIONS
 from domain.games.dominion.state import SEATS, State
 from domain.games.dominion.turns import card_vp
@@ -135,7 +135,7 @@ class DominionRuleset:
         return rules.decide(state, command, rng)
 
     def evolve(self, state: State, fact: Fact) -> State:
-        return _evolve(state, fact)
+        return FOLDS[type(fact)](state, fact)  # `fold.evolve`, one call fewer per fact
 
     def pending(self, state: State) -> tuple[Prompt, ...]:
         return legal.pending(state)

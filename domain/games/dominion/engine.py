@@ -296,7 +296,10 @@ def hooks_live(state: State, p: int) -> bool:
     Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks."""
     if state.landmarks or state.events or state.charms:
         return True
-    return any(c.endswith("Groundskeeper") for c in state.players[p].play)
+    for card in state.players[p].play:
+        if card.endswith("Groundskeeper"):
+            return True
+    return False
 
 
 def _gained(ctx: Ctx, p: int, card: str, to: str) -> None:

@@ -211,6 +211,8 @@ def staying(state: State, p: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
     and the Throne Rooms and Crowns that played them. Same-named cards are interchangeable,
     so a card linked to two staying records stays once per copy in play."""
     pl = state.players[p]
+    if not pl.lasting:
+        return (), ()
     ended: list[int] = []
     stay: list[str] = []
     for i, record in enumerate(pl.lasting):
@@ -242,23 +244,29 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         if ended:
             ctx.emit(DurationsEnded(seat, ended))
         pl = ctx.state.players[f.p]
-        leaving = list(pl.play)
-        for card in kept:
-            leaving.remove(card)
-        moved = (*leaving, *pl.hand)
+        leaving = pl.play
+        if kept:
+            rest = list(leaving)
+            for card in kept:
+                rest.remove(card)
+            leaving = tuple(rest)
+        top = pl.hand[-1] if pl.hand else leaving[-1] if leaving else None
         public = state.variants.all_discards_public
-        ctx.emit(CleanedUp(seat, tuple(leaving), pl.hand, len(pl.hand), moved[-1] if moved else None, public))
-        f = ctx.set(replace(f, step=1, cards=tuple(leaving)))
+        ctx.emit(CleanedUp(seat, leaving, pl.hand, len(pl.hand), top, public))
+        f = ctx.set(replace(f, step=1, cards=leaving))
     if f.step == 1:
-        while f.n < len(f.cards):
-            card = f.cards[f.n]
-            f = ctx.set(replace(f, n=f.n + 1))
+        # The frame counts the cards past; it is stored only before a hook, which may ask.
+        n = f.n
+        while n < len(f.cards):
+            card = f.cards[n]
+            n += 1
             hook = ON_DISCARD_FROM_PLAY.get(physical(card))
             if hook is not None:
+                f = ctx.set(replace(f, n=n))
                 hook(ctx, f.p, card)
                 if ctx.prompts or ctx.frames[-1] is not f:
                     return
-        f = ctx.set(replace(f, step=2))
+        f = ctx.set(replace(f, step=2, n=n))
         if not draw(ctx, f.p, 5):
             return
     ctx.frames.pop()
