@@ -338,11 +338,7 @@ def _gained(state: State, f: ev.Gained) -> State:
     card = (f.card,)
     p = state.seats.index(f.player)
     players = state.players
-    pl = players[p]
-    if f.to == "discard":
-        pl = replace(pl, discard=pl.discard + card)
-    else:
-        pl = _add(pl, f.to, card)
+    pl = _add(players[p], f.to, card)
     gained = state.gained + card if state.status == "playing" and p == state.current else state.gained
     if f.source == "trash":
         return replace(
