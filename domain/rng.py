@@ -75,10 +75,17 @@ class SeededRng:
         return tuple(1 + _uniform(words, faces) for _ in range(count))
 
     def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
-        words = _words(self._seed, self._game_id, self._client_seed, stream, n)
+        """Fisher-Yates from the last item down, each index drawn as `_uniform` draws it
+        (written out: a deck's shuffle is the commonest draw of a card game)."""
+        word = _words(self._seed, self._game_id, self._client_seed, stream, n).__next__
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
-            j = _uniform(words, i + 1)
+            m = i + 1
+            limit = _TWO_64 - (_TWO_64 % m)
+            u = word()
+            while u >= limit:
+                u = word()
+            j = u % m
             out[i], out[j] = out[j], out[i]
         return tuple(out)
 

@@ -450,6 +450,9 @@ def plain_treasure(card: str) -> bool:
 def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
     """Play Treasures in the order given: plain ones in batches, the others one by one. The
     first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
+    if all(map(plain_treasure, cards)):  # the common case: one batch
+        _batch(ctx, p, cards)
+        return
     batch: list[str] = []
     for card in cards:
         if plain_treasure(card):
@@ -467,7 +470,7 @@ def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
 
 
 def _batch(ctx: Ctx, p: int, batch: tuple[str, ...]) -> None:
-    ctx.emit(TreasuresPlayed(ctx.seat(p), batch, sum(DATA.coins[c] for c in batch)))
+    ctx.emit(TreasuresPlayed(ctx.seat(p), batch, sum(map(DATA.coins.__getitem__, batch))))
     for hook in ON_TREASURES:
         hook(ctx, p, batch)
 

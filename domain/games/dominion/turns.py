@@ -256,17 +256,15 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         f = ctx.set(replace(f, step=1, cards=leaving))
     if f.step == 1:
         # The frame counts the cards past; it is stored only before a hook, which may ask.
-        n = f.n
-        while n < len(f.cards):
-            card = f.cards[n]
-            n += 1
-            hook = ON_DISCARD_FROM_PLAY.get(physical(card))
+        cards = f.cards
+        for i in range(f.n, len(cards)):
+            hook = ON_DISCARD_FROM_PLAY.get(physical(cards[i]))
             if hook is not None:
-                f = ctx.set(replace(f, n=n))
-                hook(ctx, f.p, card)
+                f = ctx.set(replace(f, n=i + 1))
+                hook(ctx, f.p, cards[i])
                 if ctx.prompts or ctx.frames[-1] is not f:
                     return
-        f = ctx.set(replace(f, step=2, n=n))
+        f = ctx.set(replace(f, step=2, n=len(cards)))
         if not draw(ctx, f.p, 5):
             return
     ctx.frames.pop()
@@ -356,9 +354,10 @@ ANSWERS["identify"] = _identify
 
 
 def game_over(state: State) -> str | None:
-    if not state.supply.get("Province"):
+    supply = state.supply
+    if not supply.get("Province"):
         return "province_pile_empty"
-    empty = sum(1 for cards in state.supply.values() if not cards)
+    empty = len(supply) - sum(map(bool, supply.values()))
     four = state.n >= 5 or (state.n == 4 and state.variants.four_piles_at_four_players)
     needed = 4 if four else 3
     return "piles_empty" if empty >= needed else None

@@ -162,7 +162,7 @@ def observe(pl: Player, cards: tuple[str, ...]) -> Player | None:
 def settle(pl: Player, zone: str, cards: tuple[str, ...]) -> tuple[str, ...]:
     """The names among `cards` that must first be bound to `?`s of the zone (in order)."""
     held = _zone(pl, zone)
-    if UNSEEN not in cards and holds(held, cards):
+    if UNSEEN not in held:  # nothing to bind (the entry was checked against the zone)
         return ()
     need = missing(held, cards)
     out: list[str] = []
