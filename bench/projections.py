@@ -31,8 +31,8 @@ from eventsourcing.persistence import StoredEvent
 from bench.common import ratio_line
 from domain.ruleset import get_ruleset
 from projections.runner import open_view, rebuild
-from replay_cli.commands.simulate import play
 from store.app import Chronicle
+from store.simulation import play
 
 PAGE = 5_000
 
