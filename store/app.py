@@ -36,7 +36,6 @@ from domain.ruleset import (
     resolve_options,
 )
 from store import chain, deals
-from store.checkpoints import Checkpoints
 from store.config import admin_token_from_env, store_env, store_url
 from store.errors import (
     ActionIdReused,
@@ -47,6 +46,7 @@ from store.errors import (
     Unauthorized,
     VersionConflict,
 )
+from store.kept_versions import KeptVersions
 from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
 from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
@@ -158,7 +158,7 @@ class Chronicle(Application[UUID]):
         self._secrets_lock = threading.Lock()
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
         self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
-        self.checkpoints = Checkpoints()
+        self.kept_versions = KeptVersions()
 
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
@@ -610,8 +610,8 @@ class Chronicle(Application[UUID]):
 
     def _game_at(self, game_id: UUID, version: int) -> Game:
         """The game folded up to `version` (or its last version, if before), from the nearest
-        copy kept at or before it (store/checkpoints.py)."""
-        game = self.checkpoints.fold(
+        copy kept at or before it (store/kept_versions.py)."""
+        game = self.kept_versions.fold(
             game_id, version, lambda gt, lte: self.events.get(game_id, gt=gt or None, lte=lte)
         )
         if game is None:

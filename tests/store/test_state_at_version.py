@@ -1,5 +1,5 @@
 """The game at a version (`Chronicle.game(game_id, version=v)`), read from the copies kept
-every few versions (store/checkpoints.py), is the fold of the stream's first v events: for a
+every few versions (store/kept_versions.py), is the fold of the stream's first v events: for a
 seeded bot game read at random versions in random order, cold and warm, and for a game with
 retractions, whose bookkeeping rewinds."""
 
@@ -16,8 +16,8 @@ from eventsourcing.application import project_aggregate
 from domain.game import Game
 from domain.ruleset import OMNISCIENT, get_ruleset
 from store.app import RECORDER, Chronicle, NewGame
-from store.checkpoints import Checkpoints
 from store.errors import GameNotFound, InvalidRequest
+from store.kept_versions import KeptVersions
 from store.simulation import play
 
 
@@ -83,7 +83,7 @@ def test_a_game_read_at_versions_around_its_retractions_rewinds_as_its_fold_does
     app.retract(game_id, RECORDER, count=2, reason="not the Camp")
     app.record(game_id, "end", RECORDER)
     last = app.game(game_id).version
-    app.checkpoints = Checkpoints(every=2)
+    app.kept_versions = KeptVersions(every=2)
     for version in [*range(last, 0, -1), *range(1, last + 1)]:
         assert picture(app.game(game_id, version=version)) == picture(plain_fold(app, game_id, version))
 
@@ -92,7 +92,7 @@ def test_a_copy_read_at_a_version_is_the_readers_own(app: Chronicle) -> None:
     game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
     for move in ["first A white", "reveal workers2", "move green top"]:
         app.record(game_id, move, RECORDER)
-    app.checkpoints = Checkpoints(every=1)
+    app.kept_versions = KeptVersions(every=1)
     first = app.game(game_id, version=2)
     first.live.append(99)
     first.checkpoints[1] = None
@@ -109,11 +109,38 @@ def test_versions_before_the_first_and_streams_of_no_game_are_refused(app: Chron
 
 
 def test_the_copies_kept_stay_within_their_budget(app: Chronicle) -> None:
-    app.checkpoints = Checkpoints(every=2, budget=10)
+    app.kept_versions = KeptVersions(every=2, budget=10)
     for _ in range(3):
         game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
         for move in ["first A white", "reveal workers2", "move green top"]:
             app.record(game_id, move, RECORDER)
         app.game(game_id, version=5)
-    assert len(app.checkpoints._kept) == 2
-    assert app.checkpoints._events <= 10
+    assert len(app.kept_versions._kept) == 2
+    assert app.kept_versions._events <= 10
+
+
+def test_readers_of_one_stream_meeting_halfway_each_get_their_version(app: Chronicle) -> None:
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    for move in ["first A white", "reveal workers2", "move green top", "move green right"]:
+        app.record(game_id, move, RECORDER)
+    last = app.game(game_id).version
+    kept = app.kept_versions = KeptVersions(every=2)
+
+    def read(gt: int, lte: int) -> list[Any]:
+        return list(app.events.get(game_id, gt=gt or None, lte=lte))
+
+    for outer, inner in [(3, last), (last, 3)]:
+        kept._kept.clear()
+        kept._events = 0
+
+        def meanwhile(gt: int, lte: int, inner: int = inner) -> list[Any]:
+            found = read(gt, lte)
+            other = kept.fold(game_id, inner, read)  # another reader, between the read and the fold
+            assert other is not None
+            assert picture(other) == picture(plain_fold(app, game_id, inner))
+            return found
+
+        game = kept.fold(game_id, outer, meanwhile)
+        assert game is not None
+        assert picture(game) == picture(plain_fold(app, game_id, outer))
+        assert len(kept._kept[game_id].events) == last == kept._events

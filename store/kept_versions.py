@@ -34,7 +34,7 @@ class _Kept:
         self.before_action: dict[int, Any] = {}
 
 
-class Checkpoints:
+class KeptVersions:
     def __init__(self, every: int = EVERY, budget: int = BUDGET) -> None:
         self.every = every
         self.budget = budget
@@ -56,9 +56,13 @@ class Checkpoints:
         if have < version:
             new = list(read(have, version))
             with self._lock:
-                if len(kept.events) == have and new:
-                    kept.events.extend(new)
-                    self._events += len(new)
+                # Another reader may have added some of these meanwhile: events[i] is the
+                # stream's version i + 1 whoever read it, so only what is still missing goes on.
+                missing = len(new) - (len(kept.events) - have)
+                if missing > 0:
+                    kept.events.extend(new[len(new) - missing :])
+                    if self._kept.get(game_id) is kept:  # else dropped meanwhile, and uncounted
+                        self._events += missing
         game: Any = None if start is None else copy.deepcopy(start)
         for event in kept.events[0 if game is None else game.version : version]:
             game = event.mutate(game)
@@ -77,8 +81,8 @@ class Checkpoints:
 
     def _copy(self, kept: _Kept, game: Game) -> Game:
         shared = kept.before_action
-        for seq in range(len(shared) + 1, len(game.actions) + 1):
-            shared[seq] = game.checkpoints[seq]
+        if len(shared) != len(game.checkpoints):
+            shared.update(game.checkpoints)
         kept_copy = copy.copy(game)  # the lists it shares are replaced next, the states shared
         kept_copy.actions = list(game.actions)
         kept_copy.action_ids = dict(game.action_ids)
