@@ -19,7 +19,6 @@ view holds every game that finished at or before P, which is what `covers` and `
 
 from __future__ import annotations
 
-import gc
 import logging
 import sqlite3
 import threading
@@ -63,23 +62,6 @@ class ChronicleFeed(Chronicle):
         super().__init__((env or {}).get("CHRONICLE_STORE"))
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector held off while one game is folded. A fold makes hundreds
-    of thousands of short-lived states, freed as they go by their reference counts; each few
-    hundred of them would otherwise start a collection that walks every young object, which
-    cost a rebuild a quarter of its time. What cycles the fold leaves are collected once it
-    ends. (The switch is the process's: other threads' collections wait for the fold too.)"""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 class StatsProjection(Projection[StatsView]):
     """Folds each finished game's stream into its statistics (projections/game_stats.py)."""
 
@@ -106,12 +88,11 @@ class StatsProjection(Projection[StatsView]):
         assert self._app is not None
         game_id = domain_event.originator_id
         try:
-            with collector_paused():
-                rows = stored_rows(self._app, game_id)
-                if rows is None:
-                    stats = game_statistics(self._app.events.get(game_id), position=tracking.notification_id)
-                else:
-                    stats = fold_rows(rows, game_id, position=tracking.notification_id)
+            rows = stored_rows(self._app, game_id)
+            if rows is None:
+                stats = game_statistics(self._app.events.get(game_id), position=tracking.notification_id)
+            else:
+                stats = fold_rows(rows, game_id, position=tracking.notification_id)
         except Exception:
             # A ruleset this process lacks, or a stream its ruleset cannot fold: skip the game
             # (logged) rather than stop the view on it forever; a rebuild retries it.
