@@ -89,6 +89,7 @@ class KeptVersions:
         kept_copy.live = list(game.live)
         kept_copy.requests = dict(game.requests)
         kept_copy.checkpoints = shared
+        kept_copy._pending_events = []  # the reader's game may yet trigger events of its own
         return kept_copy
 
     def _forget(self, game_id: UUID) -> None:
