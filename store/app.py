@@ -385,9 +385,9 @@ class Chronicle(Application[UUID]):
             if before is None:
                 before = self.game(game.id, version=prior.action_version - 1).state
             parsed = ruleset.parse_notation(action, before)
-            return None if isinstance(parsed, Rejection) else ruleset.codec.encode(parsed)
+            return None if isinstance(parsed, Rejection) else _as_stored(ruleset.codec.encode(parsed))
         try:
-            return ruleset.codec.encode(ruleset.codec.decode_action(dict(action)))
+            return _as_stored(ruleset.codec.encode(ruleset.codec.decode_action(dict(action))))
         except msgspec.ValidationError:
             return None
 
@@ -697,6 +697,12 @@ def _fold(game: Any, events: Iterable[Any]) -> Any:
     for event in events:
         game = event.mutate(game)
     return game
+
+
+def _as_stored(encoded: dict[str, Any]) -> Any:
+    """An encoded action as the store gives it back: JSON's lists where the action holds tuples
+    (a Dominion selection's cards), so that a retry compares equal to what was stored."""
+    return msgspec.json.decode(msgspec.json.encode(encoded))
 
 
 def _seat_words(seat: str | None) -> str:

@@ -160,3 +160,45 @@ def test_concurrent_duplicate_sends_of_an_action_all_get_its_first_answer_and_st
 
     assert stored_action_ids(app, game_id) == [None, None] + [f"tap-{n}" for n in range(len(FIRST_TURN))]
     assert audit_events(app.stored_events(game_id), None).clean
+
+
+def dominion_game(app: Chronicle) -> UUID:
+    """A digital Dominion game: its notation is read against the table ("play all treasures"
+    names the Treasures in the hand)."""
+    created = app.create_game(NewGame("dominion", ["Ann", "Ben"]))
+    return UUID(created.game_id)
+
+
+def test_a_retry_in_notation_is_read_against_the_table_the_action_was_first_recorded_at(
+    app: Chronicle,
+) -> None:
+    game_id = dominion_game(app)
+    app.record(game_id, "end", RECORDER)  # into the Buy phase
+    first = app.record(game_id, "play all treasures", RECORDER, action_id="t1")
+    assert first.facts, "the hand held Treasures to play"
+    app.record(game_id, "end", RECORDER, action_id="t2")  # the hand is another one now
+
+    again = app.record(game_id, "play all treasures", RECORDER, action_id="t1")
+    stored = next(
+        e for e in app.stored_events(game_id) if isinstance(e, ActionRecorded) and e.action_id == "t1"
+    )
+    as_object = app.record(game_id, dict(stored.action), RECORDER, action_id="t1")
+
+    assert again.replayed and (again.seq, again.version) == (first.seq, first.version)
+    assert as_object.replayed and as_object.seq == first.seq
+    with pytest.raises(ActionIdReused):  # words that name no action there are another action
+        app.record(game_id, "frobnicate", RECORDER, action_id="t1")
+
+
+def test_a_retracted_action_s_retry_is_read_against_the_table_before_it(app: Chronicle) -> None:
+    """A retraction drops the state kept before the action: the table is read from the store
+    at the version before it instead."""
+    game_id = dominion_game(app)
+    app.record(game_id, "end", RECORDER)
+    first = app.record(game_id, "play all treasures", RECORDER, action_id="t1")
+    app.retract(game_id, RECORDER)
+
+    again = app.record(game_id, "play all treasures", RECORDER, action_id="t1")
+
+    assert again.replayed and again.seq == first.seq
+    assert stored_action_ids(app, game_id).count("t1") == 1
