@@ -82,11 +82,13 @@ class CountingRateLimitMiddleware(RateLimitMiddleware):
         return unchanged
 
 
-def is_write(request: Request[Any, Any, Any]) -> bool:
+# The checks are coroutines: Litestar runs a plain function given here in a worker thread,
+# two thread hops per write to compare a method name.
+async def is_write(request: Request[Any, Any, Any]) -> bool:
     return request.method in WRITES
 
 
-def has_token_and_writes(request: Request[Any, Any, Any]) -> bool:
+async def has_token_and_writes(request: Request[Any, Any, Any]) -> bool:
     return request.method in WRITES and "authorization" in request.headers
 
 

@@ -73,7 +73,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="times the bare handler gets the same load")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {"CHRONICLE_STORE": f"sqlite:///{tmp}/bench.sqlite3", "CHRONICLE_ADMIN_TOKEN": ADMIN}
+        env = {
+            "CHRONICLE_STORE": f"sqlite:///{tmp}/bench.sqlite3",
+            "CHRONICLE_ADMIN_TOKEN": ADMIN,
+            # The whole load comes from one address at more than a table's pace: the limits
+            # are raised out of its way, not turned off, so that their counting is still paid.
+            "CHRONICLE_WRITE_LIMIT_ADDRESS": "100000000/minute",
+            "CHRONICLE_WRITE_LIMIT_TOKEN": "100000000/minute",
+        }
         with uvicorn_server("api.asgi:app", env) as url:
             games = [(g, t, bodies[: args.actions]) for g, t, bodies in create_games(url, args.games)]
             ours = drive(url, games, args.processes)
