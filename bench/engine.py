@@ -78,10 +78,10 @@ def setups_only(ruleset: Any, seed: str, games: int, expansions: str, edition: i
 
 
 def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, int]:
-    from replay_cli.commands.simulate import game_id_for
-    from replay_cli.commands.simulate import play as simulate_one
     from store.app import ADMIN, Chronicle
     from store.audit import audit_events
+    from store.simulation import game_id_for
+    from store.simulation import play as simulate_one
 
     ruleset = get_ruleset("dominion")
     assert ruleset is not None
@@ -109,8 +109,8 @@ def simulate_through_store(
     reads (`select_events`). With `fresh_look` the bot reads its game from the store before
     each move (`Chronicle.game`), as `simulate` did before it looked at its own cached copy:
     the baseline."""
-    from replay_cli.commands.simulate import play as simulate_one
     from store.app import Chronicle
+    from store.simulation import play as simulate_one
 
     ruleset = get_ruleset("dominion")
     assert ruleset is not None

@@ -80,6 +80,7 @@ GROUPS = (
             "tests/unit/province/test_province_interface.py",
             "tests/unit/dominion/test_dominion_interface.py",
             "tests/unit/dominion/test_dominion_unseen.py",
+            "tests/unit/dominion/test_dominion_redaction.py",
             "tests/unit/dynasties/test_dynasties_interface.py",
             "tests/unit/dominations/test_dominations_redaction.py",
             "tests/unit/dominations/test_dominations_rules.py",

@@ -9,8 +9,9 @@ finished game's stream read from the store's rows, every fact decoded and folded
 the ruleset, and the game's statistics written with the players' updated ratings and the
 view's position in one transaction). Two baselines read every stored event of the same
 store: through the library (pages of notifications, each decoded into its domain event by
-the mapper), and raw (sqlite3 rows, each state decoded by msgspec into plain objects). The
-aim is a ratio of at least 0.25 to the raw read.
+the mapper), and raw (sqlite3 rows, each state decoded by msgspec into plain objects; a
+game's sealed secrets are not JSON, and only counted). The aim is a ratio of at least 0.5 to
+the raw read.
 
     .venv/bin/python -m bench.projections [--games 2000] [--distinct 40] [--dir DIR]
 """
@@ -31,8 +32,9 @@ from eventsourcing.persistence import StoredEvent
 from bench.common import ratio_line
 from domain.ruleset import get_ruleset
 from projections.runner import open_view, rebuild
-from replay_cli.commands.simulate import play
 from store.app import Chronicle
+from store.sealing import MARK
+from store.simulation import play
 
 PAGE = 5_000
 
@@ -81,7 +83,8 @@ def read_raw(path: str) -> tuple[int, float]:
         )
         while rows := cursor.fetchmany(PAGE):
             for row in rows:
-                decode(row[3])
+                if not row[3].startswith(MARK):  # a game's secrets, sealed: not JSON
+                    decode(row[3])
             count += len(rows)
     return count, time.perf_counter() - started
 
@@ -117,8 +120,8 @@ def main() -> None:
         assert counted == args.games, (counted, args.games)
         print(f"rebuild: {counted} games, {game_events:,} events in {rebuild_seconds:.2f} s")
         rate = game_events / rebuild_seconds
-        print(ratio_line("rebuild throughput vs the library's read", rate, "events/s", baseline, ">= 0.25"))
-        print(ratio_line("rebuild throughput vs the raw read", rate, "events/s", raw, ">= 0.25"))
+        print(ratio_line("rebuild throughput vs the library's read", rate, "events/s", baseline, ">= 0.5"))
+        print(ratio_line("rebuild throughput vs the raw read", rate, "events/s", raw, ">= 0.5"))
     finally:
         app.close()
 

@@ -25,9 +25,9 @@ from eventsourcing.utils import Environment
 from bench.common import ratio_line
 from domain.ruleset import get_ruleset
 from projections.game_stats import fold_rows
-from replay_cli.commands.simulate import play
 from store.app import Chronicle, NewGame
 from store.sealing import SealingMapper
+from store.simulation import play
 
 ROUNDS = 5
 GAMES_PER_ROUND = 40

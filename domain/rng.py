@@ -5,7 +5,7 @@ The seed is drawn once per game from a CSPRNG (outside `domain/`), published onl
 SHA-256 commitment, and revealed when the game ends, so anyone can recompute every outcome.
 
 Mutants `bench/mutation.py` lets through that no behaviour can tell from this code: dropping
-`"big"` from `to_bytes`/`from_bytes` (big-endian is their default since Python 3.11); any change
+`"big"` from `to_bytes` (big-endian is its default since Python 3.11); any change
 to the message of the AssertionError after the endless word stream (unreachable); the default
 `count` of `NoRng.roll` (it raises before using it).
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol, TypeVar
 
@@ -22,6 +23,7 @@ ALGORITHM = "hmac-sha256-v1"
 T = TypeVar("T")
 
 _TWO_64 = 2**64
+_BLOCK = struct.Struct(">4Q")
 
 
 def commitment(server_seed: bytes) -> str:
@@ -35,8 +37,7 @@ def _words(server_seed: bytes, game_id: str, client_seed: str, stream: str, n: i
     k = 0
     while True:
         block = hashlib.sha256(sub + k.to_bytes(8, "big")).digest()
-        for offset in range(0, 32, 8):
-            yield int.from_bytes(block[offset : offset + 8], "big")
+        yield from _BLOCK.unpack(block)  # four big-endian 64-bit words
         k += 1
 
 
@@ -74,10 +75,17 @@ class SeededRng:
         return tuple(1 + _uniform(words, faces) for _ in range(count))
 
     def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
-        words = _words(self._seed, self._game_id, self._client_seed, stream, n)
+        """Fisher-Yates from the last item down, each index drawn as `_uniform` draws it
+        (written out: a deck's shuffle is the commonest draw of a card game)."""
+        word = _words(self._seed, self._game_id, self._client_seed, stream, n).__next__
         out = list(items)
         for i in range(len(out) - 1, 0, -1):
-            j = _uniform(words, i + 1)
+            m = i + 1
+            limit = _TWO_64 - (_TWO_64 % m)
+            u = word()
+            while u >= limit:
+                u = word()
+            j = u % m
             out[i], out[j] = out[j], out[i]
         return tuple(out)
 

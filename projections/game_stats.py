@@ -16,6 +16,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from itertools import islice
+from operator import itemgetter
 from types import ModuleType
 from typing import Any
 from uuid import UUID
@@ -214,34 +216,29 @@ _FINISHED_ROW = msgspec.json.Decoder(_FinishedRow)
 _RAW_FACT_ROW = msgspec.json.Decoder(_RawFactRow)
 _PLAIN = msgspec.json.Decoder()
 
-_FACT_ENTRIES: dict[str, Callable[[bytes], Entry]] = {}
+_FACT_ROWS: dict[str, Callable[[bytes], Any]] = {}
 
 
-def _fact_entry_decoder(ruleset: Ruleset[Any, Any, Any]) -> Callable[[bytes], Entry]:
-    """A stored fact event's entry, the fact decoded into the ruleset's fact type in the same
-    pass when msgspec can decode that type (else through `raw_fact_decoder`)."""
-    found = _FACT_ENTRIES.get(ruleset.meta.id)
+def _fact_row_decoder(ruleset: Ruleset[Any, Any, Any]) -> Callable[[bytes], Any]:
+    """A stored fact event's row (`timestamp.data`, `fact`), the fact decoded into the
+    ruleset's fact type in the same pass when msgspec can decode that type (else through
+    `raw_fact_decoder`)."""
+    found = _FACT_ROWS.get(ruleset.meta.id)
     if found is None:
         try:
             row_type = msgspec.defstruct(
                 "FactRow", [("timestamp", _Stamp), ("fact", ruleset.codec.fact_type)], gc=False
             )
-            decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(row_type)
+            found = msgspec.json.Decoder(row_type).decode
         except TypeError:
             raw_decode, decode_raw = _RAW_FACT_ROW.decode, raw_fact_decoder(ruleset)
 
-            def found(body: bytes) -> Entry:
+            def found(body: bytes) -> Any:
                 row = raw_decode(body)
-                return ("fact", row.timestamp.data, decode_raw(row.fact))
+                row.fact = decode_raw(row.fact)
+                return row
 
-        else:
-            decode = decoder.decode
-
-            def found(body: bytes) -> Entry:
-                row = decode(body)
-                return ("fact", row.timestamp.data, row.fact)
-
-        _FACT_ENTRIES[ruleset.meta.id] = found
+        _FACT_ROWS[ruleset.meta.id] = found
     return found
 
 
@@ -284,21 +281,23 @@ def fold_rows(rows: Sequence[tuple[str, bytes]], game_id: UUID, position: int = 
     ruleset = _ruleset_of([first])
     retracted: set[int] = set()
     retracted_topic = ActionsRetracted.TOPIC
-    for topic, body in rows:
-        if topic == retracted_topic:
-            retracted.update(_RETRACTED_ROW.decode(body).seqs)
+    if retracted_topic in map(itemgetter(0), rows):  # rare: spare the common stream a loop
+        for topic, body in rows:
+            if topic == retracted_topic:
+                retracted.update(_RETRACTED_ROW.decode(body).seqs)
     return _fold(ruleset, first, _row_entries(rows, ruleset), retracted, position)
 
 
 def _row_entries(rows: Sequence[tuple[str, bytes]], ruleset: Ruleset[Any, Any, Any]) -> Iterator[Entry]:
     """The entries of a stream's rows after its creation, its facts decoded into the
     ruleset's fact type."""
-    fact_entry = _fact_entry_decoder(ruleset)
+    fact_row = _fact_row_decoder(ruleset)
     action_row = _ACTION_ROW.decode
     fact_topic, action_topic = FactRecorded.TOPIC, ActionRecorded.TOPIC
-    for topic, body in rows[1:]:
+    for topic, body in islice(rows, 1, None):
         if topic == fact_topic:
-            yield fact_entry(body)
+            fact = fact_row(body)
+            yield ("fact", fact.timestamp.data, fact.fact)
         elif topic == action_topic:
             action = action_row(body)
             yield ("action", action.timestamp.data, (action.seq, action.seat))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets as random_source
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
@@ -46,6 +46,7 @@ from store.errors import (
     Unauthorized,
     VersionConflict,
 )
+from store.kept_versions import KeptVersions
 from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
 from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
@@ -157,6 +158,7 @@ class Chronicle(Application[UUID]):
         self._secrets_lock = threading.Lock()
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
         self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
+        self.kept_versions = KeptVersions()
 
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
@@ -594,13 +596,26 @@ class Chronicle(Application[UUID]):
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         try:
-            game: Game = self.repository.get(game_id, version=version)
+            if version is None:
+                game: Game = self.repository.get(game_id, projector_func=_fold)
+            else:
+                game = self._game_at(game_id, version)
         except AggregateNotFoundError:
             if version is not None and version < 1:
                 raise InvalidRequest("Versions start at 1.", code="invalid_version") from None
             raise GameNotFound(f"There is no game {game_id}.") from None
         if not isinstance(game, Game):
             raise GameNotFound(f"There is no game {game_id}.")
+        return game
+
+    def _game_at(self, game_id: UUID, version: int) -> Game:
+        """The game folded up to `version` (or its last version, if before), from the nearest
+        copy kept at or before it (store/kept_versions.py)."""
+        game = self.kept_versions.fold(
+            game_id, version, lambda gt, lte: self.events.get(game_id, gt=gt or None, lte=lte)
+        )
+        if game is None:
+            raise AggregateNotFoundError(f"Aggregate {game_id!r} version {version!r} not found.")
         return game
 
     def cached_game(self, game_id: UUID) -> Game:
@@ -673,6 +688,15 @@ class Chronicle(Application[UUID]):
         if access.role == "admin":
             return bytes.fromhex(self.secrets(game.id).server_seed)
         return None
+
+
+def _fold(game: Any, events: Iterable[Any]) -> Any:
+    """The library's `project_aggregate` without its assertion that each event can mutate (a
+    runtime protocol check that cost as much as the rest of a fold): every event of a game
+    stream is the library's aggregate event."""
+    for event in events:
+        game = event.mutate(game)
+    return game
 
 
 def _seat_words(seat: str | None) -> str:

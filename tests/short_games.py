@@ -15,8 +15,8 @@ from uuid import UUID
 
 from domain.rng import NoRng, Rng
 from domain.ruleset import Command, Rejection, Ruleset, all_rulesets
-from replay_cli.commands.simulate import play
 from store.app import Chronicle
+from store.simulation import play
 
 AnyRuleset = Ruleset[Any, Any, Any]
 RULESETS = all_rulesets()

@@ -13,16 +13,12 @@ in the store: `log`, `replay` and `audit --all` read them like any other.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import random
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
-from uuid import UUID
 
-from domain.ruleset import Outcome, Ruleset
+from domain.ruleset import Ruleset
 from domain.standings import sole_winner
 from replay_cli.commands import Subparsers
 from replay_cli.errors import REFUSED, CliError, UsageError
@@ -30,10 +26,7 @@ from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
 from replay_cli.progress import Progress
 from replay_cli.sources import add_store_option
-from store.app import RECORDER, Chronicle, NewGame
-from store.errors import GameNotFound
-
-ACTION_CAP = 20_000  # uniformly random Province bots need about 1,000 actions a game
+from store.simulation import ACTION_CAP, Played, already_simulated, play
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -68,14 +61,6 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.set_defaults(run=run)
 
 
-@dataclass(frozen=True)
-class Played:
-    game_id: UUID
-    actions: int
-    outcome: Outcome | None
-    problem: str | None = None
-
-
 def run(args: argparse.Namespace) -> int:
     ruleset = ruleset_named(args.ruleset)
     players = ruleset.meta.min_players if args.players is None else args.players
@@ -90,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
     app = open_store(args.store, create=True)
     try:
-        _refuse_rerun(app, ruleset.meta.id, args.seed, args.games)
+        taken = already_simulated(app, ruleset.meta.id, args.seed, args.games)
+        if taken is not None:
+            raise CliError(
+                f"seed {args.seed!r} was already simulated in this store (game {taken}); pick another --seed"
+            )
         progress = Progress(args.games, "simulating")
         started = time.monotonic()
         played: list[Played] = []
@@ -107,78 +96,6 @@ def run(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"chronicle: error: game {problem.game_id}: {problem.problem}", file=sys.stderr)
     return REFUSED if problems else 0
-
-
-def game_key(seed: str, index: int) -> str:
-    return f"{seed}:{index}"
-
-
-def game_id_for(ruleset_id: str, seed: str, index: int) -> UUID:
-    # The ruleset is part of the id, so one seed can simulate every game into one store.
-    digest = hashlib.sha256(f"chronicle simulate {ruleset_id}:{game_key(seed, index)}".encode()).digest()
-    return UUID(bytes=digest[:16], version=4)
-
-
-def _refuse_rerun(app: Chronicle, ruleset_id: str, seed: str, games: int) -> None:
-    for index in range(games):
-        game_id = game_id_for(ruleset_id, seed, index)
-        try:
-            app.game(game_id)
-        except GameNotFound:
-            continue
-        raise CliError(
-            f"seed {seed!r} was already simulated in this store (game {game_id}); pick another --seed"
-        )
-
-
-def play(
-    app: Chronicle,
-    ruleset: Ruleset[Any, Any, Any],
-    seed: str,
-    index: int,
-    names: list[str],
-    options: dict[str, Any],
-    cap: int,
-) -> Played:
-    key = game_key(seed, index)
-    game_id = game_id_for(ruleset.meta.id, seed, index)
-    new = NewGame(
-        ruleset=ruleset.meta.id,
-        players=names,
-        mode="digital",
-        options=options,
-        tags=["simulated", f"simulation:{seed}"],
-        server_seed=hashlib.sha256(key.encode()).hexdigest(),
-    )
-    app.create_game(new, admin=True, game_id=game_id)
-    bot = random.Random(key)
-    actions = 0
-    while True:
-        # The bot looks at the game as this process saved it (simulated games have no other
-        # writer): one store read per action, `record`'s, rather than two.
-        game = app.cached_game(game_id)
-        if game.outcome is not None:
-            return Played(game_id, actions, game.outcome)
-        if actions >= cap:
-            return Played(game_id, actions, None, f"did not end within {cap} actions")
-        # Several seats may owe an answer at once; the bot answers for one of them at random.
-        seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
-        if not seats:
-            return Played(
-                game_id, actions, None, f"nobody is prompted at version {game.version}, yet no outcome"
-            )
-        seat = seats[0] if len(seats) == 1 else bot.choice(seats)
-        legal = ruleset.legal_actions(game.state, seat)
-        if not legal:
-            return Played(
-                game_id,
-                actions,
-                None,
-                f"seat {seat} is prompted but has no legal action at version {game.version}",
-            )
-        choice = ruleset.bot_choose(game.state, seat, legal, bot.randrange)
-        app.record(game_id, ruleset.codec.encode(choice), RECORDER, seat=seat)
-        actions += 1
 
 
 def summary(

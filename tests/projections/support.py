@@ -6,8 +6,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.ruleset import get_ruleset
-from replay_cli.commands.simulate import play
 from store.app import RECORDER, Chronicle, NewGame
+from store.simulation import play
 
 # Ann goes first (the table tossed white), the table turns up workers2, Ann moves every green
 # worker and builds the Camp (province.md E3), Ben moves one worker and ends his turn.

@@ -275,7 +275,8 @@ def test_a_shared_first_place_counts_as_no_win_for_a_game_package_or_simulate() 
     from domain.games.dominion.stats import tables as dominion_tables
     from domain.games.province.stats import tables as province_tables
     from domain.ruleset import Outcome
-    from replay_cli.commands.simulate import Played, summary
+    from replay_cli.commands.simulate import summary
+    from store.simulation import Played
 
     openings = {"openings": {"A": ["camp"], "B": ["camp"]}}
     [table_] = province_tables([{"winners": ["A", "B"], "extra": openings}])

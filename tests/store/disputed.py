@@ -7,8 +7,8 @@ from __future__ import annotations
 from uuid import UUID
 
 from domain.events import ActionRecorded, FactRecorded
-from replay_cli.commands.simulate import play
 from store.app import RECORDER, Chronicle
+from store.simulation import play
 from tests.short_games import players, ruleset_named
 
 # A seeded bot game of Dynasties (about 420 events) whose first battle comes early: a rebel

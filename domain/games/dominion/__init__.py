@@ -49,7 +49,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.games.dominion import bot, legal, notation, rules, view
+from domain.games.dominion import bot, fold, legal, notation, rules, view
 from domain.games.dominion import describe as _describe
 from domain.games.dominion.actions import Action
 from domain.games.dominion.data import DATA
@@ -64,7 +64,6 @@ from domain.games.dominion.events import (
     Revealed,
     Shuffled,
 )
-from domain.games.dominion.fold import evolve as _evolve
 from domain.games.dominion.options import OPTIONS
 from domain.games.dominion.state import SEATS, State
 from domain.games.dominion.turns import card_vp
@@ -72,9 +71,7 @@ from domain.rng import Rng
 from domain.ruleset import (
     Boundary,
     Codec,
-    Command,
     GameConfig,
-    Outcome,
     Prompt,
     Rejection,
     RulesetMeta,
@@ -131,14 +128,12 @@ class DominionRuleset:
     def setup(self, config: GameConfig, state: State, rng: Rng) -> Sequence[Fact]:
         return rules.setup(config, state, rng)
 
-    def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
-        return rules.decide(state, command, rng)
-
-    def evolve(self, state: State, fact: Fact) -> State:
-        return _evolve(state, fact)
-
-    def pending(self, state: State) -> tuple[Prompt, ...]:
-        return legal.pending(state)
+    # The calls of every action (who acts, decide, evolve, the outcome) are the rules'
+    # functions themselves, without a method in between.
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(fold.evolve)
+    pending = staticmethod(legal.pending)
+    outcome = staticmethod(rules.outcome)
 
     def legal_actions(self, state: State, seat: str | None) -> tuple[Action, ...]:
         return legal.legal_actions(state, seat)
@@ -173,9 +168,6 @@ class DominionRuleset:
         if isinstance(fact, Moved) and fact.source == "hand":
             return "reveal"
         return None
-
-    def outcome(self, state: State) -> Outcome | None:
-        return rules.outcome(state)
 
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)

@@ -143,9 +143,12 @@ KIND_TAG = {
 }
 
 
+WITH_UNSEEN = (SelectCards, ObserveCards)  # the actions that may name a card not seen
+
+
 def normalized(action: Action) -> Action:
     """The action with every unseen card as `?` (JSON sends null)."""
-    if isinstance(action, SelectCards | ObserveCards) and None in action.cards:
+    if isinstance(action, WITH_UNSEEN) and None in action.cards:
         return replace(action, cards=tuple(UNSEEN if c is None else c for c in action.cards))
     return action
 

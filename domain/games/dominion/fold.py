@@ -68,6 +68,9 @@ def _add(player: Player, zone: str, cards: tuple[str, ...]) -> Player:
 
 
 def _update(state: State, seat: str, fn: Callable[[Player], Player], **fields: Any) -> State:
+    """The state with one player changed by `fn`. The folds of a plain turn (draws, Treasures,
+    buys, gains, Clean-up, shuffles) run for nearly every fact of a game: they replace their
+    player directly instead."""
     p = state.seats.index(seat)
     return replace(state, players=with_player(state.players, p, fn(state.players[p])), **fields)
 
@@ -97,15 +100,15 @@ def _dealt(state: State, f: ev.Dealt) -> State:
 
 
 def _shuffled(state: State, f: ev.Shuffled) -> State:
-    def apply(pl: Player) -> Player:
-        if f.order is not None:
-            n = pl.shuffles if f.n is None else f.n + 1
-            return replace(pl, deck=pl.deck + f.order, discard=(), shuffles=n)
-        return replace(
-            pl, unknown=tuple(sorted(pl.unknown + pl.discard)), discard=(), unannounced=pl.unannounced + 1
-        )
-
-    return _update(state, f.player, apply)
+    p = state.seats.index(f.player)
+    pl = state.players[p]
+    if f.order is not None:
+        n = pl.shuffles if f.n is None else f.n + 1
+        pl = replace(pl, deck=pl.deck + f.order, discard=(), shuffles=n)
+    else:
+        unknown = tuple(sorted(pl.unknown + pl.discard))
+        pl = replace(pl, unknown=unknown, discard=(), unannounced=pl.unannounced + 1)
+    return replace(state, players=with_player(state.players, p, pl))
 
 
 def _announced(state: State, f: ev.ShuffleAnnounced) -> State:
@@ -126,8 +129,10 @@ def _identified(state: State, f: ev.Identified) -> State:
 
 
 def _drew(state: State, f: ev.Drew) -> State:
-    k = len(f.cards)
-    return _update(state, f.player, lambda pl: replace(pl, deck=pl.deck[k:], hand=pl.hand + f.cards))
+    p = state.seats.index(f.player)
+    pl = state.players[p]
+    pl = replace(pl, deck=pl.deck[len(f.cards) :], hand=pl.hand + f.cards)
+    return replace(state, players=with_player(state.players, p, pl))
 
 
 def _turn(state: State, f: ev.TurnStarted) -> State:
@@ -191,12 +196,10 @@ def _played(state: State, f: ev.Played) -> State:
 
 
 def _treasures(state: State, f: ev.TreasuresPlayed) -> State:
-    return _update(
-        state,
-        f.player,
-        lambda pl: replace(pl, hand=take(pl.hand, f.cards), play=pl.play + f.cards),
-        coins=state.coins + f.coins,
-    )
+    p = state.seats.index(f.player)
+    pl = state.players[p]
+    pl = replace(pl, hand=take(pl.hand, f.cards), play=pl.play + f.cards)
+    return replace(state, players=with_player(state.players, p, pl), coins=state.coins + f.coins)
 
 
 def _plus(state: State, f: ev.Plus) -> State:
@@ -212,14 +215,12 @@ def _plus(state: State, f: ev.Plus) -> State:
 
 
 def _bought(state: State, f: ev.Bought) -> State:
-    return _update(
-        state,
-        f.player,
-        lambda pl: replace(pl, debt=pl.debt + f.debt) if f.debt else pl,
-        buys=state.buys - 1,
-        coins=state.coins - f.coins,
-        window=False,
-        bought=True,
+    players = state.players
+    if f.debt:
+        p = state.seats.index(f.player)
+        players = with_player(players, p, replace(players[p], debt=players[p].debt + f.debt))
+    return replace(
+        state, players=players, buys=state.buys - 1, coins=state.coins - f.coins, window=False, bought=True
     )
 
 
@@ -335,16 +336,18 @@ def _mountain_pass(state: State, f: ev.MountainPassQueued) -> State:
 
 def _gained(state: State, f: ev.Gained) -> State:
     card = (f.card,)
+    p = state.seats.index(f.player)
+    players = state.players
+    pl = _add(players[p], f.to, card)
+    gained = state.gained + card if state.status == "playing" and p == state.current else state.gained
     if f.source == "trash":
-        extra: dict[str, Any] = {"trash": take(state.trash, card)}
-    else:
-        supply = dict(state.supply)
-        pile = f.pile or f.card
-        supply[pile] = supply[pile][1:]
-        extra = {"supply": supply}
-    if state.status == "playing" and state.seats.index(f.player) == state.current:
-        extra["gained"] = state.gained + card
-    return _update(state, f.player, lambda pl: _add(pl, f.to, card), **extra)
+        return replace(
+            state, players=with_player(players, p, pl), trash=take(state.trash, card), gained=gained
+        )
+    supply = dict(state.supply)
+    pile = f.pile or f.card
+    supply[pile] = supply[pile][1:]
+    return replace(state, players=with_player(players, p, pl), supply=supply, gained=gained)
 
 
 def _trashed(state: State, f: ev.Trashed) -> State:
@@ -384,12 +387,11 @@ def _deck_discarded(state: State, f: ev.DeckDiscarded) -> State:
 
 def _cleaned(state: State, f: ev.CleanedUp) -> State:
     """`play` lists the cards leaving play; the rest stay (Durations and what played them)."""
-
-    def apply(pl: Player) -> Player:
-        stay = take(pl.play, f.play) if len(f.play) != len(pl.play) else ()
-        return replace(pl, discard=pl.discard + _printed(f.play) + pl.hand, play=stay, hand=())
-
-    return _update(state, f.player, apply, phase="cleanup", window=False)
+    p = state.seats.index(f.player)
+    pl = state.players[p]
+    stay = take(pl.play, f.play) if len(f.play) != len(pl.play) else ()
+    pl = replace(pl, discard=pl.discard + _printed(f.play) + pl.hand, play=stay, hand=())
+    return replace(state, players=with_player(state.players, p, pl), phase="cleanup", window=False)
 
 
 def _saved(state: State, f: ev.StackSaved) -> State:

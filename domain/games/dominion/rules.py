@@ -11,6 +11,7 @@ order the engine does not know (6.4).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from domain.games.dominion import base2_actions as _base2_actions  # noqa: F401  (registers the cards)
@@ -161,78 +162,106 @@ def check_turn(state: State, command: Command) -> Rejection | None:
     current = state.seats[state.current]
     if (command.by == "seat" or command.seat is not None) and command.seat != current:
         return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
-    phase = state.phase
+    check = TURN_CHECKS.get(type(action))
+    if check is None:
+        return reject("not_now", "That answers a decision, and none is open.", "4.3")
+    return check(state, action)
+
+
+def _check_play(state: State, action: PlayCard) -> Rejection | None:
+    if state.phase != "action":
+        return reject("wrong_phase", "Action cards are played in the Action phase.", "3.3")
+    if action.card not in DATA.actions:
+        return reject("not_an_action", f"{action.card} is not an Action card.", "4.2")
     pl = state.players[state.current]
-    hand = pl.hand
-    if isinstance(action, PlayCard):
-        if phase != "action":
-            return reject("wrong_phase", "Action cards are played in the Action phase.", "3.3")
-        if action.card not in DATA.actions:
-            return reject("not_an_action", f"{action.card} is not an Action card.", "4.2")
-        if not unseen.can_bind(pl, hand, (action.card,)):
-            return reject("not_in_hand", f"There is no {action.card} in your hand{_unseen(pl)}.", "4.2")
-        if state.actions < 1:
-            return reject("no_actions", "You have no Action left to play it.", "4.2")
-        return None
-    if isinstance(action, PlayTreasure | PlayTreasures):
-        cards = (action.card,) if isinstance(action, PlayTreasure) else action.cards
-        if phase != "buy":
-            return reject("wrong_phase", "Treasures are played in the Buy phase.", "3.3")
-        if not state.window:
-            return reject("treasures_closed", "No more Treasures once you have bought something.", "4.2")
-        if not cards:
-            return reject("no_cards", "Name the Treasures to play.", "4.2")
-        for card in cards:
-            if card not in DATA.treasures:
-                return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
-        if not unseen.can_bind(pl, hand, cards):
-            return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
-        return None
-    if isinstance(action, BuyCard):
-        if phase != "buy":
-            return reject("wrong_phase", "Cards are bought in the Buy phase.", "3.4")
-        pile_id = pile_of(state, action.pile)
-        if pile_id is None:
-            home = DATA.home.get(action.pile)
-            if home is not None and home in state.supply:
-                return reject("not_on_top", f"{action.pile} is not on top of the {home} pile.", "1.6")
-            return reject("unknown_pile", f"There is no Supply pile {action.pile!r} in this game.", "4.1")
-        rejection = _can_buy(state)
-        if rejection is not None:
-            return rejection
-        pile = state.supply[pile_id]
-        if not pile:
-            return reject("pile_empty", f"The {action.pile} pile is empty.", "4.2")
-        coins, _ = DATA.cost[pile[0]]
-        if state.coins < coins:
-            return reject("cannot_afford", f"{pile[0]} costs ${coins}; you have ${state.coins}.", "4.2")
-        return None
-    if isinstance(action, BuyEvent):
-        if phase != "buy":
-            return reject("wrong_phase", "Events are bought in the Buy phase.", "4.2")
-        if action.event not in state.events:
-            return reject("unknown_event", f"There is no Event {action.event!r} in this game.", "4.2")
-        rejection = _can_buy(state)
-        if rejection is not None:
-            return rejection
-        coins, _ = DATA.events[action.event]
-        if state.coins < coins:
-            return reject("cannot_afford", f"{action.event} costs ${coins}; you have ${state.coins}.", "4.2")
-        return None
-    if isinstance(action, PayDebt):
-        if phase != "buy" and not (state.variants.pay_debt_any_time and phase == "action"):
-            return reject("wrong_phase", "Debt is paid off in your Buy phase.", "8.7")
-        debt = state.players[state.current].debt
-        if not 1 <= action.amount <= min(state.coins, debt):
-            most = min(state.coins, debt)
-            why = f"you have {debt} debt and ${state.coins}"
-            return reject("cannot_pay", f"You can pay off 1 to {most} debt now ({why}).", "4.2")
-        return None
-    if isinstance(action, EndPhase):
-        if phase not in ("action", "buy"):
-            return reject("wrong_phase", "There is no phase to end now.", "4.2")
-        return None
-    return reject("not_now", "That answers a decision, and none is open.", "4.3")
+    if not unseen.can_bind(pl, pl.hand, (action.card,)):
+        return reject("not_in_hand", f"There is no {action.card} in your hand{_unseen(pl)}.", "4.2")
+    if state.actions < 1:
+        return reject("no_actions", "You have no Action left to play it.", "4.2")
+    return None
+
+
+def _check_treasures(state: State, action: PlayTreasure | PlayTreasures) -> Rejection | None:
+    cards = (action.card,) if isinstance(action, PlayTreasure) else action.cards
+    if state.phase != "buy":
+        return reject("wrong_phase", "Treasures are played in the Buy phase.", "3.3")
+    if not state.window:
+        return reject("treasures_closed", "No more Treasures once you have bought something.", "4.2")
+    if not cards:
+        return reject("no_cards", "Name the Treasures to play.", "4.2")
+    for card in cards:
+        if card not in DATA.treasures:
+            return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
+    pl = state.players[state.current]
+    if not unseen.can_bind(pl, pl.hand, cards):
+        return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
+    return None
+
+
+def _check_buy(state: State, action: BuyCard) -> Rejection | None:
+    if state.phase != "buy":
+        return reject("wrong_phase", "Cards are bought in the Buy phase.", "3.4")
+    pile_id = pile_of(state, action.pile)
+    if pile_id is None:
+        home = DATA.home.get(action.pile)
+        if home is not None and home in state.supply:
+            return reject("not_on_top", f"{action.pile} is not on top of the {home} pile.", "1.6")
+        return reject("unknown_pile", f"There is no Supply pile {action.pile!r} in this game.", "4.1")
+    rejection = _can_buy(state)
+    if rejection is not None:
+        return rejection
+    pile = state.supply[pile_id]
+    if not pile:
+        return reject("pile_empty", f"The {action.pile} pile is empty.", "4.2")
+    coins, _ = DATA.cost[pile[0]]
+    if state.coins < coins:
+        return reject("cannot_afford", f"{pile[0]} costs ${coins}; you have ${state.coins}.", "4.2")
+    return None
+
+
+def _check_event(state: State, action: BuyEvent) -> Rejection | None:
+    if state.phase != "buy":
+        return reject("wrong_phase", "Events are bought in the Buy phase.", "4.2")
+    if action.event not in state.events:
+        return reject("unknown_event", f"There is no Event {action.event!r} in this game.", "4.2")
+    rejection = _can_buy(state)
+    if rejection is not None:
+        return rejection
+    coins, _ = DATA.events[action.event]
+    if state.coins < coins:
+        return reject("cannot_afford", f"{action.event} costs ${coins}; you have ${state.coins}.", "4.2")
+    return None
+
+
+def _check_debt(state: State, action: PayDebt) -> Rejection | None:
+    phase = state.phase
+    if phase != "buy" and not (state.variants.pay_debt_any_time and phase == "action"):
+        return reject("wrong_phase", "Debt is paid off in your Buy phase.", "8.7")
+    debt = state.players[state.current].debt
+    if not 1 <= action.amount <= min(state.coins, debt):
+        most = min(state.coins, debt)
+        why = f"you have {debt} debt and ${state.coins}"
+        return reject("cannot_pay", f"You can pay off 1 to {most} debt now ({why}).", "4.2")
+    return None
+
+
+def _check_end(state: State, action: EndPhase) -> Rejection | None:
+    if state.phase not in ("action", "buy"):
+        return reject("wrong_phase", "There is no phase to end now.", "4.2")
+    return None
+
+
+# The checks of the current player's turn actions (4.2), by the action's type; any other
+# action answers a decision.
+TURN_CHECKS: dict[type[Any], Callable[[State, Any], Rejection | None]] = {
+    PlayCard: _check_play,
+    PlayTreasure: _check_treasures,
+    PlayTreasures: _check_treasures,
+    BuyCard: _check_buy,
+    BuyEvent: _check_event,
+    PayDebt: _check_debt,
+    EndPhase: _check_end,
+}
 
 
 def _unseen(pl: Player) -> str:
@@ -359,37 +388,58 @@ def announce_shuffle(state: State, command: Command, rng: Rng) -> list[Fact] | R
 
 
 def apply_turn(ctx: Ctx, action: Any) -> None:
+    TURN_MOVES[type(action)](ctx, ctx.state.current, action)
+
+
+def _play_card(ctx: Ctx, p: int, action: PlayCard) -> None:
+    settle(ctx, p, "hand", (action.card,))
+    play(ctx, p, action.card, action=True)
+
+
+def _play_treasures(ctx: Ctx, p: int, action: PlayTreasure | PlayTreasures) -> None:
+    cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
+    settle(ctx, p, "hand", cards)
+    play_treasures(ctx, p, cards)
+
+
+def _buy_card(ctx: Ctx, p: int, action: BuyCard) -> None:
     state = ctx.state
-    p = state.current
-    seat = state.seats[p]
-    if isinstance(action, PlayCard):
-        settle(ctx, p, "hand", (action.card,))
-        play(ctx, p, action.card, action=True)
-    elif isinstance(action, PlayTreasure | PlayTreasures):
-        cards = (action.card,) if isinstance(action, PlayTreasure) else tuple(action.cards)
-        settle(ctx, p, "hand", cards)
-        play_treasures(ctx, p, cards)
-    elif isinstance(action, BuyCard):
-        pile = pile_of(state, action.pile) or action.pile
-        card = state.supply[pile][0]
-        coins, debt = DATA.cost[card]
-        ctx.emit(Bought(seat, card, coins, debt))
-        if card in OWN_BUY or hooks_live(ctx.state, p):
-            # The gain waits under the when-buy abilities, which resolve first (4.5).
-            ctx.frames.append(Frame("bought", p, cards=(pile,)))
-            bought(ctx, p, card)
-        else:
-            gain(ctx, p, pile)
-    elif isinstance(action, BuyEvent):
-        coins, debt = DATA.events[action.event]
-        ctx.emit(EventBought(seat, action.event, coins, debt))
-        EVENTS[action.event](ctx, p)
-    elif isinstance(action, PayDebt):
-        ctx.emit(DebtPaid(seat, action.amount))
-    elif state.phase == "action":
-        ctx.frames.append(Frame("buy_phase", p))
+    pile = pile_of(state, action.pile) or action.pile
+    card = state.supply[pile][0]
+    coins, debt = DATA.cost[card]
+    ctx.emit(Bought(state.seats[p], card, coins, debt))
+    if card in OWN_BUY or hooks_live(ctx.state, p):
+        # The gain waits under the when-buy abilities, which resolve first (4.5).
+        ctx.frames.append(Frame("bought", p, cards=(pile,)))
+        bought(ctx, p, card)
     else:
-        ctx.frames.append(Frame("cleanup", p))
+        gain(ctx, p, pile)
+
+
+def _buy_event(ctx: Ctx, p: int, action: BuyEvent) -> None:
+    coins, debt = DATA.events[action.event]
+    ctx.emit(EventBought(ctx.seat(p), action.event, coins, debt))
+    EVENTS[action.event](ctx, p)
+
+
+def _pay_debt(ctx: Ctx, p: int, action: PayDebt) -> None:
+    ctx.emit(DebtPaid(ctx.seat(p), action.amount))
+
+
+def _end_phase(ctx: Ctx, p: int, action: EndPhase) -> None:
+    ctx.frames.append(Frame("buy_phase" if ctx.state.phase == "action" else "cleanup", p))
+
+
+# What each turn action does once `check_turn` accepted it.
+TURN_MOVES: dict[type[Any], Callable[[Ctx, int, Any], None]] = {
+    PlayCard: _play_card,
+    PlayTreasure: _play_treasures,
+    PlayTreasures: _play_treasures,
+    BuyCard: _buy_card,
+    BuyEvent: _buy_event,
+    PayDebt: _pay_debt,
+    EndPhase: _end_phase,
+}
 
 
 def plain_treasure(card: str) -> bool:
@@ -400,6 +450,9 @@ def plain_treasure(card: str) -> bool:
 def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
     """Play Treasures in the order given: plain ones in batches, the others one by one. The
     first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
+    if all(map(plain_treasure, cards)):  # the common case: one batch
+        _batch(ctx, p, cards)
+        return
     batch: list[str] = []
     for card in cards:
         if plain_treasure(card):
@@ -417,7 +470,7 @@ def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
 
 
 def _batch(ctx: Ctx, p: int, batch: tuple[str, ...]) -> None:
-    ctx.emit(TreasuresPlayed(ctx.seat(p), batch, sum(DATA.coins[c] for c in batch)))
+    ctx.emit(TreasuresPlayed(ctx.seat(p), batch, sum(map(DATA.coins.__getitem__, batch))))
     for hook in ON_TREASURES:
         hook(ctx, p, batch)
 

@@ -43,6 +43,18 @@ def resolved(pl: Player, cards: tuple[str, ...]) -> tuple[str, ...]:
     return named(cards) + pl.pool if UNSEEN in cards else cards
 
 
+def holds(zone: tuple[str, ...], cards: tuple[str, ...]) -> bool:
+    """Does the zone hold a named copy of each card (as a multiset)?"""
+    if len(cards) == 1:
+        return cards[0] in zone
+    rest = list(zone)
+    for card in cards:
+        if card not in rest:
+            return False
+        rest.remove(card)
+    return True
+
+
 def missing(zone: tuple[str, ...], cards: tuple[str, ...]) -> Counter[str]:
     """The names among `cards` (`?` left out) that the zone holds no named copy of."""
     return Counter(named(cards)) - Counter(named(zone))
@@ -51,6 +63,8 @@ def missing(zone: tuple[str, ...], cards: tuple[str, ...]) -> Counter[str]:
 def can_bind(pl: Player, zone: tuple[str, ...], cards: tuple[str, ...]) -> bool:
     """Can the zone give these cards: each name a named copy or a `?` the pool can name, each
     `?` a `?` of the zone?"""
+    if UNSEEN not in cards and holds(zone, cards):
+        return True
     need = missing(zone, cards)
     wanted = sum(need.values()) + count(cards)
     if wanted > count(zone):
@@ -147,7 +161,10 @@ def observe(pl: Player, cards: tuple[str, ...]) -> Player | None:
 
 def settle(pl: Player, zone: str, cards: tuple[str, ...]) -> tuple[str, ...]:
     """The names among `cards` that must first be bound to `?`s of the zone (in order)."""
-    need = missing(_zone(pl, zone), cards)
+    held = _zone(pl, zone)
+    if UNSEEN not in held:  # nothing to bind (the entry was checked against the zone)
+        return ()
+    need = missing(held, cards)
     out: list[str] = []
     for card in named(cards):
         if need[card] > 0:

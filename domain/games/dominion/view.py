@@ -14,6 +14,11 @@ one.
 Redaction: draws and observations keep only their count for other seats, hidden discards (from
 the hand, unless `all_discards_public` or the discard was public by rule) keep their count and
 the resulting top card, Clean-up hides the discarded hand, and every shuffle loses its order.
+
+Mutants judged equivalent (bench/mutation.py): `strict=False` (or no `strict`) in the zips of
+the result's scores and ranks (a result holds one of each per seat), and the omniscient
+shortcut at the head of `redact_action` (`and` for `or`, or the viewer kind misspelt: an
+omniscient viewer sees every seat, so the checks below return the action unchanged anyway).
 """
 
 from __future__ import annotations

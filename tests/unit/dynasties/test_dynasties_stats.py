@@ -16,8 +16,8 @@ from domain.ruleset import get_ruleset
 from projections.game_stats import game_statistics, stats_of_games
 from projections.statmath import wilson_interval
 from projections.tables import Table, table
-from replay_cli.commands.simulate import play as simulate_one
 from store.app import Chronicle
+from store.simulation import play as simulate_one
 from tests.unit.dynasties.playouts import new_config, play
 
 TABLE_ID = "dynasties_battles_by_hand_size"
