@@ -65,8 +65,9 @@ def store_env(url: str) -> dict[str, str]:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "10",
-            # a recorder that can subscribe (by polling), for the projections (store/polling.py)
-            "APPLICATION_RECORDER_TOPIC": "store.polling:PollingSQLiteApplicationRecorder",
+            # a recorder that can subscribe (by polling), for the projections (store/polling.py),
+            # and commits concurrent appends together (store/group_commit.py)
+            "APPLICATION_RECORDER_TOPIC": "store.group_commit:GroupCommitSQLiteRecorder",
         }
     if parsed.scheme in ("postgresql", "postgres"):
         env = {

@@ -120,6 +120,21 @@ def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, sto
         other.close()
 
 
+def test_recording_an_action_reads_the_store_once(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    select_events = app.recorder.select_events
+    reads: list[object] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(args)
+        return select_events(*args, **kwargs)
+
+    app.recorder.select_events = counted  # type: ignore[method-assign]
+    for action in FIRST_TURN:
+        app.record(game_id, action, RECORDER)
+    assert len(reads) == len(FIRST_TURN)  # whether another writer appended since: nothing more
+
+
 def test_a_cached_look_reads_nothing_and_a_stale_one_never_makes_a_wrong_write(
     app: Chronicle, store_url: str
 ) -> None:

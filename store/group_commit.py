@@ -1,0 +1,192 @@
+"""Group commit: appends that arrive together share one transaction, and so one sync to disk.
+
+A commit on SQLite waits for the disk (`fsync` of the write-ahead log, milliseconds), and SQLite
+takes one writer at a time: one transaction per recorded action made every table queue behind
+every other table's sync. Here the writers queue instead, and the first in line (the leader)
+writes everything queued behind it in one transaction, then hands the lead to whoever queued
+meanwhile. Nobody waits on a timer: a batch is whatever arrived while the last one synced, so
+one table alone commits as before and many tables share their syncs.
+
+Each append keeps its own outcome:
+
+- Each append runs in its own savepoint. A clash on a version (another write took it first,
+  maybe an append earlier in the same batch) rolls back that append alone and raises
+  `IntegrityError` to its caller, who reads the stream again and retries or refuses, as
+  before; the others in the batch commit.
+- Any other error while the batch is written rolls the whole transaction back, and the batch
+  is written again one append per transaction, as without group commit, so one bad append
+  fails only itself.
+- An append is answered only after the commit that holds it returned. A commit that fails
+  fails every append in it: none of them is acknowledged, and none is retried here (a commit
+  whose outcome is unknown must not be written a second time).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from eventsourcing import persistence
+from eventsourcing.persistence import StoredEvent
+
+from store.polling import PollingSQLiteApplicationRecorder
+
+Outcome = Sequence[int] | None
+
+
+class Append:
+    """One caller's events, waiting for the transaction that writes them."""
+
+    def __init__(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> None:
+        self.events = events
+        self.kwargs = kwargs
+        self.done = False
+        self.outcome: Outcome = None
+        self.error: BaseException | None = None
+        self.turn = threading.Event()  # set when answered, or when this append leads
+
+    def succeed(self, outcome: Outcome) -> None:
+        self.outcome, self.done = outcome, True
+
+    def fail(self, error: BaseException) -> None:
+        self.error, self.done = error, True
+
+    def result(self) -> Outcome:
+        if self.error is not None:
+            raise self.error
+        return self.outcome
+
+
+class GroupCommit:
+    """The writers' queue: `submit` returns once a batch holding the append was committed (its
+    notification ids) or raises what failed it. `write` writes a batch, answering each append."""
+
+    def __init__(self, write: Callable[[list[Append]], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self._queue: list[Append] = []
+        self._leading = False
+
+    def submit(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> Outcome:
+        mine = Append(events, kwargs)
+        with self._lock:
+            self._queue.append(mine)
+            lead = not self._leading
+            self._leading = True
+        if not lead:
+            mine.turn.wait()
+            if mine.done:
+                return mine.result()
+        # The lead: write everything queued so far, this append first among them.
+        with self._lock:
+            batch, self._queue = self._queue, []
+        try:
+            self._write(batch)
+        except BaseException as error:  # an append not answered was not committed
+            for append in batch:
+                if not append.done:
+                    append.fail(error)
+        finally:
+            with self._lock:
+                if self._queue:
+                    self._queue[0].turn.set()  # the next in line leads
+                else:
+                    self._leading = False
+            for append in batch:
+                if not append.done:
+                    append.fail(RuntimeError("the batch holding this append was not written"))
+                if append is not mine:
+                    append.turn.set()
+        return mine.result()
+
+
+# The library's translation of SQLite's errors (eventsourcing.sqlite.SQLiteTransaction),
+# most specific first.
+_SQLITE_ERRORS: list[tuple[type[sqlite3.Error], type[persistence.PersistenceError]]] = [
+    (sqlite3.InterfaceError, persistence.InterfaceError),
+    (sqlite3.DataError, persistence.DataError),
+    (sqlite3.OperationalError, persistence.OperationalError),
+    (sqlite3.IntegrityError, persistence.IntegrityError),
+    (sqlite3.InternalError, persistence.InternalError),
+    (sqlite3.ProgrammingError, persistence.ProgrammingError),
+    (sqlite3.NotSupportedError, persistence.NotSupportedError),
+    (sqlite3.DatabaseError, persistence.DatabaseError),
+    (sqlite3.Error, persistence.PersistenceError),
+]
+
+
+def translated(error: sqlite3.Error) -> persistence.PersistenceError:
+    for raw, ours in _SQLITE_ERRORS:
+        if isinstance(error, raw):
+            return ours(error)
+    return persistence.PersistenceError(error)
+
+
+class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
+    """The polling SQLite recorder (store/polling.py), its appends committed in groups."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.group = GroupCommit(self._write_batch)
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Outcome:
+        if not stored_events:
+            return super().insert_events(stored_events, **kwargs)
+        return self.group.submit(stored_events, kwargs)
+
+    def _write_alone(self, batch: list[Append]) -> None:
+        for append in batch:
+            try:
+                append.succeed(super().insert_events(append.events, **append.kwargs))
+            except Exception as error:
+                append.fail(error)
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        if len(batch) == 1:
+            self._write_alone(batch)
+            return
+        outcomes: list[Outcome | BaseException] = []
+        with self.datastore.get_connection(commit=True) as connection:
+            cursor = connection.cursor()
+            try:
+                cursor.execute("BEGIN")
+                for append in batch:
+                    cursor.execute("SAVEPOINT append")
+                    try:
+                        outcomes.append(self._insert_events(cursor, append.events, **append.kwargs))
+                    except sqlite3.IntegrityError as error:
+                        cursor.execute("ROLLBACK TO append")
+                        outcomes.append(translated(error))
+                    cursor.execute("RELEASE append")
+            except Exception:
+                connection.rollback()
+                failed = True
+            except BaseException:
+                connection.rollback()
+                raise
+            else:
+                failed = False
+                try:
+                    connection.commit()
+                except sqlite3.Error as error:
+                    with contextlib.suppress(sqlite3.Error):
+                        connection.rollback()
+                    for append in batch:
+                        append.fail(translated(error))
+                    return
+            finally:
+                cursor.sqlite_cursor.close()
+        if failed:
+            self._write_alone(batch)
+            return
+        for append, outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                append.fail(outcome)
+            else:
+                append.succeed(outcome)
+
+
+TOPIC = "store.group_commit:GroupCommitSQLiteRecorder"

@@ -1,0 +1,179 @@
+"""Group commit on SQLite (store/group_commit.py): appends that arrive together share one
+transaction, yet each keeps its own outcome, and nothing is acknowledged that was not stored."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+import pytest
+from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
+from eventsourcing.sqlite import SQLiteConnection
+
+from domain.events import ActionRecorded
+from store.app import RECORDER, Chronicle, NewGame, Recorded
+from store.audit import audit_events
+from store.group_commit import Append, GroupCommit, GroupCommitSQLiteRecorder
+
+OPENING = [
+    {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
+    {"kind": "RevealGoal", "goal": "workers2"},
+]
+
+
+@pytest.fixture
+def recorder(tmp_path: Path) -> Iterator[GroupCommitSQLiteRecorder]:
+    with closing(Chronicle(f"sqlite:///{tmp_path}/group.sqlite3")) as app:
+        assert isinstance(app.recorder, GroupCommitSQLiteRecorder)
+        yield app.recorder
+
+
+def events(stream: UUID, *versions: int) -> list[StoredEvent]:
+    return [StoredEvent(stream, v, "test:Event", b"{}") for v in versions]
+
+
+def stored(recorder: GroupCommitSQLiteRecorder, stream: UUID) -> list[int]:
+    return [e.originator_version for e in recorder.select_events(stream)]
+
+
+def test_concurrent_actions_on_different_games_are_all_stored_and_acknowledged(store_url: str) -> None:
+    with closing(Chronicle(store_url)) as app:
+        new = NewGame("province", ["Ann", "Ben"], mode="physical")
+        games = [UUID(app.create_game(new).game_id) for _ in range(8)]
+        batches: list[int] = []
+        group = getattr(app.recorder, "group", None)  # SQLite's; PostgreSQL commits each alone
+        if group is not None:
+            write = group._write
+
+            def counting(batch: list[Append]) -> None:
+                batches.append(len(batch))
+                write(batch)
+
+            group._write = counting
+        with ThreadPoolExecutor(max_workers=len(games)) as pool:
+            answers = list(pool.map(lambda g: [app.record(g, a, RECORDER) for a in OPENING], games))
+    assert all(isinstance(a, Recorded) for table in answers for a in table)
+    if group is not None:
+        assert sum(batches) == sum(len(t) for t in answers)  # one append per action, in one batch
+    with closing(Chronicle(store_url)) as reader:  # read back from the store, not from a cache
+        for game_id, table in zip(games, answers, strict=True):
+            events_ = reader.stored_events(game_id)
+            assert [e.seq for e in events_ if isinstance(e, ActionRecorded)] == [a.seq for a in table]
+            assert events_[-1].originator_version == table[-1].version
+            assert audit_events(events_, None).clean
+
+
+def test_appends_queued_behind_a_commit_share_the_next_one() -> None:
+    release, writing = threading.Event(), threading.Event()
+    batches: list[list[str]] = []
+
+    def write(batch: list[Append]) -> None:
+        batches.append([a.kwargs["name"] for a in batch])
+        if len(batches) == 1:
+            writing.set()
+            release.wait(5)
+        for append in batch:
+            append.succeed([len(batches)])
+
+    group = GroupCommit(write)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        first = pool.submit(group.submit, [], {"name": "first"})
+        assert writing.wait(5)
+        queued = [pool.submit(group.submit, [], {"name": n}) for n in ("second", "third")]
+        while len(group._queue) < 2:
+            threading.Event().wait(0.001)
+        release.set()
+        assert first.result(5) == [1]
+        assert [q.result(5) for q in queued] == [[2], [2]]
+    assert batches == [["first"], ["second", "third"]]
+
+
+def test_a_clash_in_a_batch_refuses_that_append_alone(recorder: GroupCommitSQLiteRecorder) -> None:
+    taken, free = uuid4(), uuid4()
+    recorder.insert_events(events(taken, 1, 2))
+    batch = [
+        Append(events(free, 1, 2), {}),
+        Append(events(taken, 2, 3), {}),  # version 2 was taken before
+        Append(events(free, 3), {}),
+        Append(events(free, 3, 4), {}),  # version 3 was taken earlier in this very batch
+    ]
+    recorder._write_batch(batch)
+    assert [a.done for a in batch] == [True] * 4
+    assert [type(a.error) for a in batch] == [type(None), IntegrityError, type(None), IntegrityError]
+    assert stored(recorder, free) == [1, 2, 3]
+    assert stored(recorder, taken) == [1, 2]  # nothing of the refused append, not even version 3
+
+
+def test_a_failing_append_fails_alone(recorder: GroupCommitSQLiteRecorder, monkeypatch: Any) -> None:
+    bad, good = uuid4(), uuid4()
+    insert = recorder._insert_events
+
+    def failing(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
+        if stored_events[0].originator_id == bad:
+            raise OperationalError("disk says no")
+        return insert(cursor, stored_events, **kwargs)
+
+    monkeypatch.setattr(recorder, "_insert_events", failing)
+    batch = [Append(events(good, 1), {}), Append(events(bad, 1), {}), Append(events(good, 2), {})]
+    recorder._write_batch(batch)
+    assert [a.error is None for a in batch] == [True, False, True]
+    assert stored(recorder, good) == [1, 2]  # written again one by one after the batch failed
+    assert stored(recorder, bad) == []
+
+
+def test_a_failed_commit_acknowledges_nothing(recorder: GroupCommitSQLiteRecorder, monkeypatch: Any) -> None:
+    streams = [uuid4(), uuid4()]
+
+    def refuse(self: SQLiteConnection) -> None:
+        import sqlite3
+
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(SQLiteConnection, "commit", refuse)
+    batch = [Append(events(s, 1), {}) for s in streams]
+    recorder._write_batch(batch)
+    monkeypatch.undo()
+    assert all(isinstance(a.error, OperationalError) for a in batch)
+    with pytest.raises(OperationalError):
+        batch[0].result()
+    assert [stored(recorder, s) for s in streams] == [[], []]
+    recorder.insert_events(events(streams[0], 1))  # the store is usable afterwards
+    assert stored(recorder, streams[0]) == [1]
+
+
+def test_an_exception_while_writing_fails_every_append_not_yet_answered() -> None:
+    release, writing = threading.Event(), threading.Event()
+    calls: list[int] = []
+
+    def write(batch: list[Append]) -> None:
+        calls.append(len(batch))
+        if len(calls) == 1:
+            writing.set()
+            release.wait(5)
+            batch[0].succeed([1])
+            return
+        batch[0].succeed([2])  # answered before the failure: it was committed
+        raise RuntimeError("the writer broke")
+
+    group = GroupCommit(write)
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        first = pool.submit(group.submit, [], {})
+        assert writing.wait(5)
+        second = pool.submit(group.submit, [], {})
+        while len(group._queue) < 1:
+            threading.Event().wait(0.001)
+        third = pool.submit(group.submit, [], {})
+        while len(group._queue) < 2:
+            threading.Event().wait(0.001)
+        release.set()
+        assert first.result(5) == [1]
+        assert second.result(5) == [2]
+        with pytest.raises(RuntimeError, match="the writer broke"):
+            third.result(5)
+    assert calls == [1, 2]
+    assert group.submit([], {}) == [2]  # the queue leads on; an answered append keeps its answer
