@@ -39,6 +39,7 @@ class Group:
     name: str
     modules: tuple[str, ...]
     tests: tuple[str, ...]
+    only: tuple[str, ...] = ()  # the mutants judged (globs), when not every one of the modules
 
 
 VIEWS = tuple(f"domain/games/{game}/view.py" for game in ("province", "dominion", "dynasties", "dominations"))
@@ -88,12 +89,37 @@ GROUPS = (
     ),
     Group(
         "append",
-        ("store/app.py",),
+        ("store/app.py", "store/group_commit.py"),
         (
             "tests/store/test_store.py",
             "tests/store/test_idempotency.py",
+            "tests/store/test_group_commit.py",
+            "tests/store/test_chain.py",
             "tests/store/test_corrections.py",
             "tests/api/test_recording_actions.py",
+        ),
+        # the application's append path: recording an action, from reading the game to the
+        # commit that holds it (the rest of store/app.py creates, reads and ends games)
+        (
+            *(
+                f"store.app.xǁChronicleǁ{name}__mutmut_*"
+                for name in (
+                    "record",
+                    "_record",
+                    "_notify",
+                    "_check_same_action",
+                    "_stored_form",
+                    "_cache",
+                    "cached_game",
+                    "game",
+                    "_command",
+                    "_acting_seat",
+                    "_recorded",
+                    "_finish_if_over",
+                )
+            ),
+            "store.app.x__as_stored__mutmut_*",
+            "store.group_commit.*",
         ),
     ),
 )
@@ -168,7 +194,7 @@ def main() -> None:
         "--only",
         metavar="GLOB",
         action="append",
-        help="only the mutants whose name matches, e.g. 'domain.reading.*' (repeatable)",
+        help="only the mutants whose name matches, e.g. 'domain.reading.*' (repeatable; for a group's own)",
     )
     args = parser.parse_args()
     if shutil.which("mutmut", path=str(Path(sys.executable).parent)) is None:
@@ -189,7 +215,7 @@ def main() -> None:
         configure(where, group)
         start = time.perf_counter()
         run = subprocess.run(
-            [str(Path(sys.executable).with_name("mutmut")), "run", *(args.only or [])],
+            [str(Path(sys.executable).with_name("mutmut")), "run", *(args.only or group.only)],
             cwd=where,
             env=env,
             stdout=subprocess.DEVNULL,
