@@ -6,16 +6,19 @@ table holds; their randomness is injected (the same generators the pair was play
 every action, each path answers the viewer about game A and game B, and the answers must be the
 same byte for byte (game B's id read as A's): the answer to the write when the viewer made it,
 the summary, the listing, the events as JSON and NDJSON, the state at the new versions, the
-prompts, the viewer's legal actions, the game's statistics and its export, over the HTTP API. At the end of
-each pair the command line answers too: `log` and `show` on the local store and against a real
-server process, and every screen of the replay; and so do that server's live streams (server-sent
-events from the start and from half-way, and the WebSocket).
+prompts, the viewer's legal actions, the game's statistics and its export, over the HTTP API;
+and in a physical game, a dispute over the game so far (its verdict, a ruling, the listing
+and the evidence bundle; a seat opens one too). At the end of each pair the command line
+answers too: `log` and `show` on the local store and against a real server process, and
+every screen of the replay; and so do that server's live streams (server-sent events from the
+start and from half-way, and the WebSocket).
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +78,7 @@ class Table:
     game_id: UUID
     token: str | None
     seat_tokens: dict[str, str]
+    recorder_token: str
 
     @property
     def headers(self) -> dict[str, str]:
@@ -100,7 +104,7 @@ def open_table(app: TwinChronicle, pair: Pair, side: Any, game_id: UUID) -> Tabl
     created = app.create_game(new, admin=True, game_id=game_id)
     viewer = pair.viewer
     token = created.seat_tokens[viewer.seat] if viewer.kind == "seat" and viewer.seat else None
-    return Table(game_id, token, created.seat_tokens)
+    return Table(game_id, token, created.seat_tokens, created.recorder_token)
 
 
 def _replayable(rng: Rng) -> Rng:
@@ -143,6 +147,36 @@ def answers(http: TestClient[Litestar], table: Table, versions: range, seat: str
     return shown
 
 
+def dispute_answers(http: TestClient[Litestar], table: Table, last: int) -> dict[str, Any]:
+    """A dispute the recorder opens over every version so far, and a ruling, as the viewer
+    reads them: listed, shown and bundled as evidence; a seat also opens one of its own. The
+    dispute's id and the moments it was opened and ruled on are its own, not the game's."""
+    gid, headers = table.game_id, table.headers
+    recorder = {"Authorization": f"Bearer {table.recorder_token}"}
+    body = {"from": 1, "to": last, "claim": "Was every step of this legal?"}
+    opened = http.post(f"/games/{gid}/disputes", json=body, headers=recorder)
+    assert opened.status_code == 201, opened.text
+    did = opened.json()["dispute_id"]
+    ruled = http.post(f"/disputes/{did}/rulings", json={"text": "Looked at it."}, headers=recorder)
+    assert ruled.status_code == 201, ruled.text
+    out = {
+        "listed": http.get(f"/games/{gid}/disputes", headers=headers),
+        "shown": http.get(f"/disputes/{did}", headers=headers),
+        "bundle": http.get(f"/disputes/{did}/bundle", headers=headers),
+    }
+    ids = [did]
+    if table.token is not None:
+        own = out["own"] = http.post(f"/games/{gid}/disputes", json=body, headers=headers)
+        ids.append(own.json()["dispute_id"])
+    shown: dict[str, Any] = {}
+    for key, response in out.items():
+        text = re.sub(r'"(opened_at|at)":"[^"]*"', r'"\1":"AT"', response.text).replace(str(gid), "GAME")
+        for i, dispute_id in enumerate(ids):
+            text = text.replace(dispute_id, f"DISPUTE{i}")
+        shown[key] = (response.status_code, text)
+    return shown
+
+
 def record_pair(app: TwinChronicle, http: TestClient[Litestar], pair: Pair) -> tuple[Table, Table]:
     """Record both games step by step, comparing every answer after each step."""
     a = open_table(app, pair, pair.a, UUID(pair.config.game_id))
@@ -178,6 +212,14 @@ def record_pair(app: TwinChronicle, http: TestClient[Litestar], pair: Pair) -> t
             recorded += 1
             if recorded >= STEPS:
                 break
+    if pair.config.mode == "physical":
+        # A verdict recomputes a digital game's draws from its seed, and the pair's draws come
+        # from injected generators that no seed gives: it would tell both games apart from
+        # their seeds, not from each other. A physical game's verdict reads no seed.
+        last = app.game(a.game_id).version
+        x, y = dispute_answers(http, a, last), dispute_answers(http, b, last)
+        for key in x:
+            assert x[key] == y[key], f"{viewer} tells the games apart by their dispute's {key}"
     return a, b
 
 
