@@ -381,10 +381,8 @@ class Chronicle(Application[UUID]):
         names no action there."""
         ruleset = game.ruleset
         if isinstance(action, str):
-            before = game.checkpoints.get(prior.seq)  # gone once the action was retracted
-            if before is None:
-                before = self.game(game.id, version=prior.action_version - 1).state
-            parsed = ruleset.parse_notation(action, before)
+            # the state before each action is kept for good, a retracted action's included
+            parsed = ruleset.parse_notation(action, game.checkpoints[prior.seq])
             return None if isinstance(parsed, Rejection) else _as_stored(ruleset.codec.encode(parsed))
         try:
             return _as_stored(ruleset.codec.encode(ruleset.codec.decode_action(dict(action))))

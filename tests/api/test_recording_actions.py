@@ -230,7 +230,11 @@ def test_an_unknown_action_kind_is_refused_with_400_unknown_action(api: Api, gam
         for kind in (["MoveWorker"], {"a": 1}, 7, None):  # found by fuzzing: a list was a 500
             assert_problem(api.act(game, {"kind": kind}, token), 400, "unknown_action")
 
-    assert "MoveWorker" in body["detail"]
+    assert body["detail"] == (
+        "Province (Kickstarter 2014, rules data province-ks2014-v1) has no action 'Castle'; it knows "
+        "Build, DetermineFirstPlayer, DrawGoalOrder, EndTurn, Grind, HireSailor, MoveWorker, "
+        "RepayLender, RevealGoal, TossShips, UnionConvert, UseLender."
+    )
 
 
 def test_an_action_with_a_malformed_payload_is_refused_with_400_invalid_payload(api: Api, game: Game) -> None:

@@ -3,6 +3,7 @@ transaction, yet each keeps its own outcome, and nothing is acknowledged that wa
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +19,7 @@ from eventsourcing.sqlite import SQLiteConnection
 from domain.events import ActionRecorded
 from store.app import RECORDER, Chronicle, NewGame, Recorded
 from store.audit import audit_events
-from store.group_commit import Append, GroupCommit, GroupCommitSQLiteRecorder
+from store.group_commit import Append, GroupCommit, GroupCommitSQLiteRecorder, translated
 
 OPENING = [
     {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
@@ -177,3 +178,15 @@ def test_an_exception_while_writing_fails_every_append_not_yet_answered() -> Non
             third.result(5)
     assert calls == [1, 2]
     assert group.submit([], {}) == [2]  # the queue leads on; an answered append keeps its answer
+
+
+@pytest.mark.parametrize(
+    ("raw", "ours"),
+    [(sqlite3.IntegrityError, IntegrityError), (sqlite3.OperationalError, OperationalError)],
+)
+def test_a_sqlite_error_reaches_the_writer_as_the_library_s_own_with_its_message(
+    raw: type[sqlite3.Error], ours: type[Exception]
+) -> None:
+    error = translated(raw("UNIQUE constraint failed: stored_events.originator_id"))
+    assert type(error) is ours
+    assert str(error) == "UNIQUE constraint failed: stored_events.originator_id"

@@ -65,6 +65,9 @@ def test_an_action_id_sent_again_with_another_action_is_refused_as_reused(app: C
 
     with pytest.raises(ActionIdReused) as refused:
         app.record(game_id, FIRST_TURN[1], RECORDER, action_id="m1")
+    assert str(refused.value) == (
+        "action_id 'm1' was recorded as action #3, a different action; choose a new action_id."
+    )
     with pytest.raises(ActionIdReused):  # the same words in notation name another move too
         app.record(game_id, "move green right", RECORDER, action_id="m1")
 
@@ -96,8 +99,12 @@ def test_an_action_id_sent_again_for_another_seat_is_refused_as_reused(app: Chro
     app.record(game_id, move, Access("seat", seat), action_id="mine")
     before = app.game(game_id).version
 
-    with pytest.raises(ActionIdReused):  # the other seat's token cannot collect this answer
+    with pytest.raises(ActionIdReused) as refused:  # the other seat's token cannot collect this answer
         app.record(game_id, move, Access("seat", other), action_id="mine")
+    assert str(refused.value) == (
+        f"action_id 'mine' was recorded as action #1 for seat {seat}, not seat {other}; "
+        "choose a new action_id."
+    )
     with pytest.raises(ActionIdReused):  # nor the recorder naming the other seat
         app.record(game_id, move, RECORDER, seat=other, action_id="mine")
     with pytest.raises(Forbidden):  # a seat token naming another seat is refused as ever

@@ -157,6 +157,8 @@ def test_a_cached_look_reads_nothing_and_a_stale_one_never_makes_a_wrong_write(
     with pytest.raises(RejectedError):  # ... but `record` decides on the stored game
         app.record(game_id, FIRST_TURN[0], RECORDER)
     assert app.game(game_id).version == theirs.version  # nothing of ours was appended
+    with closing(Chronicle(store_url)) as fresh:  # a game this process never read: from the store
+        assert fresh.cached_game(game_id).version == theirs.version
 
 
 def test_concurrent_writers_never_lose_or_duplicate_an_action(app: Chronicle, store_url: str) -> None:
