@@ -3,7 +3,9 @@
 The peer is pyminion (the optional `bench` extra: `.venv/bin/pip install -e '.[bench]'`), a
 mutable engine whose bots act without validation. Chronicle plays the same strategy through its
 rules as any recorded game is played: `pending` says who acts, every action goes through `decide`
-(which validates it) and its facts through `evolve`, from a seeded setup. The two alternate in
+(which validates it and folds its facts), from a seeded setup; as the server records an action,
+the state `decide` reached is kept (`decide_state`, domain/ruleset.py `decider`) rather than
+folded a second time. The two alternate in
 rounds so that a noisy machine slows both alike; the figures are games per second, turns per
 second (both players' turns) and Chronicle's ratio to the peer (the aim is 1.0). Chronicle's
 Empires games (Big Money on an Empires kingdom, Landmarks scoring) and the mixed bot of
@@ -34,7 +36,7 @@ from domain.games.dominion.actions import Action, BuyCard, EndPhase, PayDebt, Pl
 from domain.games.dominion.data import DATA
 from domain.games.dominion.state import State
 from domain.rng import SeededRng
-from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+from domain.ruleset import Command, GameConfig, Rejection, Seat, decider, get_ruleset, resolve_options
 
 AIM = 1.0
 TURN_LIMIT = 200
@@ -86,12 +88,12 @@ def chronicle_game(ruleset: Any, key: str, expansions: str, choose: Chooser) -> 
     for fact in ruleset.setup(config, state, rng):
         state = ruleset.evolve(state, fact)
     bot = random.Random(key)
+    decide = decider(ruleset)
     while ruleset.outcome(state) is None and state.turn <= TURN_LIMIT:
         seat = ruleset.pending(state)[0].seat
-        out = ruleset.decide(state, Command(choose(ruleset, state, seat, bot), seat, "recorder"), rng)
+        out = decide(state, Command(choose(ruleset, state, seat, bot), seat, "recorder"), rng)
         assert not isinstance(out, Rejection), out
-        for fact in out:
-            state = ruleset.evolve(state, fact)
+        state = out[1]
     return sum(p.turns for p in state.players)
 
 
