@@ -56,7 +56,11 @@ class Ctx(Collector[State, Fact]):
     __slots__ = ("frames", "prompts")
 
     def __init__(self, state: State, rng: Rng) -> None:
-        super().__init__(state, rng, evolve)
+        # Collector's fields set here directly: one Ctx is built per action.
+        self.state = state
+        self.rng = rng
+        self.facts = []
+        self._evolve = evolve
         self.frames: list[Frame] = list(state.frames)
         self.prompts: list[Decision] = list(state.prompts)
 

@@ -291,7 +291,7 @@ def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], 
         command = Command(action, command.seat, command.by)
     if state.status == "over":
         return reject("game_over", "The game is over.", "7.1")
-    if isinstance(action, AnnounceShuffle):
+    if type(action) is AnnounceShuffle:
         return announce_shuffle(state, command, rng)
     if state.prompts:
         found = find_decision(state, command)

@@ -253,7 +253,12 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         top = pl.hand[-1] if pl.hand else leaving[-1] if leaving else None
         public = state.variants.all_discards_public
         ctx.emit(CleanedUp(seat, leaving, pl.hand, len(pl.hand), top, public))
-        f = ctx.set(replace(f, step=1, cards=leaving))
+        # Without a card with a hook among those leaving, step 1 has nothing to do: the frame
+        # goes straight to the draw, as step 1 would leave it.
+        plain = AS not in "".join(leaving) and ON_DISCARD_FROM_PLAY.keys().isdisjoint(leaving)
+        f = ctx.set(replace(f, step=2 if plain else 1, n=len(leaving) if plain else f.n, cards=leaving))
+        if plain and not draw(ctx, f.p, 5):
+            return
     if f.step == 1:
         # The frame counts the cards past; it is stored only before a hook, which may ask.
         # Without an Overlord token among them, the cards are their printed selves and one
@@ -360,8 +365,9 @@ def game_over(state: State) -> str | None:
     supply = state.supply
     if not supply.get("Province"):
         return "province_pile_empty"
-    empty = len(supply) - sum(map(bool, supply.values()))
-    four = state.n >= 5 or (state.n == 4 and state.variants.four_piles_at_four_players)
+    empty = (*supply.values(),).count(())  # an empty pile is the empty tuple
+    n = len(state.seats)
+    four = n >= 5 or (n == 4 and state.variants.four_piles_at_four_players)
     needed = 4 if four else 3
     return "piles_empty" if empty >= needed else None
 
