@@ -69,6 +69,12 @@ class Ctx(Collector[State, Fact]):
         self.facts.append(fact)
         self.state = FOLDS[type(fact)](self.state, fact)
 
+    def emit_folded(self, facts: tuple[Fact, ...], state: State) -> None:
+        """Emit facts whose folds the caller applied at once: `state` must be what folding
+        them one by one gives (a replay does that)."""
+        self.facts += facts
+        self.state = state
+
     def seat(self, p: int) -> str:
         return self.state.seats[p]
 
