@@ -213,7 +213,10 @@ def identify(ctx: Ctx, p: int, zone: str, verb: str = "reveal") -> bool:
 def settle(ctx: Ctx, p: int, zone: str, cards: tuple[str, ...]) -> None:
     """Bind the `?`s of a zone that `cards` name (an entry that names a card not seen there
     before): one `Identified` fact, before the facts that move them."""
-    names = unseen.settle(ctx.state.players[p], zone, cards)
+    pl = ctx.state.players[p]
+    if zone == "hand" and UNSEEN not in pl.hand:  # the common case: nothing to bind
+        return
+    names = unseen.settle(pl, zone, cards)
     if names:
         ctx.emit(Identified(ctx.seat(p), zone, names, len(names)))
 

@@ -433,7 +433,13 @@ def _pay_debt(ctx: Ctx, p: int, action: PayDebt) -> None:
 
 
 def _end_phase(ctx: Ctx, p: int, action: EndPhase) -> None:
-    ctx.frames.append(Frame("buy_phase" if ctx.state.phase == "action" else "cleanup", p))
+    state = ctx.state
+    if state.phase != "action":
+        ctx.frames.append(Frame("cleanup", p))
+    elif state.landmarks:
+        ctx.frames.append(Frame("buy_phase", p))
+    else:  # no start-of-Buy-phase ability in the game: the Buy phase begins, as `buy_phase` does
+        ctx.emit(PhaseChanged(state.seats[p], "buy"))
 
 
 # What each turn action does once `check_turn` accepted it.
