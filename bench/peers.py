@@ -5,18 +5,17 @@ mutable engine whose bots act without validation. Chronicle plays the same strat
 rules as any recorded game is played: `pending` says who acts, every action goes through `decide`
 (which validates it and folds its facts), from a seeded setup; as the server records an action,
 the state `decide` reached is kept (`decide_state`, domain/ruleset.py `decider`) rather than
-folded a second time. The two alternate in
-rounds so that a noisy machine slows both alike; the figures are games per second, turns per
-second (both players' turns) and Chronicle's ratio to the peer (the aim is 1.0). Chronicle's
-Empires games (Big Money on an Empires kingdom, Landmarks scoring) and the mixed bot of
-`chronicle simulate` are printed beside, for reference.
+folded a second time. The two alternate in rounds so that a noisy machine slows both alike;
+the figures are games per second, turns per second (both players' turns) and Chronicle's ratio
+to the peer (the aim is 1.0). Chronicle's Empires games (Big Money on an Empires kingdom,
+Landmarks scoring) and the mixed bot of `chronicle simulate` are printed beside, for reference.
 
-Where Chronicle's time goes in a base game (cProfile): `decide` is two thirds of it, spread
-over the turn's frames (Clean-up with its draw, shuffle and next turn the largest, then the
-Treasures and the buy), its own folds of each fact and the checks; the second fold of every
-fact here (the caller's `evolve`, as a server applies what `decide` returned) about an eighth;
-`pending`, the bot and this loop the rest. Each fact is folded into a new immutable state
-twice, and each action is checked in full: the price of a record that replays exactly.
+Where Chronicle's time goes in a base game (cProfile): `decide` is seven tenths of it, spread
+over the turn's frames (Clean-up with its draw, shuffle and the next turn's start a quarter,
+then the Treasures, the buy and the checks of every action, each under a tenth) and its folds
+of each fact (under a fifth: each fact is folded once, into a new immutable state); the seeded
+shuffles about a fifteenth; `pending`, the bot, the setup and this loop the rest. Each action
+is checked in full: the price of a record that replays exactly.
 
     .venv/bin/python -m bench.peers [--games N] [--rounds R] [--seed S]
 """
