@@ -131,3 +131,9 @@ def test_a_shuffle_rejects_a_word_above_the_largest_multiple_and_draws_the_next(
     top = 2**64 - 1  # 2**64 % 3 == 1: rejected for three items, accepted for two
     words = iter([top, 7, top]).__next__
     assert _permute(["a", "b", "c"], words) == ("a", "c", "b")  # 7 % 3 == 1, then top % 2 == 1
+
+
+def test_a_shuffle_of_one_item_or_none_draws_no_word() -> None:
+    rng = SeededRng(SEED, "game-1")
+    assert rng.shuffle("deck:p1", 0, ["Copper"]) == ("Copper",)
+    assert rng.shuffle("deck:p1", 0, []) == ()
