@@ -3,18 +3,19 @@
 The peer is pyminion (the optional `bench` extra: `.venv/bin/pip install -e '.[bench]'`), a
 mutable engine whose bots act without validation. Chronicle plays the same strategy through its
 rules as any recorded game is played: `pending` says who acts, every action goes through `decide`
-(which validates it) and its facts through `evolve`, from a seeded setup. The two alternate in
-rounds so that a noisy machine slows both alike; the figures are games per second, turns per
-second (both players' turns) and Chronicle's ratio to the peer (the aim is 1.0). Chronicle's
-Empires games (Big Money on an Empires kingdom, Landmarks scoring) and the mixed bot of
-`chronicle simulate` are printed beside, for reference.
+(which validates it and folds its facts), from a seeded setup; as the server records an action,
+the state `decide` reached is kept (`decide_state`, domain/ruleset.py `decider`) rather than
+folded a second time. The two alternate in rounds so that a noisy machine slows both alike;
+the figures are games per second, turns per second (both players' turns) and Chronicle's ratio
+to the peer (the aim is 1.0). Chronicle's Empires games (Big Money on an Empires kingdom,
+Landmarks scoring) and the mixed bot of `chronicle simulate` are printed beside, for reference.
 
-Where Chronicle's time goes in a base game (cProfile): `decide` is two thirds of it, spread
-over the turn's frames (Clean-up with its draw, shuffle and next turn the largest, then the
-Treasures and the buy), its own folds of each fact and the checks; the second fold of every
-fact here (the caller's `evolve`, as a server applies what `decide` returned) about an eighth;
-`pending`, the bot and this loop the rest. Each fact is folded into a new immutable state
-twice, and each action is checked in full: the price of a record that replays exactly.
+Where Chronicle's time goes in a base game (cProfile): `decide` is seven tenths of it, spread
+over the turn's frames (Clean-up with its draw, shuffle and the next turn's start a quarter,
+then the Treasures, the buy and the checks of every action, each under a tenth) and its folds
+of each fact (under a fifth: each fact is folded once, into a new immutable state); the seeded
+shuffles about a fifteenth; `pending`, the bot, the setup and this loop the rest. Each action
+is checked in full: the price of a record that replays exactly.
 
     .venv/bin/python -m bench.peers [--games N] [--rounds R] [--seed S]
 """
@@ -34,7 +35,7 @@ from domain.games.dominion.actions import Action, BuyCard, EndPhase, PayDebt, Pl
 from domain.games.dominion.data import DATA
 from domain.games.dominion.state import State
 from domain.rng import SeededRng
-from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+from domain.ruleset import Command, GameConfig, Rejection, Seat, decider, get_ruleset, resolve_options
 
 AIM = 1.0
 TURN_LIMIT = 200
@@ -86,12 +87,12 @@ def chronicle_game(ruleset: Any, key: str, expansions: str, choose: Chooser) -> 
     for fact in ruleset.setup(config, state, rng):
         state = ruleset.evolve(state, fact)
     bot = random.Random(key)
+    decide = decider(ruleset)
     while ruleset.outcome(state) is None and state.turn <= TURN_LIMIT:
         seat = ruleset.pending(state)[0].seat
-        out = ruleset.decide(state, Command(choose(ruleset, state, seat, bot), seat, "recorder"), rng)
+        out = decide(state, Command(choose(ruleset, state, seat, bot), seat, "recorder"), rng)
         assert not isinstance(out, Rejection), out
-        for fact in out:
-            state = ruleset.evolve(state, fact)
+        state = out[1]
     return sum(p.turns for p in state.players)
 
 

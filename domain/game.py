@@ -5,6 +5,12 @@ The aggregate holds the ruleset's immutable state and the bookkeeping every game
 corrections, whether the game is finished). It never draws randomness itself: the caller
 passes the game's `Rng`, and every outcome the ruleset draws is written into a fact.
 
+An action is decided and then recorded: `decide` keeps the state its facts lead to (the
+ruleset folded them to reach it, domain/ruleset.py `decider`), and `record`, given exactly
+those facts against the same state, takes that state rather than folding each fact again.
+Events read back from the store (a replay) fold their facts with `evolve`, which gives the
+same state.
+
 A retraction restores the state from before its first retracted action. The state before every
 action stays kept, retracted ones included, because each action is shown to a reader against
 the state it answered (domain/reading.py). States are immutable and share everything that did
@@ -14,6 +20,8 @@ not change, so this costs about a kilobyte per action even in a long game.
 from __future__ import annotations
 
 import copy
+import operator
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -29,6 +37,7 @@ from domain.ruleset import (
     Outcome,
     Rejection,
     Ruleset,
+    decider,
     get_ruleset,
 )
 
@@ -168,6 +177,10 @@ class Game(Aggregate):
         self.requests: dict[str, PendingRetraction] = {}
         self.resigned: str | None = None  # the seat whose resignation ended the game
         self.abandoned = False
+        # (state decided against, its facts, the state they lead to) of the last `decide`,
+        # until `record` takes it; and the facts `on_fact` takes in order meanwhile.
+        self._decided: tuple[Any, tuple[Any, ...], Any] | None = None
+        self._adopting: Iterator[Any] | None = None
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -178,6 +191,7 @@ class Game(Aggregate):
         clone.checkpoints = dict(self.checkpoints)
         clone.requests = dict(self.requests)
         clone._pending_events = []
+        clone._decided = None
         return clone
 
     # -- commands -----------------------------------------------------------------------
@@ -213,16 +227,30 @@ class Game(Aggregate):
 
     def decide(self, command: Command, rng: Rng) -> list[Any] | Rejection:
         """The facts `command` would cause now, without recording anything."""
+        self._decided = None
         if self.closed:
             return GAME_OVER
-        result = self.ruleset.decide(self.state, command, rng)
-        return result if isinstance(result, Rejection) else list(result)
+        result = decider(self.ruleset)(self.state, command, rng)
+        if isinstance(result, Rejection):
+            return result
+        facts, reached = result
+        self._decided = (self.state, tuple(facts), reached)
+        return list(facts)
 
     def record(
         self, command: Command, facts: list[Any], at: datetime, action_id: str | None = None
     ) -> ActionResult:
-        """Append an accepted action and its facts (from `decide`)."""
+        """Append an accepted action and its facts (from `decide`). Facts that are the very
+        ones `decide` just returned for this state lead to the state it reached; any others
+        are folded one by one."""
         codec = self.ruleset.codec
+        decided, self._decided = self._decided, None
+        adopt = (
+            decided is not None
+            and decided[0] is self.state
+            and len(decided[1]) == len(facts)
+            and all(map(operator.is_, decided[1], facts))
+        )
         self.trigger_event(
             self.ActionRecorded,
             timestamp=at,
@@ -232,8 +260,17 @@ class Game(Aggregate):
             by=command.by,
             action_id=action_id,
         )
-        for fact in facts:
-            self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
+        if decided is not None and adopt:
+            self._adopting = iter(facts)
+            try:
+                for fact in facts:
+                    self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
+            finally:
+                self._adopting = None
+            self.state = decided[2]
+        else:
+            for fact in facts:
+                self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
         return self.actions[-1]
 
     def finish(self, server_seed: str, at: datetime) -> None:
@@ -353,8 +390,12 @@ class Game(Aggregate):
             self.action_ids[event.action_id] = event.seq
 
     def on_fact(self, event: Game.FactRecorded) -> None:
-        fact = self.ruleset.codec.decode_fact(event.fact)
-        self.state = self.ruleset.evolve(self.state, fact)
+        adopting = self._adopting
+        if adopting is not None:  # recording decided facts: the state is set once all are in
+            fact = next(adopting)
+        else:
+            fact = self.ruleset.codec.decode_fact(event.fact)
+            self.state = self.ruleset.evolve(self.state, fact)
         if self.actions:
             last = self.actions[-1]
             boundary = self.ruleset.boundary(fact)

@@ -4,10 +4,16 @@ Every random operation is a pure function of (server seed, game id, client seed,
 The seed is drawn once per game from a CSPRNG (outside `domain/`), published only as its
 SHA-256 commitment, and revealed when the game ends, so anyone can recompute every outcome.
 
+Draws hash their words in one batch: block k of a draw's word stream is SHA-256 of its sub-seed
+and k, so a draw that knows how many words it takes hashes those blocks at once, and any further
+block (after a rejected word) is hashed as it is asked for; the words are the same.
+
 Mutants `bench/mutation.py` lets through that no behaviour can tell from this code: dropping
 `"big"` from `to_bytes` (big-endian is its default since Python 3.11); any change
 to the message of the AssertionError after the endless word stream (unreachable); the default
-`count` of `NoRng.roll` (it raises before using it).
+`count` of `NoRng.roll` (it raises before using it); the number of blocks `roll` and `shuffle`
+hash at once, while it stays a count (`_words`: the words are the same whatever the batch);
+`>` for `>=` in `_permute`'s first test (a word equal to `sure` is below every limit too).
 """
 
 from __future__ import annotations
@@ -15,7 +21,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Protocol, TypeVar
 
 ALGORITHM = "hmac-sha256-v1"
@@ -23,7 +30,6 @@ ALGORITHM = "hmac-sha256-v1"
 T = TypeVar("T")
 
 _TWO_64 = 2**64
-_BLOCK = struct.Struct(">4Q")
 
 
 def commitment(server_seed: bytes) -> str:
@@ -31,14 +37,31 @@ def commitment(server_seed: bytes) -> str:
     return hashlib.sha256(server_seed).hexdigest()
 
 
-def _words(server_seed: bytes, game_id: str, client_seed: str, stream: str, n: int) -> Iterator[int]:
-    message = f"{game_id}|{client_seed}|{stream}|{n}".encode()
-    sub = hmac.new(server_seed, message, hashlib.sha256).digest()
-    k = 0
+def _key(server_seed: bytes, game_id: str, client_seed: str, stream: str, n: int) -> bytes:
+    """The sub-seed of one draw: HMAC-SHA256 of `game_id|client_seed|stream|n` under the seed."""
+    return hmac.digest(server_seed, f"{game_id}|{client_seed}|{stream}|{n}".encode(), "sha256")
+
+
+def _blocks(sub: bytes, first: int, count: int) -> tuple[int, ...]:
+    """The words of blocks `first` to `first + count - 1`: block k is SHA-256 of the sub-seed
+    and k as 8 big-endian bytes, read as four big-endian 64-bit words."""
+    sha256 = hashlib.sha256
+    digests = [sha256(sub + k.to_bytes(8, "big")).digest() for k in range(first, first + count)]
+    return struct.unpack(f">{4 * count}Q", b"".join(digests))
+
+
+def _after(sub: bytes, k: int) -> Iterator[int]:
+    """The words from block k on, a block at a time."""
     while True:
-        block = hashlib.sha256(sub + k.to_bytes(8, "big")).digest()
-        yield from _BLOCK.unpack(block)  # four big-endian 64-bit words
+        yield from _blocks(sub, k, 1)
         k += 1
+
+
+def _words(sub: bytes, batch: int) -> Iterator[int]:
+    """The endless word stream of a sub-seed: the first `batch` blocks hashed at once (as many
+    as a draw needs unless a word is rejected), the rest one at a time as they are asked for.
+    The words are the same whatever the batch."""
+    return chain(_blocks(sub, 0, batch), _after(sub, batch))
 
 
 def _uniform(words: Iterator[int], m: int) -> int:
@@ -49,6 +72,24 @@ def _uniform(words: Iterator[int], m: int) -> int:
         if u < limit:
             return u % m
     raise AssertionError("unreachable: the word stream is endless")
+
+
+def _permute(items: Sequence[T], word: Callable[[], int]) -> tuple[T, ...]:
+    """Fisher-Yates from the last item down, each index drawn as `_uniform` draws it. A word
+    below 2**64 minus the number of items is below every limit, so only a word above that
+    (about one in 2**60) needs its limit computed to know whether it is rejected."""
+    out = list(items)
+    sure = _TWO_64 - len(out)
+    for i in range(len(out) - 1, 0, -1):
+        m = i + 1
+        u = word()
+        if u >= sure:
+            limit = _TWO_64 - (_TWO_64 % m)
+            while u >= limit:
+                u = word()
+        j = u % m
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
 
 
 class Rng(Protocol):
@@ -71,23 +112,14 @@ class SeededRng:
         self._client_seed = client_seed
 
     def roll(self, stream: str, n: int, faces: int, count: int = 1) -> tuple[int, ...]:
-        words = _words(self._seed, self._game_id, self._client_seed, stream, n)
+        sub = _key(self._seed, self._game_id, self._client_seed, stream, n)
+        words = _words(sub, (count + 3) // 4)
         return tuple(1 + _uniform(words, faces) for _ in range(count))
 
     def shuffle(self, stream: str, n: int, items: Sequence[T]) -> tuple[T, ...]:
-        """Fisher-Yates from the last item down, each index drawn as `_uniform` draws it
-        (written out: a deck's shuffle is the commonest draw of a card game)."""
-        word = _words(self._seed, self._game_id, self._client_seed, stream, n).__next__
-        out = list(items)
-        for i in range(len(out) - 1, 0, -1):
-            m = i + 1
-            limit = _TWO_64 - (_TWO_64 % m)
-            u = word()
-            while u >= limit:
-                u = word()
-            j = u % m
-            out[i], out[j] = out[j], out[i]
-        return tuple(out)
+        """Fisher-Yates (`_permute`): one word per item but the first, hashed in one batch."""
+        sub = _key(self._seed, self._game_id, self._client_seed, stream, n)
+        return _permute(items, _words(sub, (len(items) + 2) // 4).__next__)
 
 
 class NoRng:

@@ -11,7 +11,11 @@ A ruleset is a set of pure functions over immutable state:
 Optional hooks, looked up with `getattr` so a ruleset adds them when it has something to say:
 `check_config(config) -> Rejection | None` (what option values alone cannot check, such as a
 custom map), `metrics(state)` and `dice(fact)` (statistics), `resign_outcome(state, seat)`
-(how a resignation ranks; domain/endings.py has the default).
+(how a resignation ranks; domain/endings.py has the default), and
+`decide_state(state, command, rng) -> (facts, state) | Rejection`: what `decide` returns
+together with the state its facts lead to, for a ruleset whose `decide` already folds them
+to reach it (`decider` gives it to callers, or decide-then-fold where a ruleset lacks it).
+The state must equal folding the facts with `evolve`: a replay folds them again.
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
@@ -194,6 +198,9 @@ S = TypeVar("S")
 A = TypeVar("A")
 F = TypeVar("F")
 
+Decided = tuple[Sequence[Any], Any]
+"""The facts of one accepted action and the state they lead to (`decider`)."""
+
 
 class Codec(Generic[A, F]):
     """msgspec codecs for a ruleset's tagged unions of actions and facts.
@@ -298,6 +305,26 @@ class Ruleset(Protocol[S, A, F]):
         """A finite superset of plausible actions, legal or not, for the contract suite to
         prove that `decide` accepts exactly what `legal_actions` lists."""
         ...
+
+
+def decider(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Command, Rng], Decided | Rejection]:
+    """`decide` returning the state its facts lead to as well: the ruleset's own
+    `decide_state`, which hands back the state it folded its facts into on the way, or else
+    `decide` with the facts then folded by `evolve` (the state is the same either way)."""
+    own: Callable[[Any, Command, Rng], Decided | Rejection] | None = getattr(ruleset, "decide_state", None)
+    if own is not None:
+        return own
+    decide, evolve = ruleset.decide, ruleset.evolve
+
+    def decide_then_fold(state: Any, command: Command, rng: Rng) -> Decided | Rejection:
+        facts = decide(state, command, rng)
+        if isinstance(facts, Rejection):
+            return facts
+        for fact in facts:
+            state = evolve(state, fact)
+        return facts, state
+
+    return decide_then_fold
 
 
 Die = tuple[str, int, tuple[int, ...]]

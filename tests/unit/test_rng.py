@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 import pytest
 
-from domain.rng import NoRng, ScriptedRng, SeededRng, _uniform, commitment
+from domain.rng import NoRng, ScriptedRng, SeededRng, _blocks, _key, _permute, _uniform, _words, commitment
 
 SEED = bytes(range(32))
 DECK = [f"Copper#{i}" for i in range(7)] + [f"Estate#{i}" for i in range(7, 10)]
@@ -117,3 +118,22 @@ def test_an_unscripted_shuffle_names_the_stream_and_counter_it_was_asked_for() -
         AssertionError, match=r"^no shuffle is scripted for stream 'deck:p1' n 0 \(scripted: "
     ):
         rng.shuffle("deck:p1", 0, DECK)
+
+
+def test_the_word_stream_is_the_same_whatever_the_batch_hashed_at_once() -> None:
+    sub = _key(SEED, "game-1", "", "deck:p1", 0)
+    first = list(islice(_words(sub, 0), 13))
+    assert all(list(islice(_words(sub, batch), 13)) == first for batch in (1, 2, 3, 4, 5))
+    assert first[4:8] == list(_blocks(sub, 1, 1))
+
+
+def test_a_shuffle_rejects_a_word_above_the_largest_multiple_and_draws_the_next() -> None:
+    top = 2**64 - 1  # 2**64 % 3 == 1: rejected for three items, accepted for two
+    words = iter([top, 7, top]).__next__
+    assert _permute(["a", "b", "c"], words) == ("a", "c", "b")  # 7 % 3 == 1, then top % 2 == 1
+
+
+def test_a_shuffle_of_one_item_or_none_draws_no_word() -> None:
+    rng = SeededRng(SEED, "game-1")
+    assert rng.shuffle("deck:p1", 0, ["Copper"]) == ("Copper",)
+    assert rng.shuffle("deck:p1", 0, []) == ()

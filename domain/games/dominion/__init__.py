@@ -129,8 +129,10 @@ class DominionRuleset:
         return rules.setup(config, state, rng)
 
     # The calls of every action (who acts, decide, evolve, the outcome) are the rules'
-    # functions themselves, without a method in between.
+    # functions themselves, without a method in between. `decide_state` hands back the state
+    # `decide` folded its facts into (domain/ruleset.py `decider`).
     decide = staticmethod(rules.decide)
+    decide_state = staticmethod(rules.decide_state)
     evolve = staticmethod(fold.evolve)
     pending = staticmethod(legal.pending)
     outcome = staticmethod(rules.outcome)

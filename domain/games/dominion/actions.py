@@ -10,6 +10,8 @@ Card and pile names are plain strings so that `decide` answers an unknown name w
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from msgspec.structs import replace
 
@@ -143,13 +145,18 @@ KIND_TAG = {
 }
 
 
-WITH_UNSEEN = (SelectCards, ObserveCards)  # the actions that may name a card not seen
+# The actions that may name a card not seen; action types have no subclasses, so a set of
+# types is tested with one lookup, not `isinstance` against each.
+WITH_UNSEEN: frozenset[type[Any]] = frozenset({SelectCards, ObserveCards})
 
 
 def normalized(action: Action) -> Action:
     """The action with every unseen card as `?` (JSON sends null)."""
-    if isinstance(action, WITH_UNSEEN) and None in action.cards:
-        return replace(action, cards=tuple(UNSEEN if c is None else c for c in action.cards))
+    if type(action) not in WITH_UNSEEN:
+        return action
+    cards: tuple[str | None, ...] = action.cards  # type: ignore[union-attr]
+    if None in cards:
+        return replace(action, cards=tuple(UNSEEN if c is None else c for c in cards))
     return action
 
 

@@ -56,7 +56,11 @@ class Ctx(Collector[State, Fact]):
     __slots__ = ("frames", "prompts")
 
     def __init__(self, state: State, rng: Rng) -> None:
-        super().__init__(state, rng, evolve)
+        # Collector's fields set here directly: one Ctx is built per action.
+        self.state = state
+        self.rng = rng
+        self.facts = []
+        self._evolve = evolve
         self.frames: list[Frame] = list(state.frames)
         self.prompts: list[Decision] = list(state.prompts)
 
@@ -64,6 +68,12 @@ class Ctx(Collector[State, Fact]):
         """As `Collector.emit`, folding through `fold.FOLDS` directly (one call fewer a fact)."""
         self.facts.append(fact)
         self.state = FOLDS[type(fact)](self.state, fact)
+
+    def emit_folded(self, facts: tuple[Fact, ...], state: State) -> None:
+        """Emit facts whose folds the caller applied at once: `state` must be what folding
+        them one by one gives (a replay does that)."""
+        self.facts += facts
+        self.state = state
 
     def seat(self, p: int) -> str:
         return self.state.seats[p]
@@ -203,7 +213,10 @@ def identify(ctx: Ctx, p: int, zone: str, verb: str = "reveal") -> bool:
 def settle(ctx: Ctx, p: int, zone: str, cards: tuple[str, ...]) -> None:
     """Bind the `?`s of a zone that `cards` name (an entry that names a card not seen there
     before): one `Identified` fact, before the facts that move them."""
-    names = unseen.settle(ctx.state.players[p], zone, cards)
+    pl = ctx.state.players[p]
+    if zone == "hand" and UNSEEN not in pl.hand:  # the common case: nothing to bind
+        return
+    names = unseen.settle(pl, zone, cards)
     if names:
         ctx.emit(Identified(ctx.seat(p), zone, names, len(names)))
 

@@ -140,6 +140,11 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
     pl = state.players[p]
     # A shuffle is announced before its player's next turn begins, or not at all.
     players = with_player(state.players, p, replace(pl, turns=pl.turns + 1, unannounced=0))
+    return started(state, players, p, f.turn)
+
+
+def started(state: State, players: tuple[Player, ...], p: int, turn: int) -> State:
+    """The state as player p's turn `turn` begins, `players` already counting it (`_turn`)."""
     enchantments = state.enchantments
     if enchantments:  # they last until the start of their source's next turn (3.2 step 4)
         enchantments = tuple(e for e in enchantments if e[0] != p)
@@ -147,7 +152,7 @@ def _turn(state: State, f: ev.TurnStarted) -> State:
         state,
         players=players,
         status="playing",
-        turn=f.turn,
+        turn=turn,
         current=p,
         phase="action",
         actions=1,

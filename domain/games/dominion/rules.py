@@ -280,12 +280,18 @@ def _can_buy(state: State) -> Rejection | None:
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    decided = decide_state(state, command, rng)
+    return decided if isinstance(decided, Rejection) else decided[0]
+
+
+def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
+    """`decide`, with the state its facts lead to: each fact was folded as it was emitted."""
     action = normalized(command.action)
     if action is not command.action:
         command = Command(action, command.seat, command.by)
     if state.status == "over":
         return reject("game_over", "The game is over.", "7.1")
-    if isinstance(action, AnnounceShuffle):
+    if type(action) is AnnounceShuffle:
         return announce_shuffle(state, command, rng)
     if state.prompts:
         found = find_decision(state, command)
@@ -307,7 +313,7 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
             settle(ctx, d.p, "hand", (value,))
         ANSWERS[d.purpose](ctx, d, value)
         run(ctx)
-        return finish(ctx)
+        return finish(ctx), ctx.state
     if state.status != "playing":
         return reject("not_started", "The game has not started.", "1.9")
     if state.phase == "action" and state.mode == "physical" and isinstance(command.action, ENDS_ACTION_PHASE):
@@ -318,7 +324,7 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
     ctx = Ctx(state, rng)
     apply_turn(ctx, command.action)
     run(ctx)
-    return finish(ctx)
+    return finish(ctx), ctx.state
 
 
 # At a physical table, playing a Treasure or buying in the Action phase ends it first, as a
@@ -345,7 +351,7 @@ def after_action_phase(state: State) -> State | None:
     return None if ctx is None else ctx.state
 
 
-def buy_from_action_phase(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+def buy_from_action_phase(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
     current = state.seats[state.current]
     if (command.by == "seat" or command.seat is not None) and command.seat != current:
         return reject("not_your_turn", f"It is {current}'s turn.", "4.2")
@@ -361,10 +367,10 @@ def buy_from_action_phase(state: State, command: Command, rng: Rng) -> list[Fact
         return rejection
     apply_turn(ctx, command.action)
     run(ctx)
-    return finish(ctx)
+    return finish(ctx), ctx.state
 
 
-def announce_shuffle(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+def announce_shuffle(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
     """The table says a seat shuffled: true only if the engine shuffled that deck since the
     seat's turn began and that shuffle was not announced yet (4.8: a deck is shuffled when a
     card is needed from it and it is empty)."""
@@ -384,7 +390,7 @@ def announce_shuffle(state: State, command: Command, rng: Rng) -> list[Fact] | R
         )
     ctx = Ctx(state, rng)
     ctx.emit(ShuffleAnnounced(seat))
-    return finish(ctx)
+    return finish(ctx), ctx.state
 
 
 def apply_turn(ctx: Ctx, action: Any) -> None:
@@ -427,7 +433,13 @@ def _pay_debt(ctx: Ctx, p: int, action: PayDebt) -> None:
 
 
 def _end_phase(ctx: Ctx, p: int, action: EndPhase) -> None:
-    ctx.frames.append(Frame("buy_phase" if ctx.state.phase == "action" else "cleanup", p))
+    state = ctx.state
+    if state.phase != "action":
+        ctx.frames.append(Frame("cleanup", p))
+    elif state.landmarks:
+        ctx.frames.append(Frame("buy_phase", p))
+    else:  # no start-of-Buy-phase ability in the game: the Buy phase begins, as `buy_phase` does
+        ctx.emit(PhaseChanged(state.seats[p], "buy"))
 
 
 # What each turn action does once `check_turn` accepted it.

@@ -51,6 +51,7 @@ from domain.games.dominion.engine import (
 from domain.games.dominion.events import (
     CleanedUp,
     Dealt,
+    Drew,
     DurationsEnded,
     FirstPlayerChosen,
     GameEnded,
@@ -63,6 +64,7 @@ from domain.games.dominion.events import (
     SupplyBuilt,
     TurnStarted,
 )
+from domain.games.dominion.fold import started
 from domain.games.dominion.state import AS, RECORDER, Decision, Frame, State, acting, physical
 
 KINGDOM_STREAM = "kingdom"
@@ -234,6 +236,8 @@ def staying(state: State, p: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
 def _cleanup(ctx: Ctx, f: Frame) -> None:
     """Clean-up (3.5): Encampments return, play (but what stays) and hand are discarded,
     Capital's debt, draw 5; then the end of the turn."""
+    if f.step == 0 and _plain_cleanup(ctx, f):
+        return
     state = ctx.state
     seat = ctx.seat(f.p)
     if f.step == 0:
@@ -253,7 +257,12 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         top = pl.hand[-1] if pl.hand else leaving[-1] if leaving else None
         public = state.variants.all_discards_public
         ctx.emit(CleanedUp(seat, leaving, pl.hand, len(pl.hand), top, public))
-        f = ctx.set(replace(f, step=1, cards=leaving))
+        # Without a card with a hook among those leaving, step 1 has nothing to do: the frame
+        # goes straight to the draw, as step 1 would leave it.
+        plain = AS not in "".join(leaving) and ON_DISCARD_FROM_PLAY.keys().isdisjoint(leaving)
+        f = ctx.set(replace(f, step=2 if plain else 1, n=len(leaving) if plain else f.n, cards=leaving))
+        if plain and not draw(ctx, f.p, 5):
+            return
     if f.step == 1:
         # The frame counts the cards past; it is stored only before a hook, which may ask.
         # Without an Overlord token among them, the cards are their printed selves and one
@@ -276,6 +285,52 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
         ctx.frames.append(Frame("between", f.p))
     else:  # nothing happens between these turns (3.6-3.7)
         end_turn(ctx, f.p)
+
+
+def _plain_cleanup(ctx: Ctx, f: Frame) -> bool:
+    """A digital Clean-up where nothing can happen but discarding and drawing five from the
+    deck, and the next player's turn then starts at once: its facts (CleanedUp, Drew,
+    TurnStarted) with the state their folds give, reached in one step. False (nothing done)
+    when anything could differ: Encampments, Durations, a card with a hook leaving play, a
+    deck of fewer than five cards (a shuffle), anything between turns or at the start of the
+    next, enchantments, or the end of the game."""
+    state = ctx.state
+    p = f.p
+    pl = state.players[p]
+    play = pl.play
+    if (
+        state.mode != "digital"
+        or len(pl.deck) < 5
+        or pl.camp
+        or pl.lasting
+        or pl.donates
+        or state.landmarks
+        or state.mountain_pass >= 0
+        or state.enchantments
+        or AS in "".join(play)
+        or not ON_DISCARD_FROM_PLAY.keys().isdisjoint(play)
+        or game_over(state) is not None
+    ):
+        return False
+    seats = state.seats
+    q = (p + 1) % len(seats)
+    following = state.players[q]
+    if q == p or following.lasting or following.donates:
+        return False
+    hand = pl.hand
+    top = hand[-1] if hand else play[-1] if play else None
+    drawn = pl.deck[:5]
+    facts = (
+        CleanedUp(seats[p], play, hand, len(hand), top, state.variants.all_discards_public),
+        Drew(seats[p], drawn, 5),
+        TurnStarted(seats[q], state.turn + 1),
+    )
+    players = list(state.players)
+    players[p] = replace(pl, deck=pl.deck[5:], hand=drawn, discard=pl.discard + play + hand, play=())
+    players[q] = replace(following, turns=following.turns + 1, unannounced=0)
+    ctx.frames.pop()
+    ctx.emit_folded(facts, started(state, tuple(players), q, state.turn + 1))
+    return True
 
 
 def _between(ctx: Ctx, f: Frame) -> None:
@@ -360,8 +415,9 @@ def game_over(state: State) -> str | None:
     supply = state.supply
     if not supply.get("Province"):
         return "province_pile_empty"
-    empty = len(supply) - sum(map(bool, supply.values()))
-    four = state.n >= 5 or (state.n == 4 and state.variants.four_piles_at_four_players)
+    empty = (*supply.values(),).count(())  # an empty pile is the empty tuple
+    n = len(state.seats)
+    four = n >= 5 or (n == 4 and state.variants.four_piles_at_four_players)
     needed = 4 if four else 3
     return "piles_empty" if empty >= needed else None
 
