@@ -13,7 +13,8 @@ Mutants `bench/mutation.py` lets through that no behaviour can tell from this co
 to the message of the AssertionError after the endless word stream (unreachable); the default
 `count` of `NoRng.roll` (it raises before using it); the number of blocks `roll` and `shuffle`
 hash at once, while it stays a count (`_words`: the words are the same whatever the batch);
-`>` for `>=` in `_permute`'s first test (a word equal to `sure` is below every limit too).
+`>` for `>=` in `_permute`'s first test (a word equal to `sure` is below every limit too);
+the digest named `"SHA256"` rather than `"sha256"` (hashlib takes either).
 """
 
 from __future__ import annotations
