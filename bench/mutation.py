@@ -95,6 +95,7 @@ GROUPS = (
             "tests/store/test_idempotency.py",
             "tests/store/test_group_commit.py",
             "tests/store/test_chain.py",
+            "tests/store/test_state_at_version.py",
             "tests/store/test_corrections.py",
             "tests/api/test_recording_actions.py",
         ),

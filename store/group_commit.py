@@ -114,7 +114,6 @@ _SQLITE_ERRORS: list[tuple[type[sqlite3.Error], type[persistence.PersistenceErro
     (sqlite3.ProgrammingError, persistence.ProgrammingError),
     (sqlite3.NotSupportedError, persistence.NotSupportedError),
     (sqlite3.DatabaseError, persistence.DatabaseError),
-    (sqlite3.Error, persistence.PersistenceError),
 ]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from eventsourcing.persistence import IntegrityError, OperationalError, StoredEvent
+from eventsourcing.persistence import IntegrityError, OperationalError, PersistenceError, StoredEvent
 from eventsourcing.sqlite import SQLiteConnection
 
 from domain.events import ActionRecorded
@@ -182,7 +182,11 @@ def test_an_exception_while_writing_fails_every_append_not_yet_answered() -> Non
 
 @pytest.mark.parametrize(
     ("raw", "ours"),
-    [(sqlite3.IntegrityError, IntegrityError), (sqlite3.OperationalError, OperationalError)],
+    [
+        (sqlite3.IntegrityError, IntegrityError),
+        (sqlite3.OperationalError, OperationalError),
+        (sqlite3.Error, PersistenceError),
+    ],
 )
 def test_a_sqlite_error_reaches_the_writer_as_the_library_s_own_with_its_message(
     raw: type[sqlite3.Error], ours: type[Exception]

@@ -102,10 +102,13 @@ def test_a_copy_read_at_a_version_is_the_readers_own(app: Chronicle) -> None:
 
 def test_versions_before_the_first_and_streams_of_no_game_are_refused(app: Chronicle) -> None:
     game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"])).game_id)
-    with pytest.raises(InvalidRequest):
+    with pytest.raises(InvalidRequest, match=r"^Versions start at 1\.$") as refused:
         app.game(game_id, version=0)
-    with pytest.raises(GameNotFound):
-        app.game(UUID(int=1), version=3)
+    assert refused.value.code == "invalid_version"
+    assert app.game(game_id, version=1).version == 1
+    for version in (1, 3, None):  # a game that does not exist, at any version
+        with pytest.raises(GameNotFound, match=f"^There is no game {UUID(int=1)}\\.$"):
+            app.game(UUID(int=1), version=version)
 
 
 def test_the_copies_kept_stay_within_their_budget(app: Chronicle) -> None:

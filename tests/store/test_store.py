@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import IntegrityError
 
 from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
 from domain.rng import commitment
 from domain.ruleset import RejectedError
 from projections.games_index import GameIndex
+from store import app as service
 from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame, Recorded
 from store.audit import audit_events
-from store.errors import GameNotFound, VersionConflict
+from store.errors import GameNotFound, Unauthorized, VersionConflict
 
 SEED = bytes(range(32)).hex()
 
@@ -267,3 +270,52 @@ def test_a_configuration_the_ruleset_cannot_play_is_refused_before_anything_is_s
         app.create_game(NewGame("dynasties", ["Ann", "Ben"], options={"map": '{"provinces": []}'}))
     assert refused.value.status == 400 and refused.value.rejection.code == "MAP_INVALID"
     assert GameIndex(app).search()[1] == 0
+
+
+def test_the_public_cannot_record(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    with pytest.raises(Unauthorized, match=r"^Recording an action needs a seat or recorder token\.$"):
+        app.record(game_id, FIRST_TURN[0], Access("public"))
+
+
+def test_an_unknown_or_malformed_action_is_refused_with_its_code_and_the_rules_it_breaks(
+    app: Chronicle,
+) -> None:
+    game_id = physical_game(app, *OPENING)
+    with pytest.raises(RejectedError) as unknown:
+        app.record(game_id, {"kind": "Castle"}, RECORDER)
+    with pytest.raises(RejectedError) as malformed:
+        app.record(game_id, {"kind": "MoveWorker", "piece": 5}, RECORDER)
+    spec = app.game(game_id).ruleset.meta.spec
+    assert (unknown.value.rejection.code, unknown.value.rejection.rule) == ("unknown_action", spec)
+    assert (malformed.value.rejection.code, malformed.value.rejection.rule) == ("invalid_payload", spec)
+
+
+def test_an_action_is_stamped_with_the_moment_it_was_recorded(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = physical_game(app, *OPENING)
+    moment = datetime(2026, 5, 1, 12, 0, 7, tzinfo=UTC)
+    monkeypatch.setattr(service, "_now", lambda: moment)
+    app.record(game_id, FIRST_TURN[0], RECORDER)
+    (last,) = [e for e in app.stored_events(game_id) if isinstance(e, ActionRecorded)][-1:]
+    assert last.timestamp == moment
+
+
+def test_a_write_that_keeps_losing_the_race_is_refused_after_five_tries(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = physical_game(app, *OPENING)
+    before = app.game(game_id).version
+    tries: list[int] = []
+
+    def always_taken(*args: Any, **kwargs: Any) -> Any:
+        tries.append(1)
+        raise IntegrityError("another write took this version")
+
+    monkeypatch.setattr(app, "save", always_taken)
+    with pytest.raises(
+        VersionConflict, match=r"^The game is too busy to record this action now; try again\.$"
+    ):
+        app.record(game_id, FIRST_TURN[0], RECORDER)
+    assert len(tries) == 5 and app.game(game_id).version == before
