@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.games.dominion import base2_actions as _base2_actions  # noqa: F401  (registers the cards)
 from domain.games.dominion import castles as _castles  # noqa: F401
 from domain.games.dominion import effects as _effects  # noqa: F401
@@ -46,6 +48,7 @@ from domain.games.dominion.engine import (
     ON_BUY_PHASE,
     ON_TREASURES,
     OWN_BUY,
+    OWN_GAIN,
     Ctx,
     bought,
     finish,
@@ -61,13 +64,14 @@ from domain.games.dominion.events import (
     DebtPaid,
     EventBought,
     Fact,
+    Gained,
     PhaseChanged,
     ShuffleAnnounced,
     TreasuresPlayed,
 )
 from domain.games.dominion.fold import evolve
 from domain.games.dominion.options import variants_from
-from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State, with_player
 from domain.rng import NoRng, Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
@@ -413,13 +417,36 @@ def _buy_card(ctx: Ctx, p: int, action: BuyCard) -> None:
     pile = pile_of(state, action.pile) or action.pile
     card = state.supply[pile][0]
     coins, debt = DATA.cost[card]
-    ctx.emit(Bought(state.seats[p], card, coins, debt))
-    if card in OWN_BUY or hooks_live(ctx.state, p):
+    seat = state.seats[p]
+    # Folding Bought changes nothing hooks_live reads.
+    if card in OWN_BUY or hooks_live(state, p):
+        ctx.emit(Bought(seat, card, coins, debt))
         # The gain waits under the when-buy abilities, which resolve first (4.5).
         ctx.frames.append(Frame("bought", p, cards=(pile,)))
         bought(ctx, p, card)
-    else:
+    elif debt or card in OWN_GAIN:
+        ctx.emit(Bought(seat, card, coins, debt))
         gain(ctx, p, pile)
+    else:  # nothing triggers: the buy and its gain reach their state in one step
+        pl = state.players[p]
+        supply = dict(state.supply)
+        supply[pile] = supply[pile][1:]
+        mine = state.status == "playing" and p == state.current
+        facts = (
+            Bought(seat, card, coins, debt),
+            Gained(seat, card, "supply", "discard", None if pile == card else pile),
+        )
+        reached = replace(
+            state,
+            players=with_player(state.players, p, replace(pl, discard=(*pl.discard, card))),
+            supply=supply,
+            gained=(*state.gained, card) if mine else state.gained,
+            buys=state.buys - 1,
+            coins=state.coins - coins,
+            window=False,
+            bought=True,
+        )
+        ctx.emit_folded(facts, reached)
 
 
 def _buy_event(ctx: Ctx, p: int, action: BuyEvent) -> None:
