@@ -310,12 +310,18 @@ def take_vp(
 
 
 def hooks_live(state: State, p: int) -> bool:
-    """Can anything but a card's own ability trigger? Only Landmarks, Events (Tax), waiting
-    Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks.
-    A true answer only runs hooks that check for themselves: one substring search over the
-    play area (a Groundskeeper, or an Overlord acting as one) is enough."""
-    if state.landmarks or state.events or state.charms:
+    """Can anything but a card's own ability trigger? Only Landmarks and Events with a
+    when-buy, when-gain or when-trash ability (Tax, Basilica, Aqueduct...), waiting Charms
+    and a Groundskeeper in play have such abilities, so a base game, or an Empires game whose
+    Landmarks only score, skips the hooks. Those hooks are keyed by the Landmark's or Event's
+    name and each checks that it is in the game, so names without one cannot trigger. A true
+    answer only runs hooks that check for themselves: one substring search over the play
+    area (a Groundskeeper, or an Overlord acting as one) is enough."""
+    if state.charms:
         return True
+    for name in (*state.landmarks, *state.events):
+        if name in ON_BUY or name in ON_GAIN or name in ON_TRASH:
+            return True
     return "Groundskeeper" in "".join(state.players[p].play)
 
 

@@ -463,7 +463,7 @@ def _end_phase(ctx: Ctx, p: int, action: EndPhase) -> None:
     state = ctx.state
     if state.phase != "action":
         ctx.frames.append(Frame("cleanup", p))
-    elif state.landmarks:
+    elif not ON_BUY_PHASE.keys().isdisjoint(state.landmarks):
         ctx.frames.append(Frame("buy_phase", p))
     else:  # no start-of-Buy-phase ability in the game: the Buy phase begins, as `buy_phase` does
         ctx.emit(PhaseChanged(state.seats[p], "buy"))

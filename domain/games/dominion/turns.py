@@ -307,7 +307,7 @@ def _plain_cleanup(ctx: Ctx, f: Frame) -> bool:
         or pl.camp
         or pl.lasting
         or pl.donates
-        or state.landmarks
+        or not ON_END_OF_TURN.keys().isdisjoint(state.landmarks)
         or state.mountain_pass >= 0
         or state.enchantments
         or AS in "".join(play)
