@@ -193,9 +193,9 @@ def _check_treasures(state: State, action: PlayTreasure | PlayTreasures) -> Reje
         return reject("treasures_closed", "No more Treasures once you have bought something.", "4.2")
     if not cards:
         return reject("no_cards", "Name the Treasures to play.", "4.2")
-    for card in cards:
-        if card not in DATA.treasures:
-            return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
+    if not DATA.treasures.issuperset(cards):
+        card = next(c for c in cards if c not in DATA.treasures)
+        return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
     pl = state.players[state.current]
     if not unseen.can_bind(pl, pl.hand, cards):
         return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
@@ -486,10 +486,14 @@ def plain_treasure(card: str) -> bool:
     return card not in EFFECTS and card not in DATA.plus and card not in DATA.actions
 
 
+# Every card module is imported above, so the registries `plain_treasure` reads are complete.
+PLAIN_TREASURES = frozenset(filter(plain_treasure, DATA.treasures))
+
+
 def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
     """Play Treasures in the order given: plain ones in batches, the others one by one. The
     first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
-    if all(map(plain_treasure, cards)):  # the common case: one batch
+    if PLAIN_TREASURES.issuperset(cards):  # the common case: one batch
         _batch(ctx, p, cards)
         return
     batch: list[str] = []
