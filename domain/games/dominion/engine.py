@@ -141,9 +141,11 @@ def run(ctx: Ctx) -> None:
 
 
 def finish(ctx: Ctx) -> list[Fact]:
-    frames, prompts = tuple(ctx.frames), tuple(ctx.prompts)
-    if frames != ctx.state.frames or prompts != ctx.state.prompts:
-        ctx.emit(StackSaved(frames, prompts))
+    state = ctx.state
+    if ctx.frames or ctx.prompts or state.frames or state.prompts:  # else nothing to store
+        frames, prompts = tuple(ctx.frames), tuple(ctx.prompts)
+        if frames != state.frames or prompts != state.prompts:
+            ctx.emit(StackSaved(frames, prompts))
     return ctx.facts
 
 

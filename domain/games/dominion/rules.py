@@ -326,8 +326,9 @@ def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], 
     if rejection is not None:
         return rejection
     ctx = Ctx(state, rng)
-    apply_turn(ctx, command.action)
-    run(ctx)
+    TURN_MOVES[type(command.action)](ctx, state.current, command.action)  # apply_turn
+    if ctx.frames:  # run: only a move that left something to resolve
+        run(ctx)
     return finish(ctx), ctx.state
 
 
