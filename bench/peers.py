@@ -10,12 +10,14 @@ the figures are games per second, turns per second (both players' turns) and Chr
 to the peer (the aim is 1.0). Chronicle's Empires games (Big Money on an Empires kingdom,
 Landmarks scoring) and the mixed bot of `chronicle simulate` are printed beside, for reference.
 
-Where Chronicle's time goes in a base game (cProfile): `decide` is seven tenths of it, spread
-over the turn's frames (Clean-up with its draw, shuffle and the next turn's start a quarter,
-then the Treasures, the buy and the checks of every action, each under a tenth) and its folds
-of each fact (under a fifth: each fact is folded once, into a new immutable state); the seeded
-shuffles about a fifteenth; `pending`, the bot, the setup and this loop the rest. Each action
-is checked in full: the price of a record that replays exactly.
+Where Chronicle's time goes in a base game (cProfile): `decide` is seven tenths of it. A plain
+turn reaches each state in one step where nothing can trigger (the buy and its gain; the
+Clean-up, its draw, a shuffle when the deck runs short and the next turn's start): Clean-up
+is then about a quarter (the seeded shuffles a third of that), the Treasures a tenth, the
+checks of every action and the buy each under a tenth; `pending`, the bot, the setup and this
+loop the rest. Each action is checked in full: the price of a record that replays exactly.
+An Empires game takes the same plain steps unless a Landmark or Event in it has an ability
+that could trigger.
 
     .venv/bin/python -m bench.peers [--games N] [--rounds R] [--seed S]
 """

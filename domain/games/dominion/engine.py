@@ -141,9 +141,11 @@ def run(ctx: Ctx) -> None:
 
 
 def finish(ctx: Ctx) -> list[Fact]:
-    frames, prompts = tuple(ctx.frames), tuple(ctx.prompts)
-    if frames != ctx.state.frames or prompts != ctx.state.prompts:
-        ctx.emit(StackSaved(frames, prompts))
+    state = ctx.state
+    if ctx.frames or ctx.prompts or state.frames or state.prompts:  # else nothing to store
+        frames, prompts = tuple(ctx.frames), tuple(ctx.prompts)
+        if frames != state.frames or prompts != state.prompts:
+            ctx.emit(StackSaved(frames, prompts))
     return ctx.facts
 
 
@@ -310,12 +312,18 @@ def take_vp(
 
 
 def hooks_live(state: State, p: int) -> bool:
-    """Can anything but a card's own ability trigger? Only Landmarks, Events (Tax), waiting
-    Charms and a Groundskeeper in play have such abilities, so a base game skips the hooks.
-    A true answer only runs hooks that check for themselves: one substring search over the
-    play area (a Groundskeeper, or an Overlord acting as one) is enough."""
-    if state.landmarks or state.events or state.charms:
+    """Can anything but a card's own ability trigger? Only Landmarks and Events with a
+    when-buy, when-gain or when-trash ability (Tax, Basilica, Aqueduct...), waiting Charms
+    and a Groundskeeper in play have such abilities, so a base game, or an Empires game whose
+    Landmarks only score, skips the hooks. Those hooks are keyed by the Landmark's or Event's
+    name and each checks that it is in the game, so names without one cannot trigger. A true
+    answer only runs hooks that check for themselves: one substring search over the play
+    area (a Groundskeeper, or an Overlord acting as one) is enough."""
+    if state.charms:
         return True
+    for name in (*state.landmarks, *state.events):
+        if name in ON_BUY or name in ON_GAIN or name in ON_TRASH:
+            return True
     return "Groundskeeper" in "".join(state.players[p].play)
 
 

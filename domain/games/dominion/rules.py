@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.games.dominion import base2_actions as _base2_actions  # noqa: F401  (registers the cards)
 from domain.games.dominion import castles as _castles  # noqa: F401
 from domain.games.dominion import effects as _effects  # noqa: F401
@@ -46,6 +48,7 @@ from domain.games.dominion.engine import (
     ON_BUY_PHASE,
     ON_TREASURES,
     OWN_BUY,
+    OWN_GAIN,
     Ctx,
     bought,
     finish,
@@ -61,13 +64,14 @@ from domain.games.dominion.events import (
     DebtPaid,
     EventBought,
     Fact,
+    Gained,
     PhaseChanged,
     ShuffleAnnounced,
     TreasuresPlayed,
 )
 from domain.games.dominion.fold import evolve
 from domain.games.dominion.options import variants_from
-from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State
+from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State, with_player
 from domain.rng import NoRng, Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
@@ -189,9 +193,9 @@ def _check_treasures(state: State, action: PlayTreasure | PlayTreasures) -> Reje
         return reject("treasures_closed", "No more Treasures once you have bought something.", "4.2")
     if not cards:
         return reject("no_cards", "Name the Treasures to play.", "4.2")
-    for card in cards:
-        if card not in DATA.treasures:
-            return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
+    if not DATA.treasures.issuperset(cards):
+        card = next(c for c in cards if c not in DATA.treasures)
+        return reject("not_a_treasure", f"{card} is not a Treasure.", "4.2")
     pl = state.players[state.current]
     if not unseen.can_bind(pl, pl.hand, cards):
         return reject("not_in_hand", f"Those Treasures are not all in your hand{_unseen(pl)}.", "4.2")
@@ -322,8 +326,9 @@ def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], 
     if rejection is not None:
         return rejection
     ctx = Ctx(state, rng)
-    apply_turn(ctx, command.action)
-    run(ctx)
+    TURN_MOVES[type(command.action)](ctx, state.current, command.action)  # apply_turn
+    if ctx.frames:  # run: only a move that left something to resolve
+        run(ctx)
     return finish(ctx), ctx.state
 
 
@@ -413,13 +418,36 @@ def _buy_card(ctx: Ctx, p: int, action: BuyCard) -> None:
     pile = pile_of(state, action.pile) or action.pile
     card = state.supply[pile][0]
     coins, debt = DATA.cost[card]
-    ctx.emit(Bought(state.seats[p], card, coins, debt))
-    if card in OWN_BUY or hooks_live(ctx.state, p):
+    seat = state.seats[p]
+    # Folding Bought changes nothing hooks_live reads.
+    if card in OWN_BUY or hooks_live(state, p):
+        ctx.emit(Bought(seat, card, coins, debt))
         # The gain waits under the when-buy abilities, which resolve first (4.5).
         ctx.frames.append(Frame("bought", p, cards=(pile,)))
         bought(ctx, p, card)
-    else:
+    elif debt or card in OWN_GAIN:
+        ctx.emit(Bought(seat, card, coins, debt))
         gain(ctx, p, pile)
+    else:  # nothing triggers: the buy and its gain reach their state in one step
+        pl = state.players[p]
+        supply = dict(state.supply)
+        supply[pile] = supply[pile][1:]
+        mine = state.status == "playing" and p == state.current
+        facts = (
+            Bought(seat, card, coins, debt),
+            Gained(seat, card, "supply", "discard", None if pile == card else pile),
+        )
+        reached = replace(
+            state,
+            players=with_player(state.players, p, replace(pl, discard=(*pl.discard, card))),
+            supply=supply,
+            gained=(*state.gained, card) if mine else state.gained,
+            buys=state.buys - 1,
+            coins=state.coins - coins,
+            window=False,
+            bought=True,
+        )
+        ctx.emit_folded(facts, reached)
 
 
 def _buy_event(ctx: Ctx, p: int, action: BuyEvent) -> None:
@@ -436,7 +464,7 @@ def _end_phase(ctx: Ctx, p: int, action: EndPhase) -> None:
     state = ctx.state
     if state.phase != "action":
         ctx.frames.append(Frame("cleanup", p))
-    elif state.landmarks:
+    elif not ON_BUY_PHASE.keys().isdisjoint(state.landmarks):
         ctx.frames.append(Frame("buy_phase", p))
     else:  # no start-of-Buy-phase ability in the game: the Buy phase begins, as `buy_phase` does
         ctx.emit(PhaseChanged(state.seats[p], "buy"))
@@ -459,10 +487,14 @@ def plain_treasure(card: str) -> bool:
     return card not in EFFECTS and card not in DATA.plus and card not in DATA.actions
 
 
+# Every card module is imported above, so the registries `plain_treasure` reads are complete.
+PLAIN_TREASURES = frozenset(filter(plain_treasure, DATA.treasures))
+
+
 def play_treasures(ctx: Ctx, p: int, cards: tuple[str, ...]) -> None:
     """Play Treasures in the order given: plain ones in batches, the others one by one. The
     first decision stops the list; the rest stay in hand to be recorded after it (4.2)."""
-    if all(map(plain_treasure, cards)):  # the common case: one batch
+    if PLAIN_TREASURES.issuperset(cards):  # the common case: one batch
         _batch(ctx, p, cards)
         return
     batch: list[str] = []

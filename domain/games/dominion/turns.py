@@ -53,6 +53,7 @@ from domain.games.dominion.events import (
     Dealt,
     Drew,
     DurationsEnded,
+    Fact,
     FirstPlayerChosen,
     GameEnded,
     Identified,
@@ -61,6 +62,7 @@ from domain.games.dominion.events import (
     Observed,
     PhaseChanged,
     Returned,
+    Shuffled,
     SupplyBuilt,
     TurnStarted,
 )
@@ -289,22 +291,23 @@ def _cleanup(ctx: Ctx, f: Frame) -> None:
 
 def _plain_cleanup(ctx: Ctx, f: Frame) -> bool:
     """A digital Clean-up where nothing can happen but discarding and drawing five from the
-    deck, and the next player's turn then starts at once: its facts (CleanedUp, Drew,
-    TurnStarted) with the state their folds give, reached in one step. False (nothing done)
-    when anything could differ: Encampments, Durations, a card with a hook leaving play, a
-    deck of fewer than five cards (a shuffle), anything between turns or at the start of the
-    next, enchantments, or the end of the game."""
+    deck (shuffling the discard pile when it runs short, as `draw` does), and the next
+    player's turn then starts at once: its facts (CleanedUp, Drew, Shuffled, Drew,
+    TurnStarted, as many as happen) with the state their folds give, reached in one step.
+    False (nothing done) when anything could differ: Encampments, Durations, a card with a
+    hook leaving play, unknown cards, anything between turns or at the start of the next,
+    enchantments, or the end of the game."""
     state = ctx.state
     p = f.p
     pl = state.players[p]
     play = pl.play
     if (
         state.mode != "digital"
-        or len(pl.deck) < 5
+        or pl.unknown
         or pl.camp
         or pl.lasting
         or pl.donates
-        or state.landmarks
+        or not ON_END_OF_TURN.keys().isdisjoint(state.landmarks)
         or state.mountain_pass >= 0
         or state.enchantments
         or AS in "".join(play)
@@ -318,15 +321,34 @@ def _plain_cleanup(ctx: Ctx, f: Frame) -> bool:
     if q == p or following.lasting or following.donates:
         return False
     hand = pl.hand
+    seat = seats[p]
     top = hand[-1] if hand else play[-1] if play else None
-    drawn = pl.deck[:5]
-    facts = (
-        CleanedUp(seats[p], play, hand, len(hand), top, state.variants.all_discards_public),
-        Drew(seats[p], drawn, 5),
-        TurnStarted(seats[q], state.turn + 1),
-    )
+    cleaned = CleanedUp(seat, play, hand, len(hand), top, state.variants.all_discards_public)
+    deck = pl.deck
+    discard = pl.discard + play + hand
+    if len(deck) >= 5:
+        drawn = deck[:5]
+        facts: tuple[Fact, ...] = (cleaned, Drew(seat, drawn, 5), TurnStarted(seats[q], state.turn + 1))
+        mine = replace(pl, deck=deck[5:], hand=drawn, discard=discard, play=())
+    else:  # the deck runs short: what it holds, then the shuffled discard pile (4.8)
+        steps: list[Fact] = [cleaned]
+        if deck:
+            steps.append(Drew(seat, deck, len(deck)))
+        drawn, shuffles = deck, pl.shuffles
+        if discard:
+            stream = f"deck:{seat}"
+            order = ctx.rng.shuffle(stream, shuffles, tuple(sorted(discard)))
+            steps.append(Shuffled(seat, len(order), tuple(order), stream, shuffles))
+            k = min(5 - len(deck), len(order))
+            steps.append(Drew(seat, order[:k], k))
+            drawn, deck, discard, shuffles = drawn + order[:k], order[k:], (), shuffles + 1
+        else:
+            deck = ()
+        steps.append(TurnStarted(seats[q], state.turn + 1))
+        facts = tuple(steps)
+        mine = replace(pl, deck=deck, hand=drawn, discard=discard, play=(), shuffles=shuffles)
     players = list(state.players)
-    players[p] = replace(pl, deck=pl.deck[5:], hand=drawn, discard=pl.discard + play + hand, play=())
+    players[p] = mine
     players[q] = replace(following, turns=following.turns + 1, unannounced=0)
     ctx.frames.pop()
     ctx.emit_folded(facts, started(state, tuple(players), q, state.turn + 1))
