@@ -7,7 +7,11 @@ Mutation testing of the append path (bench/mutation.py, group append) leaves the
 judged equivalent: the library's own projector in place of `_fold` (the same game, folded
 more slowly), and a notation that names no action encoded anyway in `_stored_form` (a
 Rejection's fields never equal a stored action, so the retry is refused as another action
-either way).
+either way). In `_record`: the range of stored events read for the digest before a save
+(wider, or without its upper bound: at that moment nothing lies beyond it, and the last row's
+digest is taken either way), a `TOPIC` looked up without a
+default (every stored event class declares one), and the aggregate looked up unconditionally
+(a save always holds the aggregate it saves).
 """
 
 from __future__ import annotations

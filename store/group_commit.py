@@ -19,6 +19,11 @@ Each append keeps its own outcome:
 - An append is answered only after the commit that holds it returned. A commit that fails
   fails every append in it: none of them is acknowledged, and none is retried here (a commit
   whose outcome is unknown must not be written a second time).
+
+Mutants judged equivalent (bench/mutation.py, group append): the SQL keywords and the
+savepoint's name in other letter cases (SQLite reads them alike), `commit=False` for the
+connection (the batch begins and commits its transaction itself), and the keyword arguments
+of an append dropped (the application passes none: it tracks no upstream positions).
 """
 
 from __future__ import annotations

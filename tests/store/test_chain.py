@@ -200,3 +200,27 @@ def test_the_digest_is_stored_last_in_the_event_json(app: Chronicle) -> None:
     assert stored[len(body) : -2].decode() == chain.link(
         chain.GENESIS, UUID(int=1), 2, "chronicle:ActionRecorded", fields
     )
+
+
+@pytest.mark.parametrize("ruleset_id", ["province", "dynasties"])  # a Dynasties table starts with one event
+def test_a_process_that_did_not_write_the_last_event_chains_onto_the_stored_one(
+    app: Chronicle, ruleset_id: str
+) -> None:
+    """Another server process appended last (or this one restarted): the digest of the event
+    before is read from the store, also when the stream holds its creation alone."""
+    created = app.create_game(NewGame(ruleset_id, ["Ann", "Ben"], mode="physical"))
+    game_id = UUID(created.game_id)
+    for _ in range(2):
+        other = Chronicle(app.url)
+        try:
+            game = other.game(game_id)
+            prompt = game.ruleset.pending(game.state)[0]
+            action = game.ruleset.legal_actions(game.state, prompt.seat)[0]
+            other.record(game_id, game.ruleset.codec.encode(action), ADMIN, seat=prompt.seat)
+        finally:
+            other.close()
+    records = _rows(app, game_id)
+    assert len(records) > 2
+    assert [r.fields["chain"] for r in records] == chain.digests(game_id, records)
+    report = audit_game(app, game_id, ADMIN)
+    assert report.chain is not None and report.chain.intact

@@ -194,3 +194,8 @@ def test_a_sqlite_error_reaches_the_writer_as_the_library_s_own_with_its_message
     error = translated(raw("UNIQUE constraint failed: stored_events.originator_id"))
     assert type(error) is ours
     assert str(error) == "UNIQUE constraint failed: stored_events.originator_id"
+
+
+def test_an_append_of_nothing_is_not_queued(recorder: GroupCommitSQLiteRecorder) -> None:
+    assert recorder.insert_events([]) == []
+    assert recorder.group._queue == [] and not recorder.group._leading

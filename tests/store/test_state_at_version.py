@@ -18,6 +18,7 @@ from domain.ruleset import OMNISCIENT, get_ruleset
 from store.app import RECORDER, Chronicle, NewGame
 from store.errors import GameNotFound, InvalidRequest
 from store.kept_versions import KeptVersions
+from store.secrets import secrets_id
 from store.simulation import play
 
 
@@ -106,6 +107,9 @@ def test_versions_before_the_first_and_streams_of_no_game_are_refused(app: Chron
         app.game(game_id, version=0)
     assert refused.value.code == "invalid_version"
     assert app.game(game_id, version=1).version == 1
+    digital = UUID(app.create_game(NewGame("province", ["Ann", "Ben"])).game_id)
+    with pytest.raises(GameNotFound, match=f"^There is no game {secrets_id(digital)}\\.$"):
+        app.game(secrets_id(digital))  # a stream, but not a game's
     for version in (1, 3, None):  # a game that does not exist, at any version
         with pytest.raises(GameNotFound, match=f"^There is no game {UUID(int=1)}\\.$"):
             app.game(UUID(int=1), version=version)

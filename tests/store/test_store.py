@@ -235,11 +235,14 @@ def test_the_game_index_lists_and_filters_games(app: Chronicle) -> None:
     assert index.search(status="finished")[1] == 0
 
 
-def test_a_finished_game_is_closed_with_its_outcome(app: Chronicle) -> None:
+def test_a_finished_game_is_closed_with_its_outcome(app: Chronicle, monkeypatch: pytest.MonkeyPatch) -> None:
+    moment = datetime(2026, 5, 1, 12, 0, 7, tzinfo=UTC)
+    monkeypatch.setattr(service, "_now", lambda: moment)
     game_id = _play_digital_to_the_end(app)
     game = app.game(game_id)
     last = app.stored_events(game_id)[-1]
     assert isinstance(last, GameFinished) and last.server_seed == SEED
+    assert last.timestamp == moment
     assert game.outcome is not None and last.outcome["winners"] == list(game.outcome.winners)
     with pytest.raises(RejectedError) as refused:
         app.record(game_id, {"kind": "EndTurn"}, RECORDER)
