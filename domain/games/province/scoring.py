@@ -30,19 +30,22 @@ def score(state: State, seat: str) -> Score:
 
 
 def totals(state: State) -> tuple[int, int]:
-    """The two seats' `score(...).total`, without the breakdown (sampled at every turn end)."""
+    """The two seats' `score(...).total`, without the breakdown (sampled at every turn end;
+    plain loops, as comprehensions each cost a call here)."""
     rules = state.rules
     by_id, goal_by_id, per_vp = rules.by_id, rules.goal_by_id, rules.data.coins_per_vp
     penalty = rules.data.lender_penalty_vp
-    a, b = state.players
     lender = state.lender_coin
-    total_a = a.coins // per_vp - (penalty if lender == "A" else 0)
-    total_a += sum([by_id[x].vp for x in a.first])
-    total_a += sum([goal_by_id[g].vp for g in a.goals if g in goal_by_id])
-    total_b = b.coins // per_vp - (penalty if lender == "B" else 0)
-    total_b += sum([by_id[x].vp for x in b.first])
-    total_b += sum([goal_by_id[g].vp for g in b.goals if g in goal_by_id])
-    return total_a, total_b
+    found = [0, 0]
+    for index, (seat, player) in enumerate(zip(SEATS, state.players, strict=True)):
+        total = player.coins // per_vp - (penalty if lender == seat else 0)
+        for building in player.first:
+            total += by_id[building].vp
+        for goal in player.goals:
+            if goal in goal_by_id:
+                total += goal_by_id[goal].vp
+        found[index] = total
+    return found[0], found[1]
 
 
 def game_ended(state: State, reasons: tuple[str, ...]) -> GameEnded:
