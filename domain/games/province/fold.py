@@ -95,14 +95,19 @@ def _phase(state: State, fact: ev.PhaseChanged) -> State:
 
 
 def _labor_gained(state: State, fact: ev.LaborGained) -> State:
-    new = _labor(state, fact.player, fact.amount)
-    if fact.player != state.active:
-        return new
-    # D18: Union conversions may be left out of the labor goal's count.
-    if fact.source == "union" and not state.rules.variants.labor_goal_counts_conversions:
-        return new
+    seat, amount = fact.player, fact.amount
+    if seat != state.active or (
+        # D18: Union conversions may be left out of the labor goal's count.
+        fact.source == "union" and not state.rules.variants.labor_goal_counts_conversions
+    ):
+        return _labor(state, seat, amount)
+    a, b = state.players
+    if seat == "A":
+        players = (replace(a, labor=a.labor + amount), b)
+    else:
+        players = (a, replace(b, labor=b.labor + amount))
     ts = state.turn_state
-    return replace(new, turn_state=replace(ts, labor_gained=ts.labor_gained + fact.amount))
+    return replace(state, players=players, turn_state=replace(ts, labor_gained=ts.labor_gained + amount))
 
 
 def _labor_spent(state: State, fact: ev.LaborSpent) -> State:
@@ -115,11 +120,15 @@ def _coins_gained(state: State, fact: ev.CoinsGained) -> State:
 
 def _coins_paid(state: State, fact: ev.CoinsPaid) -> State:
     # One Union conversion is one payment with reason "union" (UnionConvert emits one per unit).
-    new = _coins(state, fact.player, -fact.amount)
-    if fact.reason == "union":
-        ts = new.turn_state
-        return replace(new, turn_state=replace(ts, union_uses=ts.union_uses + 1))
-    return new
+    if fact.reason != "union":
+        return _coins(state, fact.player, -fact.amount)
+    a, b = state.players
+    if fact.player == "A":
+        players = (replace(a, coins=a.coins - fact.amount), b)
+    else:
+        players = (a, replace(b, coins=b.coins - fact.amount))
+    ts = state.turn_state
+    return replace(state, players=players, turn_state=replace(ts, union_uses=ts.union_uses + 1))
 
 
 def _set_space(spaces: tuple[Space, ...], index: int, space: Space) -> tuple[Space, ...]:

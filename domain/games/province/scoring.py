@@ -29,6 +29,25 @@ def score(state: State, seat: str) -> Score:
     )
 
 
+def totals(state: State) -> tuple[int, int]:
+    """The two seats' `score(...).total`, without the breakdown (sampled at every turn end;
+    plain loops, as comprehensions each cost a call here)."""
+    rules = state.rules
+    by_id, goal_by_id, per_vp = rules.by_id, rules.goal_by_id, rules.data.coins_per_vp
+    penalty = rules.data.lender_penalty_vp
+    lender = state.lender_coin
+    found = [0, 0]
+    for index, (seat, player) in enumerate(zip(SEATS, state.players, strict=True)):
+        total = player.coins // per_vp - (penalty if lender == seat else 0)
+        for building in player.first:
+            total += by_id[building].vp
+        for goal in player.goals:
+            if goal in goal_by_id:
+                total += goal_by_id[goal].vp
+        found[index] = total
+    return found[0], found[1]
+
+
 def game_ended(state: State, reasons: tuple[str, ...]) -> GameEnded:
     scores = {seat: score(state, seat) for seat in SEATS}
     a, b = scores["A"], scores["B"]

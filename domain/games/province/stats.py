@@ -12,11 +12,11 @@ tables (opening orders). Pure functions over states and facts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.games.province.events import BuildingBuilt, Fact, FirstPlayerDetermined, ShipsTossed
-from domain.games.province.scoring import score
+from domain.games.province.scoring import totals
 from domain.games.province.state import FACES, State
 from domain.ruleset import Die, GameConfig, Outcome
 from domain.standings import seat_result
@@ -27,8 +27,9 @@ OPENING_LENGTH = 2
 def metrics(state: State) -> dict[str, dict[str, float]]:
     # Sampled at every turn of every game a rebuild folds: the two seats spelled out.
     a, b = state.players
+    vp_a, vp_b = totals(state)
     return {
-        "vp": {"A": float(score(state, "A").total), "B": float(score(state, "B").total)},
+        "vp": {"A": float(vp_a), "B": float(vp_b)},
         "coins": {"A": float(a.coins), "B": float(b.coins)},
         "labor": {"A": float(a.labor), "B": float(b.labor)},
         "buildings": {"A": float(len(a.built)), "B": float(len(b.built))},
@@ -42,16 +43,28 @@ def _values(outcome: tuple[int, ...] | None, faces: Sequence[str | None]) -> tup
     return tuple(FACES.index(f) + 1 for f in faces if f in FACES)
 
 
+def _first_player_dice(fact: FirstPlayerDetermined) -> tuple[Die, ...]:
+    if fact.chosen:
+        return ()
+    values = _values(fact.outcome, (fact.face,))
+    return ((fact.stream or "first-player", 2, values),) if values else ()
+
+
+def _ship_dice(fact: ShipsTossed) -> tuple[Die, ...]:
+    values = _values(fact.outcome, fact.faces)
+    return ((fact.stream or "ships", 2, values),) if values else ()
+
+
+_DICE: dict[type[Any], Callable[[Any], tuple[Die, ...]]] = {
+    FirstPlayerDetermined: _first_player_dice,
+    ShipsTossed: _ship_dice,
+}
+
+
 def dice(fact: Fact) -> tuple[Die, ...]:
-    if isinstance(fact, FirstPlayerDetermined):
-        if fact.chosen:
-            return ()
-        values = _values(fact.outcome, (fact.face,))
-        return ((fact.stream or "first-player", 2, values),) if values else ()
-    if isinstance(fact, ShipsTossed):
-        values = _values(fact.outcome, fact.faces)
-        return ((fact.stream or "ships", 2, values),) if values else ()
-    return ()
+    # Asked of every fact a rebuild folds, and only two kinds roll.
+    roll = _DICE.get(type(fact))
+    return () if roll is None else roll(fact)
 
 
 def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None) -> dict[str, Any]:
