@@ -22,8 +22,12 @@ Each append keeps its own outcome:
 
 Mutants judged equivalent (bench/mutation.py, group append): the SQL keywords and the
 savepoint's name in other letter cases (SQLite reads them alike), `commit=False` for the
-connection (the batch begins and commits its transaction itself), and the keyword arguments
-of an append dropped (the application passes none: it tracks no upstream positions).
+connection (the batch begins and commits its transaction itself), the keyword arguments
+of an append dropped (the application passes none: it tracks no upstream positions), the
+recorder's positional arguments dropped (the library passes it keywords only), `failed` set
+to None rather than False, the `strict` of the zip of a batch with its outcomes (one each),
+and the suppressed error type of the rollback after a failed commit (reached only when that
+rollback fails too).
 """
 
 from __future__ import annotations

@@ -94,9 +94,15 @@ def test_appends_queued_behind_a_commit_share_the_next_one() -> None:
     assert batches == [["first"], ["second", "third"]]
 
 
-def test_a_clash_in_a_batch_refuses_that_append_alone(recorder: GroupCommitSQLiteRecorder) -> None:
+def test_a_clash_in_a_batch_refuses_that_append_alone(
+    recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
+) -> None:
+    def one_by_one(batch: list[Append]) -> None:
+        raise AssertionError("a clash is rolled back to its savepoint, not written again one by one")
+
     taken, free = uuid4(), uuid4()
-    recorder.insert_events(events(taken, 1, 2))
+    recorder.insert_events(events(taken, 1, 2))  # (an append alone is written alone)
+    monkeypatch.setattr(recorder, "_write_alone", one_by_one)
     batch = [
         Append(events(free, 1, 2), {}),
         Append(events(taken, 2, 3), {}),  # version 2 was taken before
@@ -106,6 +112,9 @@ def test_a_clash_in_a_batch_refuses_that_append_alone(recorder: GroupCommitSQLit
     recorder._write_batch(batch)
     assert [a.done for a in batch] == [True] * 4
     assert [type(a.error) for a in batch] == [type(None), IntegrityError, type(None), IntegrityError]
+    first, third = batch[0].result(), batch[2].result()  # each append's own notification ids
+    assert first is not None and third is not None and len(first) == 2 and len(third) == 1
+    assert first[0] < first[1] < third[0]
     assert stored(recorder, free) == [1, 2, 3]
     assert stored(recorder, taken) == [1, 2]  # nothing of the refused append, not even version 3
 
