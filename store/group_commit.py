@@ -25,9 +25,9 @@ savepoint's name in other letter cases (SQLite reads them alike), `commit=False`
 connection (the batch begins and commits its transaction itself), the keyword arguments
 of an append dropped (the application passes none: it tracks no upstream positions), the
 recorder's positional arguments dropped (the library passes it keywords only), `failed` set
-to None rather than False, the `strict` of the zip of a batch with its outcomes (one each),
-and the suppressed error type of the rollback after a failed commit (reached only when that
-rollback fails too).
+to None rather than False (and an append's `done` likewise), the `strict` of the zip of a
+batch with its outcomes (one each), and the suppressed error type of the rollback after a
+failed commit (reached only when that rollback fails too).
 """
 
 from __future__ import annotations

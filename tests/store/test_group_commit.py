@@ -189,6 +189,13 @@ def test_an_exception_while_writing_fails_every_append_not_yet_answered() -> Non
     assert group.submit([], {}) == [2]  # the queue leads on; an answered append keeps its answer
 
 
+def test_an_append_the_writer_left_unanswered_is_not_acknowledged() -> None:
+    group = GroupCommit(lambda batch: None)  # returns without answering
+    with pytest.raises(RuntimeError, match=r"^the batch holding this append was not written$"):
+        group.submit([], {})
+    assert group._leading is False and group._queue == []
+
+
 @pytest.mark.parametrize(
     ("raw", "ours"),
     [
