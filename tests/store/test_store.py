@@ -123,8 +123,8 @@ def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, sto
         other.close()
 
 
-def test_recording_an_action_reads_the_store_once(app: Chronicle) -> None:
-    game_id = physical_game(app, *OPENING)
+def count_reads(app: Chronicle) -> list[object]:
+    """The store reads of events `app` makes from now on, one entry each."""
     select_events = app.recorder.select_events
     reads: list[object] = []
 
@@ -133,6 +133,12 @@ def test_recording_an_action_reads_the_store_once(app: Chronicle) -> None:
         return select_events(*args, **kwargs)
 
     app.recorder.select_events = counted  # type: ignore[method-assign]
+    return reads
+
+
+def test_recording_an_action_reads_the_store_once(app: Chronicle) -> None:
+    game_id = physical_game(app, *OPENING)
+    reads = count_reads(app)
     for action in FIRST_TURN:
         app.record(game_id, action, RECORDER)
     assert len(reads) == len(FIRST_TURN)  # whether another writer appended since: nothing more
@@ -142,14 +148,7 @@ def test_a_cached_look_reads_nothing_and_a_stale_one_never_makes_a_wrong_write(
     app: Chronicle, store_url: str
 ) -> None:
     game_id = physical_game(app, *OPENING)
-    select_events = app.recorder.select_events
-    reads: list[object] = []
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(args)
-        return select_events(*args, **kwargs)
-
-    app.recorder.select_events = counted  # type: ignore[method-assign]
+    reads = count_reads(app)
     looked = app.cached_game(game_id)
     assert reads == [] and looked.version == app.game(game_id).version
     assert len(reads) == 1  # `game` asks the store whether anyone appended since
