@@ -16,16 +16,17 @@ default (every stored event class declares one), and the aggregate looked up unc
 
 from __future__ import annotations
 
+import asyncio
 import secrets as random_source
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, Recording
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
+from eventsourcing.persistence import IntegrityError, Notification, Recording
 
 from domain import reading
 from domain.events import ActionRecorded, FactRecorded
@@ -45,7 +46,7 @@ from domain.ruleset import (
     get_ruleset,
     resolve_options,
 )
-from store import chain, deals
+from store import chain, deals, saving
 from store.config import admin_token_from_env, store_env, store_url
 from store.errors import (
     ActionIdReused,
@@ -56,8 +57,10 @@ from store.errors import (
     Unauthorized,
     VersionConflict,
 )
+from store.group_commit import GroupCommit
 from store.kept_versions import KeptVersions
 from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
+from store.saving import PendingSave
 from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 
@@ -173,6 +176,13 @@ class Chronicle(Application[UUID]):
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
         saved; a clash on the version refuses the save as before, digests and all."""
+        heads = self._stamp(processing_event)
+        recorded: list[Recording[UUID]] = super()._record(processing_event)
+        self._keep_heads(processing_event, heads)
+        return recorded
+
+    def _stamp(self, processing_event: Any) -> dict[UUID, tuple[int, str]]:
+        """Stamp the new game events with their digests: each game's last version and digest."""
         new: dict[UUID, list[Any]] = {}
         for event in processing_event.events:
             if getattr(type(event), "TOPIC", None) in chain.TOPICS:
@@ -194,12 +204,62 @@ class Chronicle(Application[UUID]):
                     rows = list(self.recorder.select_events(game_id, lte=before))  # stored before the chain
                 previous = chain.head_of(rows, game_id)
             heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events))
-        recorded: list[Recording[UUID]] = super()._record(processing_event)
+        return heads
+
+    @staticmethod
+    def _keep_heads(processing_event: Any, heads: dict[UUID, tuple[int, str]]) -> None:
         for game_id, head in heads.items():
             game = processing_event.aggregates.get(game_id)
             if game is not None:
                 vars(game)["_chain_head"] = head
-        return recorded
+
+    # -- a save split at its commit (store/saving.py) -----------------------------------
+
+    def _prepare_save(self, game: Game) -> PendingSave:
+        """What `save(game)` does before the commit: collect, stamp and map the new events."""
+        processing_event: ProcessingEvent[UUID] = ProcessingEvent()
+        processing_event.collect_events(game)
+        heads = self._stamp(processing_event)
+        stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
+        return PendingSave(processing_event, stored, heads)
+
+    def _commit(self, pending: PendingSave) -> Sequence[int] | None:
+        event = pending.processing_event
+        return self.recorder.insert_events(pending.stored, tracking=event.tracking, **event.saved_kwargs)
+
+    async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
+        """The commit, awaited: queued for the next group commit on SQLite, else in a thread."""
+        event = pending.processing_event
+        group = getattr(self.recorder, "group", None)
+        if isinstance(group, GroupCommit):
+            kwargs = {"tracking": event.tracking, **event.saved_kwargs}
+            return await group.submit_async(pending.stored, kwargs)
+        return await asyncio.to_thread(self._commit, pending)
+
+    def _finish_save(self, pending: PendingSave, ids: Sequence[int] | None) -> None:
+        """What `save` does after the commit: keep the chain's head and tell the listeners."""
+        event = pending.processing_event
+        recordings = (
+            [  # none when the recorder numbers nothing, as the library's `put`
+                Recording(
+                    domain_event,
+                    Notification(
+                        originator_id=stored.originator_id,
+                        originator_version=stored.originator_version,
+                        topic=stored.topic,
+                        state=stored.state,
+                        id=notification_id,
+                    ),
+                )
+                for domain_event, stored, notification_id in zip(
+                    event.events, pending.stored, ids or [], strict=True
+                )
+            ]
+            if ids
+            else []
+        )
+        self._keep_heads(event, pending.heads)
+        self._notify(recordings)
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
         for listener in self.listeners:
@@ -326,6 +386,35 @@ class Chronicle(Application[UUID]):
         both, it returns the first answer (`replayed`) and appends nothing, even when
         `expected_version` has gone stale since; with another seat or action it is refused
         (`ActionIdReused`)."""
+        return saving.run(
+            self._record_steps(game_id, action, access, seat, action_id, expected_version), self._commit
+        )
+
+    async def record_async(
+        self,
+        game_id: UUID,
+        action: Mapping[str, Any] | str,
+        access: Access,
+        *,
+        seat: str | None = None,
+        action_id: str | None = None,
+        expected_version: int | None = None,
+    ) -> Recorded:
+        """`record` on an event loop: everything but the commit runs on the loop, and the
+        commit is awaited (on SQLite, in the next group commit: store/group_commit.py)."""
+        return await saving.run_async(
+            self._record_steps(game_id, action, access, seat, action_id, expected_version), self._commit_async
+        )
+
+    def _record_steps(
+        self,
+        game_id: UUID,
+        action: Mapping[str, Any] | str,
+        access: Access,
+        seat: str | None,
+        action_id: str | None,
+        expected_version: int | None,
+    ) -> saving.Steps[Recorded]:
         if access.role == "public":
             raise Unauthorized("Recording an action needs a seat or recorder token.")
         for _attempt in range(5):
@@ -346,8 +435,9 @@ class Chronicle(Application[UUID]):
                 raise RejectedError(facts)
             result = game.record(command, facts, _now(), action_id)
             self._finish_if_over(game, self.secrets(game_id))
+            pending = self._prepare_save(game)
             try:
-                self.save(game)
+                ids = yield pending
             except IntegrityError:
                 # Another write took this version first. Read the stream again before anything
                 # else: that write may have been this very action (a duplicate send racing this
@@ -355,6 +445,7 @@ class Chronicle(Application[UUID]):
                 # expected version is refused there, and without one the action is decided
                 # afresh on the new state.
                 continue
+            self._finish_save(pending, ids)
             self._cache(game)
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")

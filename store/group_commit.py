@@ -32,6 +32,7 @@ failed commit (reached only when that rollback fails too).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 import threading
@@ -47,15 +48,22 @@ Outcome = Sequence[int] | None
 
 
 class Append:
-    """One caller's events, waiting for the transaction that writes them."""
+    """One caller's events, waiting for the transaction that writes them. A thread waits on
+    `turn`; a coroutine awaits a future of its event loop, woken by `wake`."""
 
-    def __init__(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        events: Sequence[StoredEvent],
+        kwargs: dict[str, Any],
+        waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None,
+    ) -> None:
         self.events = events
         self.kwargs = kwargs
         self.done = False
         self.outcome: Outcome = None
         self.error: BaseException | None = None
         self.turn = threading.Event()  # set when answered, or when this append leads
+        self.waiter = waiter
 
     def succeed(self, outcome: Outcome) -> None:
         self.outcome, self.done = outcome, True
@@ -68,10 +76,28 @@ class Append:
             raise self.error
         return self.outcome
 
+    def wake(self) -> None:
+        if self.waiter is None:
+            self.turn.set()
+            return
+        loop, future = self.waiter
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(_resolve, future)
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():  # a cancelled waiter's append is still written, and not answered
+        future.set_result(None)
+
 
 class GroupCommit:
     """The writers' queue: `submit` returns once a batch holding the append was committed (its
-    notification ids) or raises what failed it. `write` writes a batch, answering each append."""
+    notification ids) or raises what failed it; `submit_async` awaits the same. `write` writes
+    a batch, answering each append.
+
+    A thread that submits waits in line and leads when its turn comes. A coroutine cannot
+    lead (the loop must not wait on the disk): when one is next in line, the leading thread
+    writes on, or, with nobody leading, a worker thread of the loop takes the lead."""
 
     def __init__(self, write: Callable[[list[Append]], None]) -> None:
         self._write = write
@@ -89,27 +115,50 @@ class GroupCommit:
             mine.turn.wait()
             if mine.done:
                 return mine.result()
-        # The lead: write everything queued so far, this append first among them.
-        with self._lock:
-            batch, self._queue = self._queue, []
-        try:
-            self._write(batch)
-        except BaseException as error:  # an append not answered was not committed
-            for append in batch:
-                if not append.done:
-                    append.fail(error)
-        finally:
-            with self._lock:
-                if self._queue:
-                    self._queue[0].turn.set()  # the next in line leads
-                else:
-                    self._leading = False
-            for append in batch:
-                if not append.done:
-                    append.fail(RuntimeError("the batch holding this append was not written"))
-                if append is not mine:
-                    append.turn.set()
+        self._lead()
         return mine.result()
+
+    async def submit_async(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> Outcome:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        mine = Append(events, kwargs, (loop, future))
+        with self._lock:
+            self._queue.append(mine)
+            lead = not self._leading
+            self._leading = True
+        if lead:
+            loop.run_in_executor(None, self._lead)
+        await future
+        return mine.result()
+
+    def _lead(self) -> None:
+        """Write everything queued, batch after batch, until the queue is empty or a thread
+        is next in line (it leads from there)."""
+        while True:
+            with self._lock:
+                batch, self._queue = self._queue, []
+            try:
+                self._write(batch)
+            except BaseException as error:  # an append not answered was not committed
+                for append in batch:
+                    if not append.done:
+                        append.fail(error)
+            finally:
+                for append in batch:
+                    if not append.done:
+                        append.fail(RuntimeError("the batch holding this append was not written"))
+                with self._lock:
+                    following = self._queue[0] if self._queue else None
+                    handed = following is not None and following.waiter is None
+                    if following is None:
+                        self._leading = False
+                for append in batch:
+                    append.wake()
+                if handed:
+                    assert following is not None
+                    following.turn.set()  # the next in line leads
+            if following is None or handed:
+                return
 
 
 # The library's translation of SQLite's errors (eventsourcing.sqlite.SQLiteTransaction),

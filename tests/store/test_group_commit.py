@@ -3,6 +3,7 @@ transaction, yet each keeps its own outcome, and nothing is acknowledged that wa
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -215,3 +216,141 @@ def test_a_sqlite_error_reaches_the_writer_as_the_library_s_own_with_its_message
 def test_an_append_of_nothing_is_not_queued(recorder: GroupCommitSQLiteRecorder) -> None:
     assert recorder.insert_events([]) == []
     assert recorder.group._queue == [] and not recorder.group._leading
+
+
+# -- appends awaited on an event loop (`submit_async`, `Chronicle.record_async`) ----------
+
+
+def test_coroutines_queue_behind_a_commit_and_share_the_next_one_written_off_the_loop() -> None:
+    release, writing = threading.Event(), threading.Event()
+    batches: list[list[str]] = []
+    writers: set[int] = set()
+
+    def write(batch: list[Append]) -> None:
+        writers.add(threading.get_ident())
+        batches.append([a.kwargs["name"] for a in batch])
+        if len(batches) == 1:
+            writing.set()
+            release.wait(5)
+        for append in batch:
+            append.succeed([len(batches)])
+
+    group = GroupCommit(write)
+
+    async def main() -> list[Any]:
+        first = asyncio.ensure_future(group.submit_async([], {"name": "first"}))
+        while not writing.is_set():  # the loop is free while the first commit waits
+            await asyncio.sleep(0.001)
+        queued = [asyncio.ensure_future(group.submit_async([], {"name": n})) for n in ("second", "third")]
+        await asyncio.sleep(0.01)
+        assert len(group._queue) == 2 and not any(q.done() for q in queued)
+        release.set()
+        return list(await asyncio.gather(first, *queued))
+
+    loop_thread = threading.get_ident()
+    assert asyncio.run(main()) == [[1], [2], [2]]
+    assert batches == [["first"], ["second", "third"]]
+    assert loop_thread not in writers and group._leading is False
+
+
+def test_a_leading_thread_writes_on_for_the_coroutines_queued_behind_it() -> None:
+    release, writing = threading.Event(), threading.Event()
+    writers: list[tuple[str, int]] = []
+
+    def write(batch: list[Append]) -> None:
+        for append in batch:
+            writers.append((append.kwargs["name"], threading.get_ident()))
+        if len(writers) == 1:
+            writing.set()
+            release.wait(5)
+        for append in batch:
+            append.succeed([len(writers)])
+
+    group = GroupCommit(write)
+
+    async def main() -> Any:
+        queued = asyncio.ensure_future(group.submit_async([], {"name": "coroutine"}))
+        await asyncio.sleep(0.01)
+        release.set()
+        return await queued
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        thread = pool.submit(group.submit, [], {"name": "thread"})
+        assert writing.wait(5)
+        assert asyncio.run(main()) == [2]
+        assert thread.result(5) == [1]
+    assert writers[0][1] == writers[1][1]  # one thread led both batches
+    assert group._leading is False
+
+
+def test_a_failed_commit_raises_in_the_coroutine_awaiting_it() -> None:
+    def write(batch: list[Append]) -> None:
+        for append in batch:
+            append.fail(OperationalError("disk I/O error"))
+
+    group = GroupCommit(write)
+    with pytest.raises(OperationalError, match=r"^disk I/O error$"):
+        asyncio.run(group.submit_async([], {}))
+    assert group._leading is False
+
+
+def test_actions_recorded_on_an_event_loop_are_stored_in_order_and_share_commits(store_url: str) -> None:
+    with closing(Chronicle(store_url)) as app:
+        new = NewGame("province", ["Ann", "Ben"], mode="physical")
+        games = [UUID(app.create_game(new).game_id) for _ in range(8)]
+        batches: list[int] = []
+        group = getattr(app.recorder, "group", None)  # SQLite's; PostgreSQL commits in a thread
+        if group is not None:
+            write = group._write
+
+            def counting(batch: list[Append]) -> None:
+                batches.append(len(batch))
+                write(batch)
+
+            group._write = counting
+
+        async def table(game_id: UUID) -> list[Recorded]:
+            return [await app.record_async(game_id, a, RECORDER) for a in OPENING]
+
+        async def tables() -> list[list[Recorded]]:
+            return list(await asyncio.gather(*(table(g) for g in games)))
+
+        answers = asyncio.run(tables())
+    assert all(len(t) == 2 for t in answers)
+    if group is not None:
+        assert sum(batches) == 16 and max(batches) > 1  # tables waiting on one commit shared the next
+    with closing(Chronicle(store_url)) as reader:
+        for game_id, recorded in zip(games, answers, strict=True):
+            events_ = reader.stored_events(game_id)
+            assert [e.seq for e in events_ if isinstance(e, ActionRecorded)] == [a.seq for a in recorded]
+            assert events_[-1].originator_version == recorded[-1].version
+            assert audit_events(events_, None).clean
+
+
+def test_two_coroutines_recording_into_one_game_at_once_are_both_stored_in_turn(store_url: str) -> None:
+    with closing(Chronicle(store_url)) as app:
+        game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+        for action in OPENING:
+            app.record(game_id, action, RECORDER)
+        commits: list[int] = []
+        commit = app._commit_async
+
+        async def counting(pending: Any) -> Any:
+            commits.append(1)
+            return await commit(pending)
+
+        app._commit_async = counting  # type: ignore[method-assign]
+        moves = [{"kind": "MoveWorker", "piece": "green", "from": f} for f in ("top", "right")]
+
+        async def both() -> list[Recorded]:
+            return list(await asyncio.gather(*(app.record_async(game_id, m, RECORDER) for m in moves)))
+
+        first, second = asyncio.run(both())
+    # the second may decide on the version the first took; then it reads again and retries
+    assert len(commits) in (2, 3)
+    assert (first.seq, second.seq) == (3, 4) and first.version < second.version
+    with closing(Chronicle(store_url)) as reader:
+        events_ = reader.stored_events(game_id)
+        recorded = [e.action for e in events_ if isinstance(e, ActionRecorded)][2:]
+        assert [(a["kind"], a["from"]) for a in recorded] == [("MoveWorker", "top"), ("MoveWorker", "right")]
+        assert audit_events(events_, None).clean

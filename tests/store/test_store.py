@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from datetime import UTC, datetime
@@ -315,9 +316,15 @@ def test_a_write_that_keeps_losing_the_race_is_refused_after_five_tries(
         tries.append(1)
         raise IntegrityError("another write took this version")
 
-    monkeypatch.setattr(app, "save", always_taken)
-    with pytest.raises(
-        VersionConflict, match=r"^The game is too busy to record this action now; try again\.$"
-    ):
+    async def always_taken_async(*args: Any, **kwargs: Any) -> Any:
+        always_taken()
+
+    monkeypatch.setattr(app, "_commit", always_taken)
+    monkeypatch.setattr(app, "_commit_async", always_taken_async)
+    too_busy = r"^The game is too busy to record this action now; try again\.$"
+    with pytest.raises(VersionConflict, match=too_busy):
         app.record(game_id, FIRST_TURN[0], RECORDER)
     assert len(tries) == 5 and app.game(game_id).version == before
+    with pytest.raises(VersionConflict, match=too_busy):
+        asyncio.run(app.record_async(game_id, FIRST_TURN[0], RECORDER))
+    assert len(tries) == 10 and app.game(game_id).version == before
