@@ -17,6 +17,7 @@ default (every stored event class declares one), and the aggregate looked up unc
 from __future__ import annotations
 
 import asyncio
+import copy
 import secrets as random_source
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -54,6 +55,7 @@ from store.errors import (
     GameNotFound,
     InvalidRequest,
     RetractionPending,
+    ServiceError,
     Unauthorized,
     VersionConflict,
 )
@@ -218,7 +220,9 @@ class Chronicle(Application[UUID]):
     def _prepare_save(self, game: Game) -> PendingSave:
         """What `save(game)` does before the commit: collect, stamp and map the new events."""
         processing_event: ProcessingEvent[UUID] = ProcessingEvent()
-        processing_event.collect_events(game)
+        # as `collect_events(game)`, without its runtime protocol checks
+        processing_event.events.extend(game.collect_events())
+        processing_event.aggregates[game.id] = game
         heads = self._stamp(processing_event)
         stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
         return PendingSave(processing_event, stored, heads)
@@ -417,28 +421,38 @@ class Chronicle(Application[UUID]):
     ) -> saving.Steps[Recorded]:
         if access.role == "public":
             raise Unauthorized("Recording an action needs a seat or recorder token.")
+        fresh = False
         for _attempt in range(5):
-            game = self.game(game_id)
-            if action_id is not None:
-                prior = game.result_of(action_id)
-                if prior is not None:
-                    self._check_same_action(game, prior, action_id, action, access, seat)
-                    return self._recorded(game, prior, access, replayed=True)
-            if expected_version is not None and expected_version != game.version:
-                raise VersionConflict(
-                    f"Expected version {expected_version}, but the game is at version {game.version}."
-                )
-            command = self._command(game, action, access, seat)
-            rng = self._rng(game)
-            facts = game.decide(command, rng)
-            if isinstance(facts, Rejection):
-                raise RejectedError(facts)
+            game, read = self._game_to_write(game_id, fresh)
+            try:
+                if action_id is not None:
+                    prior = game.result_of(action_id)
+                    if prior is not None:
+                        self._check_same_action(game, prior, action_id, action, access, seat)
+                        return self._recorded(game, prior, access, replayed=True)
+                if expected_version is not None and expected_version != game.version:
+                    raise VersionConflict(
+                        f"Expected version {expected_version}, but the game is at version {game.version}."
+                    )
+                command = self._command(game, action, access, seat)
+                rng = self._rng(game)
+                facts = game.decide(command, rng)
+                if isinstance(facts, Rejection):
+                    raise RejectedError(facts)
+            except (ServiceError, RejectedError):
+                if read:
+                    raise
+                # Refused on this process's copy, which another process's write may have
+                # overtaken: only the stored game refuses.
+                fresh = True
+                continue
             result = game.record(command, facts, _now(), action_id)
             self._finish_if_over(game, self.secrets(game_id))
             pending = self._prepare_save(game)
             try:
                 ids = yield pending
             except IntegrityError:
+                fresh = True
                 # Another write took this version first. Read the stream again before anything
                 # else: that write may have been this very action (a duplicate send racing this
                 # one), which is then answered as a retry, not as a conflict; otherwise a stale
@@ -449,6 +463,27 @@ class Chronicle(Application[UUID]):
             self._cache(game)
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
+
+    def _game_to_write(self, game_id: UUID, fresh: bool) -> tuple[Game, bool]:
+        """The game to decide an action on, and whether it was read from the store just now.
+
+        Unless `fresh`, a copy of the game as this process last saved or read it, without a
+        read: a game whose every write goes through one process is decided and appended with
+        no read at all. Another process may have appended since; then the copy is stale, and
+        whatever is decided on it can only be refused by the store (the version it would
+        write is taken) or by the rules: either way `record` reads the stored game and
+        decides again. So a stale copy costs a second try, never a wrong write or a wrong
+        refusal."""
+        cache = self.repository.cache
+        if not fresh and cache is not None:
+            try:
+                cached = cache.get(game_id)
+            except KeyError:
+                pass
+            else:
+                if isinstance(cached, Game):
+                    return copy.deepcopy(cached), False
+        return self.game(game_id), True
 
     def _check_same_action(
         self,
@@ -721,9 +756,9 @@ class Chronicle(Application[UUID]):
         """The game as this process last saved or read it, without asking the store whether
         another process has appended since (`game` asks: one read); from the store when it is
         not cached. For a caller that writes the game alone and only looks before it acts (a
-        simulation's bot choosing its next move): `record` still decides on the stored game,
-        so a stale look can cost a refusal, never a wrong write. The object is the cache's
-        own: read it, never change it."""
+        simulation's bot choosing its next move): `record` confirms with the store whatever
+        it decided on a stale copy, so a stale look can cost a refusal, never a wrong write.
+        The object is the cache's own: read it, never change it."""
         cache = self.repository.cache
         if cache is not None:
             try:
@@ -792,9 +827,14 @@ class Chronicle(Application[UUID]):
 def _fold(game: Any, events: Iterable[Any]) -> Any:
     """The library's `project_aggregate` without its assertion that each event can mutate (a
     runtime protocol check that cost as much as the rest of a fold): every event of a game
-    stream is the library's aggregate event."""
-    for event in events:
-        game = event.mutate(game)
+    stream is the library's aggregate event. The game keeps the last stored digest of its
+    chain, so that its next save need not read it back."""
+    last: Any = None
+    for last in events:
+        game = last.mutate(game)
+    digest = vars(last).get(chain.KEY) if last is not None and game is not None else None
+    if digest is not None:
+        vars(game)["_chain_head"] = (last.originator_version, digest)
     return game
 
 

@@ -81,7 +81,7 @@ def play(
     actions = 0
     while True:
         # The bot looks at the game as this process saved it (simulated games have no other
-        # writer): one store read per action, `record`'s, rather than two.
+        # writer), and `record` decides on the same copy: no store read per action.
         game = app.cached_game(game_id)
         if game.outcome is not None:
             return Played(game_id, actions, game.outcome)

@@ -130,19 +130,41 @@ def count_reads(app: Chronicle) -> list[object]:
     reads: list[object] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        reads.append(args)
+        reads.append((*args, *kwargs.values()))
         return select_events(*args, **kwargs)
 
     app.recorder.select_events = counted  # type: ignore[method-assign]
     return reads
 
 
-def test_recording_an_action_reads_the_store_once(app: Chronicle) -> None:
+def test_recording_an_action_reads_nothing_when_this_process_wrote_the_game_last(
+    app: Chronicle, store_url: str
+) -> None:
     game_id = physical_game(app, *OPENING)
     reads = count_reads(app)
-    for action in FIRST_TURN:
+    for action in FIRST_TURN[:3]:
         app.record(game_id, action, RECORDER)
-    assert len(reads) == len(FIRST_TURN)  # whether another writer appended since: nothing more
+    assert reads == []  # decided on this process's copy; the store's versions guard the write
+    with closing(Chronicle(store_url)) as cold:  # a process that never read the game: one read
+        cold_reads = count_reads(cold)
+        cold.record(game_id, FIRST_TURN[3], RECORDER)
+        assert len([r for r in cold_reads if game_id in r]) == 1  # (its secrets are another stream)
+    # another process wrote since: the stale copy's write is refused by the store, and the
+    # action is decided again on the stored game (one read), then recorded
+    recorded = app.record(game_id, FIRST_TURN[4], RECORDER)
+    assert len(reads) == 1 and recorded.version == app.game(game_id).version
+    assert [a.seq for a in app.game(game_id).actions[-2:]] == [recorded.seq - 1, recorded.seq]
+
+
+def test_a_refusal_on_a_stale_copy_is_confirmed_on_the_stored_game(app: Chronicle, store_url: str) -> None:
+    game_id = physical_game(app, *OPENING)
+    app.record(game_id, FIRST_TURN[0], RECORDER)
+    with closing(Chronicle(store_url)) as other:
+        other.record(game_id, FIRST_TURN[1], RECORDER)
+        version = other.game(game_id).version
+    # legal only after the other process's move, illegal on this process's copy
+    recorded = app.record(game_id, FIRST_TURN[2], RECORDER, expected_version=version)
+    assert recorded.version > version
 
 
 def test_a_cached_look_reads_nothing_and_a_stale_one_never_makes_a_wrong_write(
