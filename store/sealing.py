@@ -35,8 +35,10 @@ from typing import Any
 from urllib.parse import urlparse
 from uuid import UUID
 
+import msgspec
 from eventsourcing.persistence import Cipher, Compressor, Mapper, StoredEvent, Transcoder
 
+from domain.events import ActionRecorded, FactRecorded
 from store.config import StoreConfigError, store_env
 from store.errors import SecretsLocked
 from store.secrets import GameSecrets
@@ -51,6 +53,20 @@ log = logging.getLogger("chronicle.store")
 _warned = False
 
 
+# The events of every recorded action: their fields are JSON values and a timestamp, which
+# msgspec writes byte for byte as the library's JSON transcoder does (keys in their order, no
+# spaces, UTF-8), in a tenth of its time; a test holds the two to the same bytes.
+PLAIN_EVENTS = frozenset({ActionRecorded, FactRecorded})
+
+
+def _plain_stored_event(event: Any) -> StoredEvent:
+    state = dict(vars(event))
+    originator_id = state.pop("originator_id")
+    originator_version = state.pop("originator_version")
+    state["timestamp"] = {"_type_": "datetime_iso", "_data_": state["timestamp"].isoformat()}
+    return StoredEvent(originator_id, originator_version, type(event).TOPIC, msgspec.json.encode(state))
+
+
 class SealingMapper(Mapper[UUID]):
     """The library's mapper, with its cipher applied to the sealed topics only."""
 
@@ -63,6 +79,8 @@ class SealingMapper(Mapper[UUID]):
         self.sealer = cipher
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
+        if type(domain_event) in PLAIN_EVENTS and self.compressor is None:
+            return _plain_stored_event(domain_event)
         stored = super().to_stored_event(domain_event)
         if self.sealer is None or stored.topic not in SEALED_TOPICS:
             return stored
