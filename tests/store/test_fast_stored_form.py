@@ -40,7 +40,7 @@ def test_every_recorded_event_is_stored_and_digested_as_the_library_and_json_wou
 ) -> None:
     names = [f"P{i}" for i in range(ruleset.meta.min_players)]
     played = play(app, ruleset, "fast-form", 0, names, {}, cap=120)
-    library = Mapper(transcoder=app.mapper.transcoder)
+    library: Mapper[Any] = Mapper(transcoder=app.mapper.transcoder)
     assert isinstance(app.mapper, SealingMapper)
     rows = list(app.recorder.select_events(played.game_id))
     plain = 0

@@ -124,10 +124,10 @@ def test_a_second_process_on_the_same_store_sees_every_write(app: Chronicle, sto
         other.close()
 
 
-def count_reads(app: Chronicle) -> list[object]:
+def count_reads(app: Chronicle) -> list[tuple[Any, ...]]:
     """The store reads of events `app` makes from now on, one entry each."""
     select_events = app.recorder.select_events
-    reads: list[object] = []
+    reads: list[tuple[Any, ...]] = []
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         reads.append((*args, *kwargs.values()))
