@@ -49,7 +49,7 @@ Outcome = Sequence[int] | None
 
 class Append:
     """One caller's events, waiting for the transaction that writes them. A thread waits on
-    `turn`; a coroutine awaits a future of its event loop, woken by `wake`."""
+    `turn`; a coroutine awaits a future of its event loop (`waiter`)."""
 
     def __init__(
         self,
@@ -62,7 +62,8 @@ class Append:
         self.done = False
         self.outcome: Outcome = None
         self.error: BaseException | None = None
-        self.turn = threading.Event()  # set when answered, or when this append leads
+        # a thread's: set when answered, or when this append leads (a coroutine needs none)
+        self.turn = threading.Event() if waiter is None else _NO_TURN
         self.waiter = waiter
 
     def succeed(self, outcome: Outcome) -> None:
@@ -76,18 +77,27 @@ class Append:
             raise self.error
         return self.outcome
 
-    def wake(self) -> None:
-        if self.waiter is None:
-            self.turn.set()
-            return
-        loop, future = self.waiter
+
+_NO_TURN = threading.Event()  # a coroutine's append: never waited on, never set
+
+
+def _wake(batch: list[Append]) -> None:
+    """Wake each waiting thread, and each event loop once for all its coroutines."""
+    futures: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+    for append in batch:
+        if append.waiter is None:
+            append.turn.set()
+        else:
+            futures.setdefault(append.waiter[0], []).append(append.waiter[1])
+    for loop, waiting in futures.items():
         with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
-            loop.call_soon_threadsafe(_resolve, future)
+            loop.call_soon_threadsafe(_resolve, waiting)
 
 
-def _resolve(future: asyncio.Future[None]) -> None:
-    if not future.done():  # a cancelled waiter's append is still written, and not answered
-        future.set_result(None)
+def _resolve(futures: list[asyncio.Future[None]]) -> None:
+    for future in futures:
+        if not future.done():  # a cancelled waiter's append is still written, and not answered
+            future.set_result(None)
 
 
 class GroupCommit:
@@ -152,8 +162,7 @@ class GroupCommit:
                     handed = following is not None and following.waiter is None
                     if following is None:
                         self._leading = False
-                for append in batch:
-                    append.wake()
+                _wake(batch)
                 if handed:
                     assert following is not None
                     following.turn.set()  # the next in line leads
