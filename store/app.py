@@ -22,6 +22,7 @@ import secrets as random_source
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 from uuid import UUID, uuid4
 
@@ -285,9 +286,20 @@ class Chronicle(Application[UUID]):
             if is_reviewer(self, game_id, token):
                 return ANONYMOUS
             raise Unauthorized("This token is not valid for this game.", code="invalid_token")
-        if role == "recorder":
-            return RECORDER
-        return Access("seat", role.removeprefix("seat:"))
+        return _access_of(role)
+
+    def access_in_memory(self, game_id: UUID, token: str | None) -> Access | None:
+        """`access(game_id, token)` when this process can tell it without reading the store:
+        the administrator's token, or one of the game's own tokens once its secrets are
+        loaded; None otherwise (then ask `access`, which may read)."""
+        if not token:
+            return None
+        if self.admin_token and hmac_equal(token, self.admin_token):
+            return ADMIN
+        with self._secrets_lock:
+            sealed = self._secrets.get(game_id)
+        role = sealed.role_of(token) if sealed is not None else None
+        return _access_of(role) if role is not None else None
 
     def is_admin(self, token: str | None) -> bool:
         return bool(token and self.admin_token and hmac_equal(token, self.admin_token))
@@ -423,13 +435,19 @@ class Chronicle(Application[UUID]):
             raise Unauthorized("Recording an action needs a seat or recorder token.")
         fresh = False
         for _attempt in range(5):
-            game, read = self._game_to_write(game_id, fresh)
+            copied = None if fresh else self._cached_copy(game_id)
+            read = copied is None
+            game: Game = (
+                (yield saving.Read(lambda: self._game_and_secrets(game_id))) if copied is None else copied
+            )
             try:
                 if action_id is not None:
                     prior = game.result_of(action_id)
                     if prior is not None:
-                        self._check_same_action(game, prior, action_id, action, access, seat)
-                        return self._recorded(game, prior, access, replayed=True)
+                        replayed: Recorded = yield saving.Read(
+                            partial(self._replayed, game, prior, action_id, action, access, seat)
+                        )
+                        return replayed
                 if expected_version is not None and expected_version != game.version:
                     raise VersionConflict(
                         f"Expected version {expected_version}, but the game is at version {game.version}."
@@ -464,26 +482,42 @@ class Chronicle(Application[UUID]):
             return self._recorded(game, result, access, facts=facts)
         raise VersionConflict("The game is too busy to record this action now; try again.")
 
-    def _game_to_write(self, game_id: UUID, fresh: bool) -> tuple[Game, bool]:
-        """The game to decide an action on, and whether it was read from the store just now.
-
-        Unless `fresh`, a copy of the game as this process last saved or read it, without a
-        read: a game whose every write goes through one process is decided and appended with
-        no read at all. Another process may have appended since; then the copy is stale, and
-        whatever is decided on it can only be refused by the store (the version it would
-        write is taken) or by the rules: either way `record` reads the stored game and
-        decides again. So a stale copy costs a second try, never a wrong write or a wrong
-        refusal."""
+    def _cached_copy(self, game_id: UUID) -> Game | None:
+        """A copy of the game as this process last saved or read it, to decide an action on
+        without a read (None when not cached): a game whose every write goes through one
+        process is decided and appended with no read at all. Another process may have
+        appended since; then the copy is stale, and whatever is decided on it can only be
+        refused by the store (the version it would write is taken) or by the rules: either
+        way `record` reads the stored game and decides again. So a stale copy costs a second
+        try, never a wrong write or a wrong refusal."""
         cache = self.repository.cache
-        if not fresh and cache is not None:
+        if cache is not None:
             try:
                 cached = cache.get(game_id)
             except KeyError:
-                pass
-            else:
-                if isinstance(cached, Game):
-                    return copy.deepcopy(cached), False
-        return self.game(game_id), True
+                return None
+            if isinstance(cached, Game):
+                return copy.deepcopy(cached)
+        return None
+
+    def _game_and_secrets(self, game_id: UUID) -> Game:
+        """The stored game, its secrets loaded too (deciding and finishing need them)."""
+        game = self.game(game_id)
+        self.secrets(game_id)
+        return game
+
+    def _replayed(
+        self,
+        game: Game,
+        prior: ActionResult,
+        action_id: str,
+        action: Mapping[str, Any] | str,
+        access: Access,
+        seat: str | None,
+    ) -> Recorded:
+        """The first answer to a retried `action_id`, once it is checked to be the same action."""
+        self._check_same_action(game, prior, action_id, action, access, seat)
+        return self._recorded(game, prior, access, replayed=True)
 
     def _check_same_action(
         self,
@@ -836,6 +870,11 @@ def _fold(game: Any, events: Iterable[Any]) -> Any:
     if digest is not None:
         vars(game)["_chain_head"] = (last.originator_version, digest)
     return game
+
+
+def _access_of(role: str) -> Access:
+    """The access of a token the game's secrets know: `recorder` or `seat:<id>`."""
+    return RECORDER if role == "recorder" else Access("seat", role.removeprefix("seat:"))
 
 
 def _as_stored(encoded: dict[str, Any]) -> Any:

@@ -2,15 +2,18 @@
 for the commit (the command line, the slower routes), or on the server's event loop, which
 awaits the commit and serves other requests meanwhile (`POST /games/{id}/actions`).
 
-The steps are a generator. It does everything before the commit (read, decide, stamp the hash
-chain, map the events for the store) and yields a `PendingSave`; the driver commits it and
-sends back its notification ids, or throws the store's `IntegrityError` (another write took the
-version) into the steps, which read the stream again and retry or refuse, exactly as a plain
-save that raised it.
+The steps are a generator. It does everything before the commit (decide, stamp the hash chain,
+map the events for the store) and yields a `PendingSave`; the driver commits it and sends back
+its notification ids, or throws the store's `IntegrityError` (another write took the version)
+into the steps, which read the stream again and retry or refuse, exactly as a plain save that
+raised it. A read of the store the steps need is yielded too, as a `Read`: the driver sends
+back what it returned (or throws what it raised), and on the event loop runs it in a worker
+thread, so that no request waits on the store while it holds the loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -32,38 +35,57 @@ class PendingSave:
     heads: dict[UUID, tuple[int, str]]  # each game's last version and digest once committed
 
 
-Steps = Generator[PendingSave, Ids, T]
+@dataclass(slots=True)
+class Read:
+    """A read of the store the steps wait for."""
+
+    load: Callable[[], Any]
+
+
+Steps = Generator[PendingSave | Read, Any, T]
 
 
 def run(steps: Steps[T], commit: Callable[[PendingSave], Ids]) -> T:
-    """Drive `steps` with a commit that waits."""
-    ids: Ids = None
-    clash: IntegrityError | None = None
+    """Drive `steps` with reads and a commit that wait."""
+    answer: Any = None
+    error: Exception | None = None
     with closing(steps):
         while True:
             try:
-                pending = steps.send(ids) if clash is None else steps.throw(clash)
+                step = steps.send(answer) if error is None else steps.throw(error)
             except StopIteration as stop:
                 result: T = stop.value
                 return result
             try:
-                ids, clash = commit(pending), None
-            except IntegrityError as error:
-                ids, clash = None, error
+                answer, error = (step.load() if isinstance(step, Read) else commit(step)), None
+            except IntegrityError as clash:
+                answer, error = None, clash
+            except Exception as failed:
+                if not isinstance(step, Read):
+                    raise
+                answer, error = None, failed
 
 
 async def run_async(steps: Steps[T], commit: Callable[[PendingSave], Awaitable[Ids]]) -> T:
-    """Drive `steps` with a commit that is awaited."""
-    ids: Ids = None
-    clash: IntegrityError | None = None
+    """Drive `steps` with reads run in a worker thread and a commit that is awaited."""
+    answer: Any = None
+    error: Exception | None = None
     with closing(steps):
         while True:
             try:
-                pending = steps.send(ids) if clash is None else steps.throw(clash)
+                step = steps.send(answer) if error is None else steps.throw(error)
             except StopIteration as stop:
                 result: T = stop.value
                 return result
             try:
-                ids, clash = await commit(pending), None
-            except IntegrityError as error:
-                ids, clash = None, error
+                if isinstance(step, Read):
+                    answer = await asyncio.to_thread(step.load)
+                else:
+                    answer = await commit(step)
+                error = None
+            except IntegrityError as clash:
+                answer, error = None, clash
+            except Exception as failed:
+                if not isinstance(step, Read):
+                    raise
+                answer, error = None, failed

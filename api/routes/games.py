@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 from litestar import Request, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
@@ -137,15 +138,17 @@ async def record_action(
     """Record one action (a `{"kind": ...}` object or notation text) with the facts it causes.
     An illegal action is a 422 carrying the rules' rejection; nothing is appended then."""
     # The busiest route runs on the event loop, not in a worker thread: handing each request
-    # to a thread and back cost more than deciding and appending the action. Only the commit
-    # leaves the loop (`record_async`). It takes the application and the token here, not as
-    # dependencies: those are resolved in a task group of their own, which cost the event
-    # loop more than the rest of the routing.
+    # to a thread and back cost more than deciding and appending the action. What reads the
+    # store leaves the loop (the token's first check, `record_async`'s reads and commit). It
+    # takes the application and the token here, not as dependencies: those are resolved in a
+    # task group of their own, which cost the event loop more than the rest of the routing.
     chronicle: Chronicle = request.app.state.chronicle
     token = bearer_token(request)
     gid = parse_game_id(game_id)
     expected = expected_version(data.expected_version, if_match)
-    access = game_access(chronicle, gid, token)
+    access = chronicle.access_in_memory(gid, token)
+    if access is None:  # the first request of a game in this process, or a stranger: may read
+        access = await anyio.to_thread.run_sync(game_access, chronicle, gid, token)
     action: dict[str, Any] | str = data.action
     result = await chronicle.record_async(
         gid, action, access, seat=data.seat, action_id=data.action_id, expected_version=expected

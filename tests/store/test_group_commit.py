@@ -346,11 +346,12 @@ def test_two_coroutines_recording_into_one_game_at_once_are_both_stored_in_turn(
             return list(await asyncio.gather(*(app.record_async(game_id, m, RECORDER) for m in moves)))
 
         first, second = asyncio.run(both())
-    # the second may decide on the version the first took; then it reads again and retries
+    # either may decide on the version the other took; then it reads again and retries. Which
+    # comes first is whichever commit lands first: requests sent at once have no order.
     assert len(commits) in (2, 3)
-    assert (first.seq, second.seq) == (3, 4) and first.version < second.version
+    assert {first.seq, second.seq} == {3, 4} and first.version != second.version
     with closing(Chronicle(store_url)) as reader:
         events_ = reader.stored_events(game_id)
         recorded = [e.action for e in events_ if isinstance(e, ActionRecorded)][2:]
-        assert [(a["kind"], a["from"]) for a in recorded] == [("MoveWorker", "top"), ("MoveWorker", "right")]
+        assert [a["from"] for a in recorded] == (["top", "right"] if first.seq == 3 else ["right", "top"])
         assert audit_events(events_, None).clean

@@ -1,0 +1,104 @@
+"""`Chronicle.record_async`, the server's way to record: decided on the event loop, while every
+read of the store and the commit run off it, so that no request waits on the store while it
+holds the loop. And `access_in_memory`, the route's check of a token without a read."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
+from store.errors import Unauthorized
+
+OPENING = [
+    {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
+    {"kind": "RevealGoal", "goal": "workers2"},
+]
+MOVES = [{"kind": "MoveWorker", "piece": "green", "from": f} for f in ("top", "right", "left")]
+ADMIN_TOKEN = "loop-admin-token"
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    with closing(Chronicle(store_url, admin_token=ADMIN_TOKEN)) as app:
+        yield app
+
+
+def reads_by_thread(app: Chronicle) -> list[int]:
+    """The thread of each read of events `app` makes from now on."""
+    select_events = app.recorder.select_events
+    threads: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        threads.append(threading.get_ident())
+        return select_events(*args, **kwargs)
+
+    app.recorder.select_events = counted  # type: ignore[method-assign]
+    return threads
+
+
+def test_every_read_of_an_action_recorded_on_the_loop_runs_off_it(app: Chronicle, store_url: str) -> None:
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    with closing(Chronicle(store_url)) as server:  # a process that has not read the game yet
+        threads = reads_by_thread(server)
+        loop_thread: list[int] = []
+
+        async def record(actions: list[dict[str, Any]]) -> None:
+            loop_thread.append(threading.get_ident())
+            for action in actions:
+                await server.record_async(game_id, action, RECORDER)
+
+        asyncio.run(record(OPENING))
+        assert threads and loop_thread[0] not in threads  # the game's first read, off the loop
+        read_before = len(threads)
+        asyncio.run(record(MOVES[:1]))
+        assert len(threads) == read_before  # then decided on the process's copy: no read
+        app.record(game_id, MOVES[1], RECORDER)  # another process writes: the copy goes stale
+        asyncio.run(record(MOVES[2:]))
+        assert len(threads) > read_before and loop_thread[-1] not in threads[read_before:]
+        assert len(server.game(game_id).actions) == 5
+
+
+def test_a_retried_action_id_is_answered_from_a_read_off_the_loop(app: Chronicle) -> None:
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    first = app.record(game_id, OPENING[0], RECORDER, action_id="opening-1")
+    threads = reads_by_thread(app)
+
+    async def retry() -> tuple[int, Any]:
+        return threading.get_ident(), await app.record_async(
+            game_id, OPENING[0], RECORDER, action_id="opening-1"
+        )
+
+    loop_thread, again = asyncio.run(retry())
+    assert again.replayed and (again.seq, again.version) == (first.seq, first.version)
+    assert threads and loop_thread not in threads
+
+
+def test_a_token_is_told_in_memory_exactly_as_access_tells_it(app: Chronicle, store_url: str) -> None:
+    created = app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical"))
+    game_id = UUID(created.game_id)
+    tokens = [created.recorder_token, *created.seat_tokens.values()]
+    with closing(Chronicle(store_url, admin_token=ADMIN_TOKEN)) as cold:
+        # before the game's secrets are loaded only the administrator is known without a read
+        assert [cold.access_in_memory(game_id, t) for t in tokens] == [None] * len(tokens)
+        assert cold.access_in_memory(game_id, ADMIN_TOKEN) == ADMIN
+        cold.secrets(game_id)
+        assert [cold.access_in_memory(game_id, t) for t in tokens] == [
+            cold.access(game_id, t) for t in tokens
+        ]
+        assert [cold.access_in_memory(game_id, t) for t in tokens] == [
+            RECORDER,
+            Access("seat", "A"),
+            Access("seat", "B"),
+        ]
+        # no token, and a token the game does not know, are left to `access` (which may read)
+        assert cold.access_in_memory(game_id, None) is None
+        assert cold.access_in_memory(game_id, "not-a-token-of-this-game") is None
+        with pytest.raises(Unauthorized):
+            cold.access(game_id, "not-a-token-of-this-game")
