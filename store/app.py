@@ -144,6 +144,9 @@ class Ended(msgspec.Struct):
     outcome: dict[str, Any] | None
 
 
+HEARD_GAMES = 10_000  # games whose last heard version `Chronicle.heard` keeps at most
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -175,6 +178,8 @@ class Chronicle(Application[UUID]):
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
         self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
         self.kept_versions = KeptVersions()
+        # per game, the last version any process was heard to append (`heard`)
+        self._heard: dict[UUID, int] = {}
 
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
@@ -496,9 +501,18 @@ class Chronicle(Application[UUID]):
                 cached = cache.get(game_id)
             except KeyError:
                 return None
-            if isinstance(cached, Game):
+            if isinstance(cached, Game) and cached.version >= self._heard.get(game_id, 0):
                 return copy.deepcopy(cached)
         return None
+
+    def heard(self, game_id: UUID, version: int) -> None:
+        """Some process appended the game up to `version` (the live streams' news of every
+        append, store/fanout.py): a cached copy older than that is stale, and the next action
+        is decided on the stored game at once rather than tried on the copy first."""
+        if version > self._heard.get(game_id, 0):
+            if len(self._heard) >= HEARD_GAMES:
+                self._heard.clear()  # forgetting costs a try on a stale copy, never a wrong write
+            self._heard[game_id] = version
 
     def _game_and_secrets(self, game_id: UUID) -> Game:
         """The stored game, its secrets loaded too (deciding and finishing need them)."""

@@ -102,3 +102,32 @@ def test_a_token_is_told_in_memory_exactly_as_access_tells_it(app: Chronicle, st
         assert cold.access_in_memory(game_id, "not-a-token-of-this-game") is None
         with pytest.raises(Unauthorized):
             cold.access(game_id, "not-a-token-of-this-game")
+
+
+def test_news_of_another_process_s_append_sends_the_next_action_to_the_stored_game(
+    app: Chronicle, store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from store.fanout import Fanout, Hint
+
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    for action in OPENING:
+        app.record(game_id, action, RECORDER)
+    with closing(Chronicle(store_url)) as other:
+        theirs = other.record(game_id, MOVES[0], RECORDER)
+    decided: list[int] = []
+    decide = app._command
+
+    def counting(game: Any, *args: Any) -> Any:
+        decided.append(game.version)
+        return decide(game, *args)
+
+    monkeypatch.setattr(app, "_command", counting)
+    # news of the other process's append (Redis or the store's poller), through the fan-out
+    Fanout(app)._deliver([Hint(str(game_id), theirs.version, 0)])
+    app.record(game_id, MOVES[1], RECORDER)
+    assert decided == [theirs.version]  # decided once, on the stored game, not on the stale copy first
+    with closing(Chronicle(store_url)) as other:
+        other.record(game_id, MOVES[2], RECORDER)
+    decided.clear()
+    app.record(game_id, {"kind": "Build", "building": "camp"}, RECORDER)
+    assert len(decided) == 2 and decided[0] < decided[1]  # without the news: the copy, then the store
