@@ -13,6 +13,7 @@ server only reads it.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -59,6 +60,17 @@ def _open_store(store: str | None) -> Callable[[Litestar], AbstractAsyncContextM
             await anyio.to_thread.run_sync(chronicle.close)
 
     return lifespan
+
+
+@asynccontextmanager
+async def _freeze_startup(app: Litestar) -> AsyncIterator[None]:
+    """Once the server is up, what start-up built (modules, routes, schemas: most of the
+    objects the process will ever hold) is moved out of the collector's sight. Without it
+    every full collection walked them all again: pauses of a tenth of a second that every
+    request and live stream in flight waited through."""
+    gc.collect()
+    gc.freeze()
+    yield
 
 
 ProjectionsMode = Literal["inprocess", "external"]
@@ -134,6 +146,7 @@ def create_app(
             _run_projections(mode),
             live_lifespan(settings),
             metrics_lifespan(metrics),
+            _freeze_startup,
         ],
         after_exception=[metrics.after_exception],
         on_shutdown=[access_log.close] if access_log is not None else [],
