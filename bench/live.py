@@ -5,7 +5,8 @@ Two uvicorn processes serve the same store with `CHRONICLE_REDIS` set; each subs
 one of the games (public view, server-sent events) on one of the two; the writers record bot
 actions at `--rate` per second in all, alternating between the servers. A delivery's latency is
 the time from the write's answer to the arrival of that action's last event at a subscriber
-(zero when it arrived first); every arrival is counted, and so is every one missing. Then, in
+(zero when it arrived first); every arrival is counted, and so is every one missing. The
+client's garbage collector is off while it measures. Then, in
 this process, the memory one followed game holds (`store/live.py`: its aggregate and what its
 last 16 refreshes showed to a seat and to the public) after a whole Province game.
 
@@ -234,7 +235,16 @@ def main() -> None:
         }
         urls = [stack.enter_context(uvicorn_server("api.asgi:app", env)) for _ in range(2)]
         games = create_games(urls[0], args.games)
-        subscribers, answered, elapsed = asyncio.run(follow_and_write(urls, games, args))
+        # The measuring client must not pause: its collector would stop every arrival at once
+        # and count the pause as the servers' latency.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            subscribers, answered, elapsed = asyncio.run(follow_and_write(urls, games, args))
+        finally:
+            gc.enable()
+            gc.unfreeze()
     latencies, missing = [], 0
     by_game: dict[int, list[Subscriber]] = {}
     for subscriber in subscribers:
