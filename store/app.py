@@ -178,8 +178,8 @@ class Chronicle(Application[UUID]):
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
         self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
         self.kept_versions = KeptVersions()
-        # per game, the last version any process was heard to append (`heard`)
-        self._heard: dict[UUID, int] = {}
+        # per game (its id as text), the last version any process was heard to append (`heard`)
+        self._heard: dict[str, int] = {}
 
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
@@ -501,11 +501,11 @@ class Chronicle(Application[UUID]):
                 cached = cache.get(game_id)
             except KeyError:
                 return None
-            if isinstance(cached, Game) and cached.version >= self._heard.get(game_id, 0):
+            if isinstance(cached, Game) and cached.version >= self._heard.get(str(game_id), 0):
                 return copy.deepcopy(cached)
         return None
 
-    def heard(self, game_id: UUID, version: int) -> None:
+    def heard(self, game_id: str, version: int) -> None:
         """Some process appended the game up to `version` (the live streams' news of every
         append, store/fanout.py): a cached copy older than that is stale, and the next action
         is decided on the stored game at once rather than tried on the copy first."""

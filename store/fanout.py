@@ -133,7 +133,7 @@ class Fanout:
 
     def _deliver(self, hints: list[Hint]) -> None:
         for hint in hints:
-            self.chronicle.heard(UUID(hint.game_id), hint.version)
+            self.chronicle.heard(hint.game_id, hint.version)
             for key in (hint.game_id, FEED):
                 for watcher in list(self._watchers.get(key, ())):
                     try:
