@@ -89,9 +89,10 @@ GROUPS = (
     ),
     Group(
         "append",
-        ("store/app.py", "store/group_commit.py"),
+        ("store/app.py", "store/group_commit.py", "store/saving.py"),
         (
             "tests/store/test_store.py",
+            "tests/store/test_record_on_loop.py",
             "tests/store/test_idempotency.py",
             "tests/store/test_group_commit.py",
             "tests/store/test_chain.py",
@@ -106,7 +107,19 @@ GROUPS = (
                 f"store.app.xǁChronicleǁ{name}__mutmut_*"
                 for name in (
                     "record",
+                    "record_async",
+                    "_record_steps",
                     "_record",
+                    "_stamp",
+                    "_keep_heads",
+                    "_prepare_save",
+                    "_commit",
+                    "_commit_async",
+                    "_finish_save",
+                    "_cached_copy",
+                    "heard",
+                    "_game_and_secrets",
+                    "_replayed",
                     "_notify",
                     "_check_same_action",
                     "_stored_form",
@@ -120,7 +133,9 @@ GROUPS = (
                 )
             ),
             "store.app.x__as_stored__mutmut_*",
+            "store.app.x__fold__mutmut_*",
             "store.group_commit.*",
+            "store.saving.*",
         ),
     ),
 )
