@@ -4,11 +4,12 @@ awaits the commit and serves other requests meanwhile (`POST /games/{id}/actions
 
 The steps are a generator. It does everything before the commit (decide, stamp the hash chain,
 map the events for the store) and yields a `PendingSave`; the driver commits it and sends back
-its notification ids, or throws the store's `IntegrityError` (another write took the version)
-into the steps, which read the stream again and retry or refuse, exactly as a plain save that
-raised it. A read of the store the steps need is yielded too, as a `Read`: the driver sends
-back what it returned (or throws what it raised), and on the event loop runs it in a worker
-thread, so that no request waits on the store while it holds the loop.
+its notification ids, or throws what the commit raised into the steps: the store's
+`IntegrityError` (another write took the version) makes them read the stream again and retry
+or refuse, exactly as a plain save that raised it; anything else goes on up. A read of the
+store the steps need is yielded too, as a `Read`: the driver sends back what it returned (or
+throws what it raised), and on the event loop runs it in a worker thread, so that no request
+waits on the store while it holds the loop.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import StoredEvent
 
 T = TypeVar("T")
 Ids = Sequence[int] | None
@@ -58,11 +59,7 @@ def run(steps: Steps[T], commit: Callable[[PendingSave], Ids]) -> T:
                 return result
             try:
                 answer, error = (step.load() if isinstance(step, Read) else commit(step)), None
-            except IntegrityError as clash:
-                answer, error = None, clash
-            except Exception as failed:
-                if not isinstance(step, Read):
-                    raise
+            except Exception as failed:  # the steps catch what they can answer, and raise the rest
                 answer, error = None, failed
 
 
@@ -83,9 +80,5 @@ async def run_async(steps: Steps[T], commit: Callable[[PendingSave], Awaitable[I
                 else:
                     answer = await commit(step)
                 error = None
-            except IntegrityError as clash:
-                answer, error = None, clash
-            except Exception as failed:
-                if not isinstance(step, Read):
-                    raise
+            except Exception as failed:  # the steps catch what they can answer, and raise the rest
                 answer, error = None, failed

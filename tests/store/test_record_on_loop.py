@@ -131,3 +131,45 @@ def test_news_of_another_process_s_append_sends_the_next_action_to_the_stored_ga
     decided.clear()
     app.record(game_id, {"kind": "Build", "building": "camp"}, RECORDER)
     assert len(decided) == 2 and decided[0] < decided[1]  # without the news: the copy, then the store
+
+
+def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_notifications(app: Chronicle) -> None:
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    heard: list[Any] = []
+    app.listeners.append(heard.extend)
+    recorded = asyncio.run(app.record_async(game_id, OPENING[0], RECORDER))
+    stored = list(app.recorder.select_events(game_id))[-len(heard) :]
+    assert [r.domain_event.originator_version for r in heard] == [s.originator_version for s in stored]
+    assert heard[-1].domain_event.originator_version == recorded.version
+    assert all(r.notification.originator_id == game_id for r in heard)
+    assert [r.notification.state for r in heard] == [s.state for s in stored]
+    ids = [r.notification.id for r in heard]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > 0
+
+
+def test_on_sqlite_the_loop_queues_its_commit_for_the_group_and_never_waits_in_line_itself(
+    tmp_path: Any,
+) -> None:
+    with closing(Chronicle(f"sqlite:///{tmp_path}/loop.sqlite3")) as app:
+        game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+        group = app.recorder.group  # type: ignore[attr-defined]
+
+        def waiting_in_line(*args: Any) -> Any:
+            raise AssertionError("a thread waited in line for the commit")
+
+        group.submit = waiting_in_line
+        recorded = asyncio.run(app.record_async(game_id, OPENING[0], RECORDER))
+        assert recorded.version == app.game(game_id).version
+
+
+def test_news_is_kept_for_a_bounded_number_of_games(app: Chronicle, monkeypatch: pytest.MonkeyPatch) -> None:
+    from store import app as service
+
+    monkeypatch.setattr(service, "HEARD_GAMES", 3)
+    for name in ("a", "b", "c"):
+        app.heard(name, 5)
+    app.heard("c", 5)  # no news: the same version again
+    app.heard("c", 4)  # older news
+    assert app._heard == {"a": 5, "b": 5, "c": 5}
+    app.heard("d", 1)  # a fourth game: the oldest news is let go, all of it
+    assert app._heard == {"d": 1}
