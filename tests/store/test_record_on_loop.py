@@ -131,6 +131,14 @@ def test_news_of_another_process_s_append_sends_the_next_action_to_the_stored_ga
     decided.clear()
     app.record(game_id, {"kind": "Build", "building": "camp"}, RECORDER)
     assert len(decided) == 2 and decided[0] < decided[1]  # without the news: the copy, then the store
+    # news of this process's own last append: the copy is that version, and it is decided on
+    # without a read
+    version = app.game(game_id).version
+    Fanout(app)._deliver([Hint(str(game_id), version, 0)])
+    reads = reads_by_thread(app)
+    decided.clear()
+    app.record(game_id, {"kind": "EndTurn"}, RECORDER)
+    assert decided == [version] and reads == []
 
 
 def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_notifications(app: Chronicle) -> None:
