@@ -150,6 +150,7 @@ def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_notifications
     assert [r.domain_event.originator_version for r in heard] == [s.originator_version for s in stored]
     assert heard[-1].domain_event.originator_version == recorded.version
     assert all(r.notification.originator_id == game_id for r in heard)
+    assert [r.notification.originator_version for r in heard] == [s.originator_version for s in stored]
     assert [(r.notification.topic, r.notification.state) for r in heard] == [
         (s.topic, s.state) for s in stored
     ]
