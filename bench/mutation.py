@@ -13,7 +13,8 @@ the original) are listed in the module's docstring.
 
 The hidden-information proof runs with fewer pairs here (CHRONICLE_TWIN_PAIRS), so that each
 mutant of a redaction module is judged in seconds, and mutants are judged on the SQLite store
-only (tests marked `postgres` are left out: none of the mutated code branches on the store).
+only (tests marked `postgres` are left out: the mutated code branches on the store in one place,
+`Chronicle._commit_async`, whose PostgreSQL branch those tests judge).
 """
 
 from __future__ import annotations
