@@ -9,7 +9,7 @@ more slowly), and a notation that names no action encoded anyway in `_stored_for
 Rejection's fields never equal a stored action, so the retry is refused as another action
 either way). In `_stamp`: the range of stored events read for the digest before a save
 (wider, or without its upper bound: at that moment nothing lies beyond it, and the last row's
-digest is taken either way), a `TOPIC` looked up without a
+digest is taken either way; or read before version 1, where there is none), a `TOPIC` looked up without a
 default (every stored event class declares one), and the aggregate looked up unconditionally
 (a save always holds the aggregate it saves). In the save split at its commit: the `strict`
 of the zip of a save's events with their notification ids (one id each), the recordings built
