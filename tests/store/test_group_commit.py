@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID, uuid4
 
 import pytest
@@ -26,6 +26,13 @@ OPENING = [
     {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
     {"kind": "RevealGoal", "goal": "workers2"},
 ]
+
+T = TypeVar("T")
+
+
+def on_a_loop(work: Coroutine[Any, Any, T]) -> T:
+    """`work` on a fresh event loop; a hang fails the test in 10 seconds rather than stalling it."""
+    return asyncio.run(asyncio.wait_for(work, 10))
 
 
 @pytest.fixture
@@ -248,7 +255,7 @@ def test_coroutines_queue_behind_a_commit_and_share_the_next_one_written_off_the
         return list(await asyncio.gather(first, *queued))
 
     loop_thread = threading.get_ident()
-    assert asyncio.run(main()) == [[1], [2], [2]]
+    assert on_a_loop(main()) == [[1], [2], [2]]
     assert batches == [["first"], ["second", "third"]]
     assert loop_thread not in writers and group._leading is False
 
@@ -277,7 +284,7 @@ def test_a_leading_thread_writes_on_for_the_coroutines_queued_behind_it() -> Non
     with ThreadPoolExecutor(max_workers=1) as pool:
         thread = pool.submit(group.submit, [], {"name": "thread"})
         assert writing.wait(5)
-        assert asyncio.run(main()) == [2]
+        assert on_a_loop(main()) == [2]
         assert thread.result(5) == [1]
     assert writers[0][1] == writers[1][1]  # one thread led both batches
     assert group._leading is False
@@ -290,7 +297,7 @@ def test_a_failed_commit_raises_in_the_coroutine_awaiting_it() -> None:
 
     group = GroupCommit(write)
     with pytest.raises(OperationalError, match=r"^disk I/O error$"):
-        asyncio.run(group.submit_async([], {}))
+        on_a_loop(group.submit_async([], {}))
     assert group._leading is False
 
 
@@ -315,7 +322,7 @@ def test_actions_recorded_on_an_event_loop_are_stored_in_order_and_share_commits
         async def tables() -> list[list[Recorded]]:
             return list(await asyncio.gather(*(table(g) for g in games)))
 
-        answers = asyncio.run(tables())
+        answers = on_a_loop(tables())
     assert all(len(t) == 2 for t in answers)
     if group is not None:
         assert sum(batches) == 16 and max(batches) > 1  # tables waiting on one commit shared the next
@@ -345,7 +352,7 @@ def test_two_coroutines_recording_into_one_game_at_once_are_both_stored_in_turn(
         async def both() -> list[Recorded]:
             return list(await asyncio.gather(*(app.record_async(game_id, m, RECORDER) for m in moves)))
 
-        first, second = asyncio.run(both())
+        first, second = on_a_loop(both())
     # either may decide on the version the other took; then it reads again and retries. Which
     # comes first is whichever commit lands first: requests sent at once have no order.
     assert len(commits) in (2, 3)

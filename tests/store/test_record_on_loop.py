@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from contextlib import closing
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import pytest
@@ -22,6 +22,13 @@ OPENING = [
 ]
 MOVES = [{"kind": "MoveWorker", "piece": "green", "from": f} for f in ("top", "right", "left")]
 ADMIN_TOKEN = "loop-admin-token"
+
+T = TypeVar("T")
+
+
+def on_a_loop(work: Coroutine[Any, Any, T]) -> T:
+    """`work` on a fresh event loop; a hang fails the test in 10 seconds rather than stalling it."""
+    return asyncio.run(asyncio.wait_for(work, 10))
 
 
 @pytest.fixture
@@ -54,13 +61,13 @@ def test_every_read_of_an_action_recorded_on_the_loop_runs_off_it(app: Chronicle
             for action in actions:
                 await server.record_async(game_id, action, RECORDER)
 
-        asyncio.run(record(OPENING))
+        on_a_loop(record(OPENING))
         assert threads and loop_thread[0] not in threads  # the game's first read, off the loop
         read_before = len(threads)
-        asyncio.run(record(MOVES[:1]))
+        on_a_loop(record(MOVES[:1]))
         assert len(threads) == read_before  # then decided on the process's copy: no read
         app.record(game_id, MOVES[1], RECORDER)  # another process writes: the copy goes stale
-        asyncio.run(record(MOVES[2:]))
+        on_a_loop(record(MOVES[2:]))
         assert len(threads) > read_before and loop_thread[-1] not in threads[read_before:]
         assert len(server.game(game_id).actions) == 5
 
@@ -75,7 +82,7 @@ def test_a_retried_action_id_is_answered_from_a_read_off_the_loop(app: Chronicle
             game_id, OPENING[0], RECORDER, action_id="opening-1"
         )
 
-    loop_thread, again = asyncio.run(retry())
+    loop_thread, again = on_a_loop(retry())
     assert again.replayed and (again.seq, again.version) == (first.seq, first.version)
     assert threads and loop_thread not in threads
 
@@ -145,7 +152,7 @@ def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_notifications
     game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
     heard: list[Any] = []
     app.listeners.append(heard.extend)
-    recorded = asyncio.run(app.record_async(game_id, OPENING[0], RECORDER))
+    recorded = on_a_loop(app.record_async(game_id, OPENING[0], RECORDER))
     stored = list(app.recorder.select_events(game_id))[-len(heard) :]
     assert [r.domain_event.originator_version for r in heard] == [s.originator_version for s in stored]
     assert heard[-1].domain_event.originator_version == recorded.version
@@ -169,7 +176,7 @@ def test_on_sqlite_the_loop_queues_its_commit_for_the_group_and_never_waits_in_l
             raise AssertionError("a thread waited in line for the commit")
 
         group.submit = waiting_in_line
-        recorded = asyncio.run(app.record_async(game_id, OPENING[0], RECORDER))
+        recorded = on_a_loop(app.record_async(game_id, OPENING[0], RECORDER))
         assert recorded.version == app.game(game_id).version
 
 

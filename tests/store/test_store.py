@@ -348,5 +348,5 @@ def test_a_write_that_keeps_losing_the_race_is_refused_after_five_tries(
         app.record(game_id, FIRST_TURN[0], RECORDER)
     assert len(tries) == 5 and app.game(game_id).version == before
     with pytest.raises(VersionConflict, match=too_busy):
-        asyncio.run(app.record_async(game_id, FIRST_TURN[0], RECORDER))
+        asyncio.run(asyncio.wait_for(app.record_async(game_id, FIRST_TURN[0], RECORDER), 10))
     assert len(tries) == 10 and app.game(game_id).version == before
