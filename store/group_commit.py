@@ -26,8 +26,9 @@ connection (the batch begins and commits its transaction itself), the keyword ar
 of an append dropped (the application passes none: it tracks no upstream positions), the
 recorder's positional arguments dropped (the library passes it keywords only), `failed` set
 to None rather than False (and an append's `done` likewise), the `strict` of the zip of a
-batch with its outcomes (one each), and the suppressed error type of the rollback after a
-failed commit (reached only when that rollback fails too).
+batch with its outcomes (one each), the suppressed error type of the rollback after a
+failed commit (reached only when that rollback fails too), and likewise the suppressed error
+of waking an event loop (reached only when the loop closed before its commit was answered).
 """
 
 from __future__ import annotations
