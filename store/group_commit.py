@@ -29,7 +29,9 @@ to None rather than False (and an append's `done` likewise), the `strict` of the
 batch with its outcomes (one each), the suppressed error type of the rollback after a
 failed commit (reached only when that rollback fails too), and likewise the suppressed error
 of waking an event loop (reached only when the loop closed before its commit was answered).
-One more is equivalent in outcome, not in time: a thread next in line never handed the lead.
+So are an append's first outcome other than None (never read before the append is answered)
+and a coroutine's append given a thread event of its own (never waited on). One more is
+equivalent in outcome, not in time: a thread next in line never handed the lead.
 The leading thread then writes that thread's batch too, and answers it the same; the hand-over
 exists so that a thread which led returns once its own batch is written, rather than leading
 for as long as others keep coming.
