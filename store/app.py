@@ -429,8 +429,9 @@ class Chronicle(Application[UUID]):
         action_id: str | None = None,
         expected_version: int | None = None,
     ) -> Recorded:
-        """`record` on an event loop: everything but the commit runs on the loop, and the
-        commit is awaited (on SQLite, in the next group commit: store/group_commit.py)."""
+        """`record` on an event loop: deciding runs on the loop; a read of the store runs in a
+        worker thread, and the commit is awaited (on SQLite, in the next group commit:
+        store/group_commit.py)."""
         return await saving.run_async(
             self._record_steps(game_id, action, access, seat, action_id, expected_version), self._commit_async
         )
