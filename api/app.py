@@ -32,7 +32,7 @@ from api.guard import guard_request
 from api.live import live_lifespan
 from api.metrics import Metrics, metrics_lifespan, timing
 from api.problems import EXCEPTION_HANDLERS
-from api.rate_limits import limit_stores, write_limits
+from api.rate_limits import write_limits
 from api.routes import ROUTES
 from api.settings import EdgeSettings, SettingsError
 from projections.games_index import GameIndex
@@ -128,6 +128,7 @@ def create_app(
         raise SettingsError(
             f"CHRONICLE_ACCESS_LOG: cannot write to {settings.access_log}: {error.strerror}"
         ) from None
+    limiting, limits = write_limits(settings)
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
@@ -136,9 +137,8 @@ def create_app(
         middleware=[
             *([access_logging(access_log)] if access_log is not None else []),
             timing(metrics),
-            *write_limits(settings),
+            *limiting,
         ],
-        stores=limit_stores(settings),
         before_request=guard_request,
         request_max_body_size=MAX_BODY_BYTES,
         lifespan=[
@@ -149,7 +149,7 @@ def create_app(
             _freeze_startup,
         ],
         after_exception=[metrics.after_exception],
-        on_shutdown=[access_log.close] if access_log is not None else [],
+        on_shutdown=[limits.close, *([access_log.close] if access_log is not None else [])],
         openapi_config=OpenAPIConfig(
             title="Chronicle",
             version="0.1.0",

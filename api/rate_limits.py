@@ -1,16 +1,23 @@
-"""Rate limits on writes: Litestar's rate-limit middleware, once per client address and once
-per bearer token, on every POST and DELETE (actions, retractions and their answers, game
-creation, a view rebuild). Reads are never limited.
+"""Rate limits on writes, once per client address and once per bearer token, on every POST,
+PUT, PATCH and DELETE (actions, retractions and their answers, game creation, a view
+rebuild). Reads are never limited.
 
 A write over either limit is refused before its handler runs, so it appends nothing: a 429
-problem (`rate_limited`, api/problems.py) with `Retry-After` and the `RateLimit-*` headers.
-A token is counted by its SHA-256 (the counters never hold a token); a request without one
-meets the address limit alone. Windows are fixed (Litestar's): a limit of 600/minute admits
-600 writes from the first one's second on, then none until that minute is over.
+problem (`rate_limited`, api/problems.py) with `Retry-After` and the `RateLimit-*` headers of
+the limit that refused it. A token is counted by its SHA-256 (the counters never hold a
+token); a request without one meets the address limit alone, and the address is counted
+first. Windows are fixed: a limit of 600/minute admits 600 writes from the first one's second
+on, then none until that minute is over. A write refused by its rules (a 422) was admitted
+here, so it counts.
 
 The counters live in memory, one set per server process, or in Redis with `CHRONICLE_REDIS`,
-shared by every process. A Redis that does not answer refuses writes (503
-`rate_limiter_unavailable`) rather than let them through uncounted.
+shared by every process; there each count is taken and raised in one atomic round trip, so
+two processes never admit the same place twice. A Redis that does not answer refuses writes
+(503 `rate_limiter_unavailable`) rather than let them through uncounted.
+
+One middleware counts both limits straight from the ASGI scope: the busiest write, an action,
+passes it several thousand times a second, and building a request object per limit cost
+more than the counting.
 """
 
 from __future__ import annotations
@@ -19,143 +26,140 @@ import hashlib
 from time import time
 from typing import Any
 
-import msgspec
-from litestar import Request
 from litestar.exceptions import TooManyRequestsException
-from litestar.middleware.base import DefineMiddleware
-from litestar.middleware.rate_limit import (
-    DURATION_VALUES,
-    CacheObject,
-    RateLimitConfig,
-    RateLimitMiddleware,
-    get_remote_address,
-)
-from litestar.stores.base import Store
-from litestar.stores.memory import MemoryStore
-from litestar.stores.redis import RedisStore
-from litestar.types import Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Receive, Scope, Send
 from redis.asyncio import Redis
 
 from api.settings import EdgeSettings, Rate
 
-STORE = "rate_limit"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-PURGE_EVERY = 10_000  # writes between two sweeps of expired counters from memory
+SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+PURGE_EVERY = 10_000  # writes between two sweeps of ended windows from memory
+UNKNOWN_ADDRESS = "127.0.0.1"  # a scope without a client (Litestar's choice, kept)
 
 
-class WriteCounters(MemoryStore):
-    """The in-memory counters: each window a plain count and its end, in a dict. Only the
-    event loop reads and writes them, with no await between the read and the write, so they
-    need none of the locks, expiry stamps and encoding a store entry costs: through the store
-    the two limits took a quarter of the server's time per recorded action."""
+def refusal(rate: Rate, reset_in: int) -> TooManyRequestsException:
+    """The 429 for `rate`, whose window ends in `reset_in` seconds."""
+    return TooManyRequestsException(
+        headers={
+            "RateLimit-Policy": f"{rate.limit}; w={SECONDS[rate.unit]}",
+            "RateLimit-Limit": str(rate.limit),
+            "RateLimit-Remaining": "0",
+            "RateLimit-Reset": str(reset_in),
+        }
+    )
 
-    __slots__ = ("counts",)
+
+class MemoryCounters:
+    """Each key's count and the end of its window. Only the event loop reads and writes them,
+    with no await between the read and the write, so they need no lock."""
 
     def __init__(self) -> None:
-        super().__init__()
         self.counts: dict[str, tuple[int, int]] = {}
+        self.writes = 0
 
-
-class CountingRateLimitMiddleware(RateLimitMiddleware):
-    """Litestar's middleware, keeping each window as a count and its end. Litestar stores one
-    timestamp per request of the window and writes the whole list back on every request,
-    which costs in proportion to the limit; only the list's length is ever read. Answers to
-    admitted writes carry no `RateLimit-*` headers (two limits would each set them); a
-    refusal carries the refusing limit's."""
-
-    _writes = 0
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        app = scope["litestar_app"]
-        store = self.config.get_store_from_app(app)
-        if not isinstance(store, WriteCounters):
-            await super().__call__(scope, receive, send)
-            return
-        request: Request[Any, Any, Any] = app.request_class(scope)
-        if await self.should_check_request(request=request):
-            key = self.cache_key_from_request(request)
-            now = int(time())
-            count, reset = store.counts.get(key, (0, 0))
-            if reset <= now:
-                count, reset = 0, now + DURATION_VALUES[self.unit]
-            if count >= self.max_requests:
-                window = CacheObject(history=[reset] * count, reset=reset)
-                headers = self.create_response_headers(window) if self.config.set_rate_limit_headers else None
-                raise TooManyRequestsException(headers=headers)
-            store.counts[key] = (count + 1, reset)
-            CountingRateLimitMiddleware._writes += 1
-            if CountingRateLimitMiddleware._writes % PURGE_EVERY == 0:
-                # an ended window is dropped only when its key comes again: sweep now and
-                # then, or one-off keys (a token per request) would pile up
-                store.counts = {k: v for k, v in store.counts.items() if v[1] > now}
-        await self.app(scope, receive, send)
-
-    async def retrieve_cached_history(self, key: str, store: Store) -> CacheObject:
+    def count(self, key: str, rate: Rate) -> None:
+        """Count one write against `rate`, or raise its refusal (then nothing is counted)."""
         now = int(time())
-        cached = await store.get(key)
-        if cached:
-            count, reset = msgspec.json.decode(cached, type=tuple[int, int])
-            if reset > now:
-                return CacheObject(history=[reset] * count, reset=reset)
-        return CacheObject(history=[], reset=now + DURATION_VALUES[self.unit])
-
-    async def set_cached_history(self, key: str, cache_object: CacheObject, store: Store) -> None:
-        now = int(time())
-        cache_object.history.append(now)
-        count = len(cache_object.history)
-        expires_in = max(1, cache_object.reset - now)
-        await store.set(key, msgspec.json.encode((count, cache_object.reset)), expires_in=expires_in)
-
-    def create_send_wrapper(self, send: Send, cache_object: CacheObject) -> Send:
-        async def unchanged(message: Message) -> None:
-            await send(message)
-
-        return unchanged
+        count, reset = self.counts.get(key, (0, 0))
+        if reset <= now:
+            count, reset = 0, now + SECONDS[rate.unit]
+        if count >= rate.limit:
+            raise refusal(rate, reset - now)
+        self.counts[key] = (count + 1, reset)
+        self.writes += 1
+        if self.writes % PURGE_EVERY == 0:
+            # an ended window is dropped only when its key comes again: sweep now and then,
+            # or one-off keys (a token per request) would pile up
+            self.counts = {k: v for k, v in self.counts.items() if v[1] > now}
 
 
-# The checks are coroutines: Litestar runs a plain function given here in a worker thread,
-# two thread hops per write to compare a method name.
-async def is_write(request: Request[Any, Any, Any]) -> bool:
-    return request.method in WRITES
+class RedisCounters:
+    """The counters in Redis, under `namespace`. A window is a key that expires with it:
+    created at zero if absent, raised, and its time left read, in one transaction."""
+
+    def __init__(self, url: str, namespace: str) -> None:
+        self.url = url
+        self.prefix = f"{namespace}:rate_limit:"
+        self.client: Redis | None = None
+
+    async def count(self, key: str, rate: Rate) -> None:
+        if self.client is None:
+            self.client = Redis.from_url(self.url, socket_timeout=2.0, socket_connect_timeout=2.0)
+        name = self.prefix + key
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.set(name, 0, ex=SECONDS[rate.unit], nx=True)
+            pipe.incr(name)
+            pipe.ttl(name)
+            _created, count, left = await pipe.execute()
+        if count > rate.limit:
+            raise refusal(rate, max(1, left))
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+            self.client = None
 
 
-async def has_token_and_writes(request: Request[Any, Any, Any]) -> bool:
-    return request.method in WRITES and "authorization" in request.headers
+def address_key(scope: Scope) -> str:
+    client = scope.get("client")
+    return "address:" + (client[0] if client else UNKNOWN_ADDRESS)
 
 
-def address_of(request: Request[Any, Any, Any]) -> str:
-    return "address:" + get_remote_address(request)
+def token_key(scope: Scope) -> str | None:
+    """The key of the request's `Authorization` header, or None without one."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            return "token:" + hashlib.sha256(value.decode("latin-1").strip().encode()).hexdigest()[:32]
+    return None
 
 
-def token_of(request: Request[Any, Any, Any]) -> str:
-    header = request.headers.get("authorization", "")
-    return "token:" + hashlib.sha256(header.strip().encode()).hexdigest()[:32]
+class WriteLimits:
+    """The configured limits, as the application's middleware factory."""
+
+    def __init__(self, settings: EdgeSettings) -> None:
+        self.address = settings.address_rate
+        self.token = settings.token_rate
+        self.memory: MemoryCounters | None = None
+        self.redis: RedisCounters | None = None
+        if settings.redis_url is None:
+            self.memory = MemoryCounters()
+        else:
+            self.redis = RedisCounters(settings.redis_url, settings.redis_namespace)
+
+    @property
+    def active(self) -> bool:
+        return self.address is not None or self.token is not None
+
+    async def close(self) -> None:
+        if self.redis is not None:
+            await self.redis.close()
+
+    def __call__(self, app: ASGIApp) -> ASGIApp:
+        async def limited(scope: Scope, receive: Receive, send: Send) -> None:
+            if scope.get("method") in WRITES:  # an HTTP write (a WebSocket scope has no method)
+                await self._count(scope)
+            await app(scope, receive, send)
+
+        return limited
+
+    async def _count(self, scope: Scope) -> None:
+        keys: list[tuple[str, Rate]] = []
+        if self.address is not None:
+            keys.append((address_key(scope), self.address))
+        if self.token is not None:
+            key = token_key(scope)
+            if key is not None:
+                keys.append((key, self.token))
+        for key, rate in keys:
+            if self.memory is not None:
+                self.memory.count(key, rate)
+            else:
+                assert self.redis is not None
+                await self.redis.count(key, rate)
 
 
-def _config(rate: Rate, identify: Any, check: Any) -> DefineMiddleware:
-    return RateLimitConfig(
-        rate_limit=(rate.unit, rate.limit),
-        identifier_for_request=identify,
-        check_throttle_handler=check,
-        middleware_class=CountingRateLimitMiddleware,
-        store=STORE,
-    ).middleware
-
-
-def write_limits(settings: EdgeSettings) -> list[DefineMiddleware]:
-    """The middleware of the configured limits: the address first, then the token."""
-    middleware = []
-    if settings.address_rate is not None:
-        middleware.append(_config(settings.address_rate, address_of, is_write))
-    if settings.token_rate is not None:
-        middleware.append(_config(settings.token_rate, token_of, has_token_and_writes))
-    return middleware
-
-
-def limit_stores(settings: EdgeSettings) -> dict[str, Store]:
-    """The counters' store: Redis when `CHRONICLE_REDIS` names one, else the app's memory."""
-    if settings.redis_url is None:
-        return {STORE: WriteCounters()}
-    client = Redis.from_url(settings.redis_url, socket_timeout=2.0, socket_connect_timeout=2.0)
-    store = RedisStore(client, namespace=f"{settings.redis_namespace}:{STORE}", handle_client_shutdown=True)
-    return {STORE: store}
+def write_limits(settings: EdgeSettings) -> tuple[list[Any], WriteLimits]:
+    """The middleware of the configured limits (none when both are off), and the limits."""
+    limits = WriteLimits(settings)
+    return ([limits] if limits.active else []), limits

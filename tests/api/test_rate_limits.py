@@ -5,12 +5,13 @@ tested against the real Redis, shared by two applications as by two server proce
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
 import pytest
-from litestar.middleware import rate_limit as litestar_rate_limit
+from litestar.exceptions import TooManyRequestsException
 from litestar.testing import TestClient
 
 from api import rate_limits
@@ -119,7 +120,6 @@ def test_a_write_is_admitted_again_once_its_window_is_over(
 ) -> None:
     clock = Clock(1_800_000_000.0)
     monkeypatch.setattr(rate_limits, "time", clock)
-    monkeypatch.setattr(litestar_rate_limit, "time", clock)
     with served(chronicle, token_rate=None, address_rate=Rate(1, "minute")) as api:
         created(new_game(api))
         clock.now += 59
@@ -183,3 +183,62 @@ def test_an_unreachable_redis_refuses_writes_with_503_and_appends_nothing(chroni
         assert api.get("/games").status_code == 200
 
     assert head(chronicle) == 0
+
+
+def test_ended_windows_are_swept_from_memory_now_and_then(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = Clock(1_800_000_000.0)
+    monkeypatch.setattr(rate_limits, "time", clock)
+    monkeypatch.setattr(rate_limits, "PURGE_EVERY", 4)
+    counters = rate_limits.MemoryCounters()
+    once = Rate(1, "second")
+    for key in ("token:a", "token:b", "token:c"):
+        counters.count(key, once)
+    clock.now += 1  # their windows are over, and their keys never come again
+
+    counters.count("token:d", once)
+
+    assert list(counters.counts) == ["token:d"]
+
+
+def test_a_refused_write_is_not_counted_in_memory() -> None:
+    counters = rate_limits.MemoryCounters()
+    two = Rate(2, "minute")
+    counters.count("address:x", two)
+    counters.count("address:x", two)
+    for _ in range(3):
+        with pytest.raises(TooManyRequestsException) as refused:
+            counters.count("address:x", two)
+        assert refused.value.headers is not None and refused.value.headers["RateLimit-Limit"] == "2"
+    assert counters.counts["address:x"][0] == 2
+
+
+@pytest.mark.redis
+def test_with_redis_concurrent_writes_from_two_processes_never_pass_the_limit(
+    redis_namespace: tuple[str, str],
+) -> None:
+    """Each count is taken and raised in one transaction: however the writes of two server
+    processes interleave, exactly the limit is admitted."""
+    url, namespace = redis_namespace
+    five = Rate(5, "minute")
+
+    async def burst() -> list[bool]:
+        first, second = rate_limits.RedisCounters(url, namespace), rate_limits.RedisCounters(url, namespace)
+
+        async def one(counters: rate_limits.RedisCounters) -> bool:
+            try:
+                await counters.count("address:burst", five)
+            except TooManyRequestsException as refused:
+                assert refused.headers is not None
+                assert 1 <= int(refused.headers["RateLimit-Reset"]) <= 60
+                return False
+            return True
+
+        try:
+            return await asyncio.gather(*(one(first if i % 2 else second) for i in range(24)))
+        finally:
+            await first.close()
+            await second.close()
+
+    admitted = asyncio.run(burst())
+
+    assert sum(admitted) == 5
