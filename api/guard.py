@@ -55,6 +55,8 @@ def _check_path_and_query(request: Request[Any, Any, Any]) -> None:
     for name, value in request.path_params.items():
         if isinstance(value, str):
             _check_text(f"path parameter {name}", value)
+    if not request.scope.get("query_string"):
+        return
     items = list(request.query_params.multi_items())
     if len(items) > MAX_QUERY_ITEMS:
         raise InvalidRequest(f"A request takes at most {MAX_QUERY_ITEMS} query parameters, not {len(items)}.")

@@ -128,6 +128,7 @@ def payload_problem(value: Any, where: str = "action") -> str | None:
 
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 # An integer literal of 19 digits or more, not part of a fraction or an exponent.
+_DIGITS_19 = re.compile(rb"[0-9]{19}")
 _LONG_INTEGER = re.compile(rb"(?<![\w.+-])-?[0-9]{19,}(?![\w.])")
 _DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 
@@ -141,6 +142,8 @@ def too_deep(raw: bytes) -> bool:
     """Whether the arrays and objects of JSON text nest deeper than `MAX_JSON_DEPTH`, found
     without decoding it: decoders recurse, so a deep document must be refused before one
     sees it. Text that is not JSON gets some answer; its decoder refuses it afterwards."""
+    if raw.count(b"[") + raw.count(b"{") <= MAX_JSON_DEPTH:  # strings only add to the count
+        return False
     skeleton = strip_strings(raw)
     if skeleton.count(b"[") + skeleton.count(b"{") <= MAX_JSON_DEPTH:
         return False
@@ -154,6 +157,8 @@ def too_deep(raw: bytes) -> bool:
 
 def big_integer(raw: bytes) -> str | None:
     """The first integer literal of JSON text outside the signed 64-bit range, or None."""
+    if _DIGITS_19.search(raw) is None:  # no run of digits that long, in a string or not
+        return None
     for match in _LONG_INTEGER.finditer(strip_strings(raw)):
         literal = match.group()
         # int() refuses literals of thousands of digits, and none that long is in range

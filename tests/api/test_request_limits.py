@@ -14,7 +14,15 @@ import pytest
 
 from store.app import NewGame
 from store.errors import InvalidRequest
-from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_IMPORT_BYTES, MAX_JSON_DEPTH
+from store.limits import (
+    INT64_MAX,
+    INT64_MIN,
+    MAX_BODY_BYTES,
+    MAX_IMPORT_BYTES,
+    MAX_JSON_DEPTH,
+    big_integer,
+    too_deep,
+)
 from tests.api.support import Api, Game, assert_problem, bearer
 
 BIG = INT64_MAX + 1
@@ -333,3 +341,35 @@ def test_an_accept_header_whose_quality_overflows_is_invalid_accept(api: Api, ga
 
     assert_problem(response, 400, "invalid_accept")
     assert api.client.get(f"/games/{game.id}/events", headers={"accept": NDJSON}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("raw", "deep"),
+    [
+        (b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH, False),
+        (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), True),
+        (b'{"a":' * (MAX_JSON_DEPTH + 1) + b"1" + b"}" * (MAX_JSON_DEPTH + 1), True),
+        (b'["' + b"[" * 500 + b'"]', False),  # brackets in a string nest nothing
+        (b"[" + b"[]," * (MAX_JSON_DEPTH * 3) + b"[]]", False),  # many, side by side
+    ],
+)
+def test_nesting_is_measured_outside_strings(raw: bytes, deep: bool) -> None:
+    assert too_deep(raw) is deep
+
+
+@pytest.mark.parametrize(
+    ("raw", "found"),
+    [
+        (b'{"n":9223372036854775807}', None),
+        (b'{"n":9223372036854775808}', "9223372036854775808"),
+        (b'{"n":-9223372036854775809}', "-9223372036854775809"),
+        (b'{"n":"92233720368547758089"}', None),  # digits in a string are text
+        (b'{"n":1.92233720368547758089}', None),  # a fraction's digits are no integer
+        (b'{"n":1e92233720368547758089}', None),
+        (b'{"n":"' + b"1" * 30 + b'","m":' + b"2" * 25 + b"}", "2" * 25),
+    ],
+)
+def test_an_integer_outside_64_bits_is_found_only_outside_strings_and_fractions(
+    raw: bytes, found: str | None
+) -> None:
+    assert big_integer(raw) == found
