@@ -19,7 +19,6 @@ not change, so this costs about a kilobyte per action even in a long game.
 
 from __future__ import annotations
 
-import copy
 import operator
 from collections.abc import Iterator
 from datetime import datetime
@@ -184,7 +183,9 @@ class Game(Aggregate):
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        clone = copy.copy(self)
+        # as `copy.copy`, which takes the long way through `__reduce_ex__` for this plain object
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
         clone.actions = list(self.actions)
         clone.action_ids = dict(self.action_ids)
         clone.live = list(self.live)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -51,7 +52,7 @@ TOPICS = frozenset(cls.TOPIC for cls in STREAM_EVENTS)
 
 
 def canonical(fields: Mapping[str, Any]) -> bytes:
-    body = {k: v for k, v in fields.items() if k != KEY}
+    body = {k: v for k, v in fields.items() if k != KEY} if KEY in fields else fields
     if _plain(body):  # msgspec writes these alike, several times faster
         return msgspec.json.encode(body, order="sorted")
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
@@ -61,12 +62,20 @@ def _plain(value: Any) -> bool:
     """Whether `value` holds only strings, integers, booleans, None, lists and objects with
     string keys: the values msgspec's sorted JSON writes exactly as `json.dumps` above does. A
     float (written `1e+16` by one and `1e16` by the other) or a key of another type is not."""
-    kind = type(value)
-    if kind is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
-    if kind is list or kind is tuple:
-        return all(_plain(v) for v in value)
-    return kind is str or kind is int or kind is bool or value is None
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        kind = type(item)
+        if kind is dict:
+            for key in item:
+                if type(key) is not str:
+                    return False
+            waiting.extend(item.values())
+        elif kind is list or kind is tuple:
+            waiting.extend(item)
+        elif not (kind is str or kind is int or kind is bool or item is None):
+            return False
+    return True
 
 
 def link(previous: str, game_id: UUID, version: int, topic: str, fields: Mapping[str, Any]) -> str:
@@ -95,6 +104,20 @@ def stored_fields(event: Any) -> dict[str, Any]:
     return decoded
 
 
+_last_iso: tuple[datetime | None, str] = (None, "")
+
+
+def iso(when: datetime) -> str:
+    """`when.isoformat()`, remembered for the last one asked: every event of an action
+    carries the action's timestamp, written twice each (its digest and its stored form)."""
+    global _last_iso
+    last, text = _last_iso
+    if last is not when:
+        text = when.isoformat()
+        _last_iso = (when, text)
+    return text
+
+
 def _event_digest(previous: str, event: Any) -> str:
     """`link` over a new event. A game event's fields are JSON values and its timestamp, so
     they are written as the transcoder would store them without a round trip through it; any
@@ -102,7 +125,7 @@ def _event_digest(previous: str, event: Any) -> str:
     fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
     when = fields.get("timestamp")
     if when is not None:
-        fields["timestamp"] = {"_type_": "datetime_iso", "_data_": when.isoformat()}
+        fields["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(when)}
     topic = type(event).TOPIC
     try:
         return link(previous, event.originator_id, event.originator_version, topic, fields)

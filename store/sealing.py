@@ -39,6 +39,7 @@ import msgspec
 from eventsourcing.persistence import Cipher, Compressor, Mapper, StoredEvent, Transcoder
 
 from domain.events import ActionRecorded, FactRecorded
+from store.chain import iso
 from store.config import StoreConfigError, store_env
 from store.errors import SecretsLocked
 from store.secrets import GameSecrets
@@ -63,7 +64,7 @@ def _plain_stored_event(event: Any) -> StoredEvent:
     state = dict(vars(event))
     originator_id = state.pop("originator_id")
     originator_version = state.pop("originator_version")
-    state["timestamp"] = {"_type_": "datetime_iso", "_data_": state["timestamp"].isoformat()}
+    state["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(state["timestamp"])}
     return StoredEvent(originator_id, originator_version, type(event).TOPIC, msgspec.json.encode(state))
 
 

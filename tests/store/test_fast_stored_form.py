@@ -61,8 +61,18 @@ def test_every_recorded_event_is_stored_and_digested_as_the_library_and_json_wou
         {"n": float("inf")},
         {"k": {1: "an integer key", 2: "json sorts these as numbers"}},
         {"t": ("a", 1), "u": [None, True, "\u2028\x00\x1f\x7f é 😀"]},
+        {"a": [{"b": ["c", [1, 2.5]]}], "z": "a float deep in lists and objects"},
+        {"a": [{"b": {"c": {3: "an integer key deep inside"}}}]},
     ],
 )
 def test_a_value_outside_json_s_plain_subset_is_digested_by_json_itself(value: dict[str, Any]) -> None:
     expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     assert chain.canonical(value) == expected
+
+
+def test_only_json_s_plain_subset_is_taken_for_msgspec() -> None:
+    deep = {"a": [{"b": ("c", [1, -2, True, None, {"d": "e"}])}], "f": {}}
+    assert chain._plain(deep)
+    assert not chain._plain({**deep, "g": [[[0.0]]]})
+    assert not chain._plain({**deep, "g": [{"h": {None: 1}}]})
+    assert not chain._plain({**deep, "g": {"h": b"bytes"}})

@@ -104,3 +104,36 @@ def test_facts_other_than_the_ones_decided_are_folded() -> None:
     game.record(command, copies, AT)  # equal facts, not the same ones: folded
     assert game.state == reduce(ruleset.evolve, first, before)
     assert game._decided is None
+
+
+def test_a_copy_of_a_game_records_without_touching_the_original() -> None:
+    """The store decides on a copy of its cached game (store/app.py `_cached_copy`): the copy
+    shares the immutable state and copies the bookkeeping, so what it records, and what it
+    left pending or decided, never shows in the original."""
+    import copy
+
+    game, rng = _start("province", "digital", {}, 4)
+    ruleset = game.ruleset
+    for _ in range(6):
+        seat = ruleset.pending(game.state)[0].seat
+        command = Command(ruleset.legal_actions(game.state, seat)[0], seat, "recorder")
+        facts = game.decide(command, rng)
+        assert not isinstance(facts, Rejection)
+        game.record(command, facts, AT, action_id=f"a{game.version}")
+    seat = ruleset.pending(game.state)[0].seat
+    command = Command(ruleset.legal_actions(game.state, seat)[0], seat, "recorder")
+    assert not isinstance(game.decide(command, rng), Rejection)  # decided, not yet recorded
+    before = (game.version, game.state, list(game.actions), dict(game.action_ids), list(game.live))
+    checkpoints, pending = dict(game.checkpoints), len(game.pending_events)
+
+    clone = copy.deepcopy(game)
+    assert type(clone) is Game and clone.state is game.state and clone.pending_events == []
+    assert clone._decided is None and game._decided is not None
+    facts = clone.decide(command, rng)
+    assert not isinstance(facts, Rejection)
+    clone.record(command, facts, AT, action_id="copied")
+
+    assert (game.version, game.state, game.actions, game.action_ids, game.live) == before
+    assert game.checkpoints == checkpoints and len(game.pending_events) == pending
+    assert clone.version == game.version + 1 + len(facts) and clone.result_of("copied") is not None
+    assert game.result_of("copied") is None
