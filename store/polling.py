@@ -3,6 +3,11 @@ no LISTEN/NOTIFY), so this recorder polls. Its subscription is the library's lis
 subscription with a timer in place of the notifications: every `POLL_INTERVAL` seconds it
 pulls whatever was recorded since its last position. The store selects it through
 `APPLICATION_RECORDER_TOPIC` (store/config.py).
+
+A subscription to some topics (the statistics view follows finished games only) keeps its
+place at the head of the sequence it has looked through, not at the last notification it
+matched, as the library's does: otherwise every poll scans again every event recorded since
+the last finished game, a cost that grows with the table's play until a game ends.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from eventsourcing.persistence import ApplicationRecorder, ListenNotifySubscription, Subscription
+from eventsourcing.persistence import ApplicationRecorder, ListenNotifySubscription, ShutDown, Subscription
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
 POLL_INTERVAL = 0.05  # seconds
@@ -29,6 +34,31 @@ class PollingSubscription(ListenNotifySubscription[SQLiteApplicationRecorder]):
     def _tick(self) -> None:
         while not self._stopping.wait(POLL_INTERVAL):
             self._has_been_notified.set()
+
+    def _pull(self) -> None:
+        recorder = self._recorder
+        while not self._has_been_stopped:
+            self._has_been_notified.clear()
+            # Rows are numbered as they are inserted, above every committed one: no row at or
+            # below a head once read can become visible later.
+            head = recorder.max_notification_id()
+            notifications = recorder.select_notifications(
+                start=self._last_notification_id or 0,
+                limit=self._select_limit,
+                stop=head,
+                topics=self._topics,
+                inclusive_of_start=False,
+            )
+            if notifications:
+                try:
+                    self._notifications_queue.put(notifications)
+                except ShutDown:
+                    break
+                self._last_notification_id = notifications[-1].id
+            if len(notifications) < self._select_limit:
+                if head is not None and head > (self._last_notification_id or 0):
+                    self._last_notification_id = head
+                break
 
     def stop(self) -> None:
         self._stopping.set()
