@@ -59,6 +59,25 @@ class Hint(msgspec.Struct, array_like=True, frozen=True):
     position: int
 
 
+def latest(hints: list[Hint]) -> list[Hint]:
+    """Each game's latest hint, games in the order they first appear: a hint only wakes a
+    game's streams, which read everything they have not sent, so the earlier ones add
+    nothing."""
+    found: dict[str, Hint] = {}
+    for hint in hints:
+        known = found.get(hint.game_id)
+        if known is None or hint.version > known.version:
+            found[hint.game_id] = hint
+    return list(found.values())
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 Watcher = Callable[[Hint], None]
 _HINTS = msgspec.json.Decoder(list[Hint])
 _ENCODE = msgspec.json.Encoder().encode
@@ -141,18 +160,26 @@ class Fanout:
                     except Exception:  # one broken stream must not stop the news for others
                         log.exception("a live watcher failed")
 
-    # -- this process's writes (in the writing thread) ----------------------------------
+    # -- this process's writes (on the event loop, or in the thread that saved) -------------
 
     def saved(self, recordings: list[Recording[UUID]]) -> None:
+        # one hint per game, its last event's: a save's events are in version order
+        last: dict[UUID, Recording[UUID]] = {}
+        for recording in recordings:
+            if recording.notification.topic in GAME_TOPICS:
+                last[recording.domain_event.originator_id] = recording
         hints = [
-            Hint(str(r.domain_event.originator_id), r.domain_event.originator_version, r.notification.id)
-            for r in recordings
-            if r.notification.topic in GAME_TOPICS
+            Hint(str(game_id), r.domain_event.originator_version, r.notification.id)
+            for game_id, r in last.items()
         ]
         loop = self._loop
-        if hints and loop is not None:
-            with suppress(RuntimeError):  # the loop closed meanwhile: the server is stopping
-                loop.call_soon_threadsafe(self._local_write, hints)
+        if not hints or loop is None:
+            return
+        if _running_loop() is loop:  # saved on the loop itself: no need to wake it
+            loop.call_soon(self._local_write, hints)
+            return
+        with suppress(RuntimeError):  # the loop closed meanwhile: the server is stopping
+            loop.call_soon_threadsafe(self._local_write, hints)
 
     def _local_write(self, hints: list[Hint]) -> None:
         self._deliver(hints)
@@ -186,7 +213,7 @@ class Fanout:
             if batch:
                 self.position = batch[-1].id
             if len(batch) < 500:
-                return hints
+                return latest(hints)
 
     # -- Redis ----------------------------------------------------------------------------
 

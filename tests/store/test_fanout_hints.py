@@ -1,0 +1,91 @@
+"""This process's news of appends (store/fanout.py): a hint wakes a game's streams, which read
+whatever they have not sent, so each save and each read of the sequence gives one hint per
+game, its latest; a save on the event loop queues its hints there without a thread's wake-up."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from contextlib import closing
+from uuid import UUID
+
+import pytest
+
+from store.app import RECORDER, Chronicle, NewGame
+from store.fanout import FEED, Fanout, Hint, latest
+
+OPENING = [
+    {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
+    {"kind": "RevealGoal", "goal": "workers2"},
+]
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    with closing(Chronicle(store_url)) as app:
+        yield app
+
+
+def new_game(app: Chronicle) -> UUID:
+    return UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+
+
+def test_latest_keeps_each_games_highest_version_in_order_of_first_sight() -> None:
+    hints = [Hint("g1", 3, 10), Hint("g2", 1, 11), Hint("g1", 5, 12), Hint("g1", 4, 13), Hint("g3", 2, 14)]
+    assert latest(hints) == [Hint("g1", 5, 12), Hint("g2", 1, 11), Hint("g3", 2, 14)]
+    assert latest([]) == []
+
+
+def test_a_save_wakes_its_games_watchers_once_with_its_last_version(app: Chronicle) -> None:
+    game_id = new_game(app)
+    heard: list[tuple[str, Hint, int]] = []
+
+    async def run() -> None:
+        fanout = Fanout(app)
+        await fanout.start()
+        try:
+            loop_thread = threading.get_ident()
+            fanout.watch(str(game_id), lambda h: heard.append(("game", h, threading.get_ident())))
+            fanout.watch(FEED, lambda h: heard.append(("feed", h, threading.get_ident())))
+            on_loop = await app.record_async(game_id, OPENING[0], RECORDER)  # saved on the loop
+            await asyncio.sleep(0)
+            assert [(k, h.version, t) for k, h, t in heard] == [
+                ("game", on_loop.version, loop_thread),
+                ("feed", on_loop.version, loop_thread),
+            ]
+            heard.clear()
+            in_thread = await asyncio.to_thread(app.record, game_id, OPENING[1], RECORDER)
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.01)
+            assert [(k, h.version, t) for k, h, t in heard] == [
+                ("game", in_thread.version, loop_thread),
+                ("feed", in_thread.version, loop_thread),
+            ]
+            assert in_thread.version > on_loop.version + 1  # the action and its facts: several events
+        finally:
+            await fanout.stop()
+
+    asyncio.run(asyncio.wait_for(run(), 10))
+
+
+def test_a_read_of_the_sequence_gives_one_hint_per_game(app: Chronicle) -> None:
+    fanout = Fanout(app)
+    first, second = new_game(app), new_game(app)
+    for game_id, action in (
+        (first, OPENING[0]),
+        (second, OPENING[0]),
+        (second, OPENING[1]),
+        (first, OPENING[1]),
+    ):
+        app.record(game_id, action, RECORDER)
+
+    hints = fanout._read_sequence()
+
+    assert [(h.game_id, h.version) for h in hints] == [
+        (str(first), app.game(first).version),
+        (str(second), app.game(second).version),
+    ]
+    assert fanout.position == app.recorder.max_notification_id()
