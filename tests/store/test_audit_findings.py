@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any, Literal
 from uuid import UUID, uuid4
@@ -298,13 +297,6 @@ def test_an_abandoned_game_is_clean_and_nothing_may_follow_it() -> None:
         "records 3",
         "after_finish",
     )
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def test_who_may_audit_a_stored_game_and_with_which_seed(app: Chronicle) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from uuid import UUID
 
@@ -19,17 +18,10 @@ from domain.ruleset import get_ruleset
 from store import chain
 from store.app import ADMIN, Chronicle, NewGame
 from store.audit import audit_game
-from tests.api.support import ADMIN_TOKEN, bearer, play_to_end
+from tests.api.support import bearer, play_to_end
 from tests.store.tampering import FACT, RETRACTION, Event, StoredRows, record_game
 
 NDJSON = "application/x-ndjson"
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url, admin_token=ADMIN_TOKEN)
-    yield application
-    application.close()
 
 
 def _province(app: Chronicle, mode: str, key: str, cap: int = 14) -> UUID:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -25,13 +24,6 @@ from store.errors import VersionConflict
 
 ANN, BEN = Access("seat", "A"), Access("seat", "B")
 OPENING = ["first A white", "reveal workers2"]
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def physical(app: Chronicle, *moves: str) -> UUID:

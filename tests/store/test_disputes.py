@@ -7,7 +7,6 @@ their game through export and import."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -25,13 +24,6 @@ from store.transfer import decode, encode, export_game, import_game
 from tests.api.support import ADMIN_TOKEN
 from tests.short_games import plan
 from tests.store.disputed import battle_range, dynasties_with_battle
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url, admin_token=ADMIN_TOKEN)
-    yield application
-    application.close()
 
 
 def _bundle(app: Chronicle, dispute_id: str, access: Access = ADMIN) -> dict[str, Any]:

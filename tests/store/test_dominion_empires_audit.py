@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from uuid import UUID
-
-import pytest
 
 from domain.ruleset import get_ruleset
 from store.app import ADMIN, RECORDER, Chronicle, NewGame
@@ -18,13 +15,6 @@ KINGDOM = (
     "Overlord, Patrician/Emporium, Villa; Tax, Aqueduct, Mountain Pass"
 )
 CAP = 3_000
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def _play(app: Chronicle, game_id: UUID, key: str) -> int:

@@ -4,10 +4,7 @@ the first player and every card seen, Sentry's looks and Vassal's and Bandit's r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from uuid import UUID
-
-import pytest
 
 from domain.games.dominion import events as ev
 from domain.ruleset import get_ruleset
@@ -16,13 +13,6 @@ from store.audit import audit_events
 from tests.store.test_dominion_empires_audit import _play
 
 KINGDOM = "kingdom Sentry, Vassal, Merchant, Artisan, Bandit, Harbinger, Poacher, Throne Room, Mine, Moat"
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def test_a_physical_second_edition_game_recorded_through_the_store_audits_clean(app: Chronicle) -> None:

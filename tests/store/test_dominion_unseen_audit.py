@@ -4,23 +4,13 @@ both stores (dominion.md 6.4)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
-
-import pytest
 
 from domain.games.dominion import RULESET
 from store.app import RECORDER, Chronicle, NewGame
 from store.audit import audit_events
 from tests.unit.dominion.unseen_table import OPTIONS, record
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def _as_json(action: Any) -> dict[str, Any]:

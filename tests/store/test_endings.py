@@ -8,7 +8,6 @@ leave a record the audit re-decides; a closed game takes no further action.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -25,13 +24,6 @@ ANN, BEN = Access("seat", "A"), Access("seat", "B")
 # Ann opens with the Camp (1 VP, province.md E3); Ben moves one worker and ends his turn.
 OPENING = ["first A white", "reveal workers2", "move green top", "move green right", "move green left"]
 OPENING += ["build camp", "end", "move green top", "end"]
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def physical(app: Chronicle) -> UUID:

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
-from contextlib import closing
 from uuid import UUID
-
-import pytest
 
 from store.app import RECORDER, Chronicle, NewGame
 from store.fanout import FEED, Fanout, Hint, latest
@@ -19,12 +15,6 @@ OPENING = [
     {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
     {"kind": "RevealGoal", "goal": "workers2"},
 ]
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    with closing(Chronicle(store_url)) as app:
-        yield app
 
 
 def new_game(app: Chronicle) -> UUID:

@@ -10,7 +10,6 @@ other are still one action: the loser of the race reads the stream again and fin
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import UUID
@@ -24,13 +23,6 @@ from store.errors import ActionIdReused, Forbidden, VersionConflict
 from tests.store.test_store import FIRST_TURN, OPENING, physical_game
 
 SENDERS = 8
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def stored_action_ids(app: Chronicle, game_id: UUID) -> list[str | None]:

@@ -3,7 +3,6 @@ through the same append path as the table's recorder, then audited (both stores)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 from uuid import UUID
@@ -60,13 +59,6 @@ TODAY = [
         40,
     ),
 ]  # fmt: skip
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def test_a_real_two_player_base_game_imports_audit_clean_with_the_logs_final_scores(tmp_path: Path) -> None:

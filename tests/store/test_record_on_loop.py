@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from contextlib import closing
 from typing import Any, TypeVar
 from uuid import UUID
@@ -15,13 +15,14 @@ import pytest
 
 from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
 from store.errors import Unauthorized
+from tests.api.support import ADMIN_TOKEN
 
 OPENING = [
     {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
     {"kind": "RevealGoal", "goal": "workers2"},
 ]
 MOVES = [{"kind": "MoveWorker", "piece": "green", "from": f} for f in ("top", "right", "left")]
-ADMIN_TOKEN = "loop-admin-token"
+
 
 T = TypeVar("T")
 
@@ -29,12 +30,6 @@ T = TypeVar("T")
 def on_a_loop(work: Coroutine[Any, Any, T]) -> T:
     """`work` on a fresh event loop; a hang fails the test in 10 seconds rather than stalling it."""
     return asyncio.run(asyncio.wait_for(work, 10))
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    with closing(Chronicle(store_url, admin_token=ADMIN_TOKEN)) as app:
-        yield app
 
 
 def reads_by_thread(app: Chronicle) -> list[int]:

@@ -5,7 +5,6 @@ readers who hold none of their tokens."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from uuid import UUID
 
 import pytest
@@ -18,13 +17,6 @@ from store.errors import Forbidden, InvalidRequest, Unauthorized
 from tests.api.support import ADMIN_TOKEN
 from tests.short_games import finished_game, players
 from tests.store.disputed import play_as
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url, admin_token=ADMIN_TOKEN)
-    yield application
-    application.close()
 
 
 def _setup_facts(app: Chronicle, game_id: UUID) -> list[dict[str, object]]:

@@ -6,7 +6,6 @@ retractions, whose bookkeeping rewinds."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
@@ -20,13 +19,6 @@ from store.errors import GameNotFound, InvalidRequest
 from store.kept_versions import KeptVersions
 from store.secrets import secrets_id
 from store.simulation import play
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def plain_fold(app: Chronicle, game_id: UUID, version: int) -> Game:

@@ -44,13 +44,6 @@ def physical_game(app: Chronicle, *actions: dict[str, Any]) -> UUID:
     return game_id
 
 
-@pytest.fixture
-def app(store_url: str) -> Any:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
-
-
 def test_a_game_is_one_stream_that_starts_with_its_configuration(app: Chronicle) -> None:
     game_id = physical_game(app)
     events = app.stored_events(game_id)

@@ -27,13 +27,6 @@ from tests.short_games import finished_game
 
 
 @pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    found = Chronicle(store_url, admin_token=ADMIN_TOKEN)
-    yield found
-    found.close()
-
-
-@pytest.fixture
 def source(tmp_path: Path) -> Iterator[Chronicle]:
     found = Chronicle(f"sqlite:///{tmp_path}/source.sqlite3", admin_token=ADMIN_TOKEN)
     yield found

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from contextlib import closing
 from typing import Any
 
@@ -56,13 +55,6 @@ GAMES: list[tuple[str, str, dict[str, Any], int]] = [
     ("dominations", "digital", {"turns_per_age": 2}, 200),
     ("dominations", "physical", {"turns_per_age": 1}, 200),
 ]
-
-
-@pytest.fixture
-def app(store_url: str) -> Iterator[Chronicle]:
-    application = Chronicle(store_url)
-    yield application
-    application.close()
 
 
 def _describe(report: AuditReport) -> str:
