@@ -139,6 +139,31 @@ GROUPS = (
             "store.saving.*",
         ),
     ),
+    Group(
+        "news",
+        ("api/rate_limits.py", "store/polling.py", "store/fanout.py", "store/chain.py"),
+        (
+            "tests/api/test_rate_limits.py",
+            "tests/store/test_polling.py",
+            "tests/store/test_fanout_hints.py",
+            "tests/store/test_record_on_loop.py",
+            "tests/store/test_fast_stored_form.py",
+            "tests/store/test_chain.py",
+        ),
+        # what every write passes on its way (its limits, the digest's fast form) and the news
+        # of it (hints, the polling subscription); the rest of store/fanout.py is the Redis
+        # link, judged end to end (tests/e2e/test_fanout_between_servers.py)
+        (
+            "api.rate_limits.*",
+            "store.polling.*",
+            "store.fanout.x_latest__mutmut_*",
+            "store.fanout.xǁFanoutǁsaved__mutmut_*",
+            "store.fanout.xǁFanoutǁ_read_sequence__mutmut_*",
+            "store.chain.x_canonical__mutmut_*",
+            "store.chain.x__plain__mutmut_*",
+            "store.chain.x_iso__mutmut_*",
+        ),
+    ),
 )
 
 

@@ -51,6 +51,7 @@ GAME_TOPICS = (
 POLL_WHILE_LINKED = 2.0
 POLL_UNLINKED = 0.25  # ... while it does not
 RELINK_DELAY = 0.5
+PAGE = 500  # notifications per read of the sequence
 
 
 class Hint(msgspec.Struct, array_like=True, frozen=True):
@@ -207,12 +208,12 @@ class Fanout:
         hints: list[Hint] = []
         while True:
             batch = self.chronicle.recorder.select_notifications(
-                start=self.position, limit=500, topics=GAME_TOPICS, inclusive_of_start=False
+                start=self.position, limit=PAGE, topics=GAME_TOPICS, inclusive_of_start=False
             )
             hints.extend(Hint(str(n.originator_id), n.originator_version, n.id) for n in batch)
             if batch:
                 self.position = batch[-1].id
-            if len(batch) < 500:
+            if len(batch) < PAGE:
                 return latest(hints)
 
     # -- Redis ----------------------------------------------------------------------------

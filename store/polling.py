@@ -39,13 +39,13 @@ class PollingSubscription(ListenNotifySubscription[SQLiteApplicationRecorder]):
         recorder = self._recorder
         while not self._has_been_stopped:
             self._has_been_notified.clear()
-            # Rows are numbered as they are inserted, above every committed one: no row at or
-            # below a head once read can become visible later.
+            # The head is read first. Rows are numbered as they are inserted, above every
+            # committed one, so none at or below it can become visible later: once the matches
+            # after the last position are taken, the head is a safe place to resume from.
             head = recorder.max_notification_id()
             notifications = recorder.select_notifications(
                 start=self._last_notification_id or 0,
                 limit=self._select_limit,
-                stop=head,
                 topics=self._topics,
                 inclusive_of_start=False,
             )

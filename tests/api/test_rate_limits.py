@@ -11,6 +11,7 @@ from contextlib import contextmanager
 
 import httpx
 import pytest
+import redis
 from litestar.exceptions import TooManyRequestsException
 from litestar.testing import TestClient
 
@@ -39,6 +40,8 @@ def assert_rate_limited(response: httpx.Response, limit: int, window: int) -> No
     assert 1 <= int(response.headers["retry-after"]) <= window
     assert response.headers["ratelimit-limit"] == str(limit)
     assert response.headers["ratelimit-remaining"] == "0"
+    assert 1 <= int(response.headers["ratelimit-reset"]) <= window
+    assert response.headers["ratelimit-policy"] == f"{limit}; w={window}"
 
 
 def new_game(api: Api, token: str | None = None) -> httpx.Response:
@@ -162,8 +165,6 @@ def test_with_redis_two_servers_share_the_counters(
 def test_with_redis_the_counters_hold_no_token(
     chronicle: Chronicle, redis_namespace: tuple[str, str]
 ) -> None:
-    import redis
-
     url, namespace = redis_namespace
     with served(chronicle, token_rate=Rate(5, "minute"), redis_url=url, redis_namespace=namespace) as api:
         game = created(new_game(api))
@@ -172,7 +173,11 @@ def test_with_redis_the_counters_hold_no_token(
     with redis.Redis.from_url(url) as client:
         keys = [key.decode() for key in client.scan_iter(match=f"{namespace}*")]
         values = b"".join(client.get(key) or b"" for key in keys)
-    assert len(keys) == 2 and any("address:testclient" in key for key in keys), keys
+    assert sorted(key.removeprefix(f"{namespace}:rate_limit:").split(":")[0] for key in keys) == [
+        "address",
+        "token",
+    ]
+    assert any(key.endswith("address:testclient") for key in keys), keys
     assert not any(game.recorder in key for key in keys) and game.recorder.encode() not in values
 
 
@@ -191,13 +196,15 @@ def test_ended_windows_are_swept_from_memory_now_and_then(monkeypatch: pytest.Mo
     monkeypatch.setattr(rate_limits, "PURGE_EVERY", 4)
     counters = rate_limits.MemoryCounters()
     once = Rate(1, "second")
-    for key in ("token:a", "token:b", "token:c"):
-        counters.count(key, once)
-    clock.now += 1  # their windows are over, and their keys never come again
+    counters.count("token:a", once)
+    clock.now += 1  # its window is over, and its key never comes again
+    counters.count("token:b", once)
+    counters.count("token:c", once)
+    assert "token:a" in counters.counts  # three writes: no sweep yet
 
-    counters.count("token:d", once)
+    counters.count("token:d", once)  # the fourth write sweeps
 
-    assert list(counters.counts) == ["token:d"]
+    assert list(counters.counts) == ["token:b", "token:c", "token:d"]
 
 
 def test_a_refused_write_is_not_counted_in_memory() -> None:
@@ -238,7 +245,15 @@ def test_with_redis_concurrent_writes_from_two_processes_never_pass_the_limit(
         finally:
             await first.close()
             await second.close()
+            assert first.client is None and second.client is None
 
     admitted = asyncio.run(burst())
 
     assert sum(admitted) == 5
+    with redis.Redis.from_url(url) as client:
+        assert 1 <= client.ttl(f"{namespace}:rate_limit:address:burst") <= 60  # the window ends
+
+
+def test_a_scope_without_a_client_is_counted_as_the_local_address() -> None:
+    assert rate_limits.address_key({"client": None}) == "address:127.0.0.1"  # type: ignore[arg-type]
+    assert rate_limits.address_key({"client": ("10.1.2.3", 5)}) == "address:10.1.2.3"  # type: ignore[arg-type]

@@ -8,6 +8,9 @@ import asyncio
 import threading
 from uuid import UUID
 
+import pytest
+
+from store import fanout as fanout_module
 from store.app import RECORDER, Chronicle, NewGame
 from store.fanout import FEED, Fanout, Hint, latest
 
@@ -27,7 +30,10 @@ def test_latest_keeps_each_games_highest_version_in_order_of_first_sight() -> No
     assert latest([]) == []
 
 
-def test_a_save_wakes_its_games_watchers_once_with_its_last_version(app: Chronicle) -> None:
+def test_a_save_wakes_its_games_watchers_once_with_its_last_version(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fanout_module, "POLL_UNLINKED", 60)  # the news comes from the saves alone
     game_id = new_game(app)
     heard: list[tuple[str, Hint, int]] = []
 
@@ -61,7 +67,9 @@ def test_a_save_wakes_its_games_watchers_once_with_its_last_version(app: Chronic
     asyncio.run(asyncio.wait_for(run(), 10))
 
 
-def test_a_read_of_the_sequence_gives_one_hint_per_game(app: Chronicle) -> None:
+def test_a_read_of_the_sequence_gives_one_hint_per_game(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
     fanout = Fanout(app)
     first, second = new_game(app), new_game(app)
     for game_id, action in (
@@ -72,6 +80,7 @@ def test_a_read_of_the_sequence_gives_one_hint_per_game(app: Chronicle) -> None:
     ):
         app.record(game_id, action, RECORDER)
 
+    monkeypatch.setattr(fanout_module, "PAGE", 2)  # several pages
     hints = fanout._read_sequence()
 
     assert [(h.game_id, h.version) for h in hints] == [
@@ -79,3 +88,19 @@ def test_a_read_of_the_sequence_gives_one_hint_per_game(app: Chronicle) -> None:
         (str(second), app.game(second).version),
     ]
     assert fanout.position == app.recorder.max_notification_id()
+
+
+def test_a_save_after_the_loop_closed_is_not_troubled_by_it(app: Chronicle) -> None:
+    """A save in a worker thread as the server stops: its news has nowhere to go, and the
+    save itself must not fail for that."""
+    game_id = new_game(app)
+    fanout = Fanout(app)
+
+    async def run() -> None:
+        await fanout.start()
+        await fanout.stop()
+
+    asyncio.run(run())
+    app.listeners.append(fanout.saved)
+    app.record(game_id, OPENING[0], RECORDER)
+    assert app.game(game_id).actions

@@ -58,6 +58,7 @@ def test_every_recorded_event_is_stored_and_digested_as_the_library_and_json_wou
     "value",
     [
         {"x": 1e16, "y": 0.5},  # floats: json writes 1e+16, msgspec 1e16
+        {"z": 0.5, "a": "Zoë", "m": {"y": 1, "b": "ü"}},  # sorted and UTF-8 on json's way too
         {"n": float("inf")},
         {"k": {1: "an integer key", 2: "json sorts these as numbers"}},
         {"t": ("a", 1), "u": [None, True, "\u2028\x00\x1f\x7f é 😀"]},
