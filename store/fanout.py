@@ -52,6 +52,7 @@ POLL_WHILE_LINKED = 2.0
 POLL_UNLINKED = 0.25  # ... while it does not
 RELINK_DELAY = 0.5
 PAGE = 500  # notifications per read of the sequence
+STOP_WAIT = 2.0  # seconds a stopping process waits for its background tasks
 
 
 class Hint(msgspec.Struct, array_like=True, frozen=True):
@@ -126,9 +127,14 @@ class Fanout:
             self.chronicle.listeners.remove(self.saved)
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with suppress(asyncio.CancelledError, Exception):
-                await task
+        if self._tasks:
+            # a task that does not end when cancelled must not hold the server's shutdown
+            done, stuck = await asyncio.wait(self._tasks, timeout=STOP_WAIT)
+            for task in done:
+                if not task.cancelled():
+                    task.exception()  # taken, so that asyncio does not report it again at exit
+            for task in stuck:
+                log.warning("live streams: task %s did not stop", task.get_name())
         self._tasks.clear()
         await self._drop_backend()
 
