@@ -18,6 +18,15 @@ two processes never admit the same place twice. A Redis that does not answer ref
 One middleware counts both limits straight from the ASGI scope: the busiest write, an action,
 passes it several thousand times a second, and building a request object per limit cost
 more than the counting.
+
+Mutants judged equivalent (bench/mutation.py, group news): the header names in other letter
+cases (HTTP reads them alike) and the codec's name likewise; a token key's prefix spelled
+otherwise (only its difference from the address's matters); a first window's count or end
+other than zero (an ended window starts afresh either way); the sweep counting writes down
+rather than up; the client's timeouts (reached only on a Redis that stops answering mid-way,
+not one that refuses); the transaction dropped from the window's pipeline (each command is
+atomic alone; only a window ending between them could tell); and a refusal's shortest reset
+raised from one second to two.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ stored form (an export, or the store), never the redacted events, whose `data` i
 form; `chronicle audit` and the audit endpoint do it on the store, `chronicle import` on a file.
 What no chain can show is a tail cut off a running game, or a game rewritten with every digest
 after the edit recomputed, to someone who kept no earlier head.
+
+Mutants judged equivalent (bench/mutation.py, group news): `canonical` copying the fields
+whether or not they hold a digest (the copy is the same), and its fallback's `ensure_ascii`
+as None (false alike).
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ A subscription to some topics (the statistics view follows finished games only) 
 place at the head of the sequence it has looked through, not at the last notification it
 matched, as the library's does: otherwise every poll scans again every event recorded since
 the last finished game, a cost that grows with the table's play until a game ends.
+
+Mutants judged equivalent (bench/mutation.py, group news): the timer thread's name and its
+daemon flag, the exit's arguments (the library ignores them), `inclusive_of_start` as None,
+`return` for the loop's last `break`, and the head compared with `>=` or from one.
 """
 
 from __future__ import annotations
