@@ -129,20 +129,19 @@ class WriteLimits:
     def __init__(self, settings: EdgeSettings) -> None:
         self.address = settings.address_rate
         self.token = settings.token_rate
-        self.memory: MemoryCounters | None = None
-        self.redis: RedisCounters | None = None
-        if settings.redis_url is None:
-            self.memory = MemoryCounters()
-        else:
-            self.redis = RedisCounters(settings.redis_url, settings.redis_namespace)
+        self.counters: MemoryCounters | RedisCounters = (
+            MemoryCounters()
+            if settings.redis_url is None
+            else RedisCounters(settings.redis_url, settings.redis_namespace)
+        )
 
     @property
     def active(self) -> bool:
         return self.address is not None or self.token is not None
 
     async def close(self) -> None:
-        if self.redis is not None:
-            await self.redis.close()
+        if isinstance(self.counters, RedisCounters):
+            await self.counters.close()
 
     def __call__(self, app: ASGIApp) -> ASGIApp:
         async def limited(scope: Scope, receive: Receive, send: Send) -> None:
@@ -160,12 +159,12 @@ class WriteLimits:
             key = token_key(scope)
             if key is not None:
                 keys.append((key, self.token))
+        counters = self.counters
         for key, rate in keys:
-            if self.memory is not None:
-                self.memory.count(key, rate)
+            if isinstance(counters, MemoryCounters):
+                counters.count(key, rate)  # no await: in memory, counting never waits
             else:
-                assert self.redis is not None
-                await self.redis.count(key, rate)
+                await counters.count(key, rate)
 
 
 def write_limits(settings: EdgeSettings) -> tuple[list[Any], WriteLimits]:

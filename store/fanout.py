@@ -175,15 +175,13 @@ class Fanout:
     # -- this process's writes (on the event loop, or in the thread that saved) -------------
 
     def saved(self, recordings: list[Recording[UUID]]) -> None:
-        # one hint per game, its last event's: a save's events are in version order
-        last: dict[UUID, Recording[UUID]] = {}
-        for recording in recordings:
-            if recording.notification.topic in GAME_TOPICS:
-                last[recording.domain_event.originator_id] = recording
-        hints = [
-            Hint(str(game_id), r.domain_event.originator_version, r.notification.id)
-            for game_id, r in last.items()
-        ]
+        hints = latest(
+            [
+                Hint(str(r.domain_event.originator_id), r.domain_event.originator_version, r.notification.id)
+                for r in recordings
+                if r.notification.topic in GAME_TOPICS
+            ]
+        )
         loop = self._loop
         if not hints or loop is None:
             return
