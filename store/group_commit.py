@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -107,6 +108,9 @@ def _resolve(futures: list[asyncio.Future[None]]) -> None:
             future.set_result(None)
 
 
+WRITER_IDLE = 1.0  # seconds the coroutines' writer thread waits for work before it ends
+
+
 class GroupCommit:
     """The writers' queue: `submit` returns once a batch holding the append was committed (its
     notification ids) or raises what failed it; `submit_async` awaits the same. `write` writes
@@ -114,13 +118,19 @@ class GroupCommit:
 
     A thread that submits waits in line and leads when its turn comes. A coroutine cannot
     lead (the loop must not wait on the disk): when one is next in line, the leading thread
-    writes on, or, with nobody leading, a worker thread of the loop takes the lead."""
+    writes on, or, with nobody leading, the writer thread takes the lead. That thread is
+    started by the first coroutine's append and ends after `WRITER_IDLE` seconds without
+    work. Handing it the lead costs the loop one put on a queue; a worker thread of the loop
+    per lead cost a future, its chaining to the loop and a thread's wake-up, for every few
+    appends."""
 
     def __init__(self, write: Callable[[list[Append]], None]) -> None:
         self._write = write
         self._lock = threading.Lock()
         self._queue: list[Append] = []
         self._leading = False
+        self._leads: queue.SimpleQueue[None] = queue.SimpleQueue()  # leads for the writer thread
+        self._writer = False  # whether the writer thread runs
 
     def submit(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> Outcome:
         mine = Append(events, kwargs)
@@ -141,12 +151,29 @@ class GroupCommit:
         mine = Append(events, kwargs, (loop, future))
         with self._lock:
             self._queue.append(mine)
-            lead = not self._leading
-            self._leading = True
-        if lead:
-            loop.run_in_executor(None, self._lead)
+            start = False
+            if not self._leading:
+                self._leading = True
+                # under the lock: the writer thread looks at its queue under it before ending
+                self._leads.put(None)
+                start, self._writer = not self._writer, True
+        if start:
+            threading.Thread(target=self._writing, name="group-commit", daemon=True).start()
         await future
         return mine.result()
+
+    def _writing(self) -> None:
+        """The writer thread: take each lead handed to it, until none comes for a while."""
+        while True:
+            try:
+                self._leads.get(timeout=WRITER_IDLE)
+            except queue.Empty:
+                with self._lock:
+                    if self._leads.empty():
+                        self._writer = False
+                        return
+                continue
+            self._lead()
 
     def _lead(self) -> None:
         """Write everything queued, batch after batch, until the queue is empty or a thread

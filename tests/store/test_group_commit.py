@@ -290,6 +290,36 @@ def test_a_leading_thread_writes_on_for_the_coroutines_queued_behind_it() -> Non
     assert group._leading is False
 
 
+def test_one_writer_thread_takes_every_lead_of_the_coroutines_and_ends_when_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("store.group_commit.WRITER_IDLE", 0.05)
+    writers: list[threading.Thread] = []
+
+    def write(batch: list[Append]) -> None:
+        writers.append(threading.current_thread())
+        for append in batch:
+            append.succeed([len(writers)])
+
+    group = GroupCommit(write)
+
+    async def one_after_another() -> list[Any]:
+        return [await group.submit_async([], {}) for _ in range(5)]  # each leads anew
+
+    def writer_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "group-commit"]
+
+    before = len(writer_threads())
+    assert on_a_loop(one_after_another()) == [[1], [2], [3], [4], [5]]
+    assert all(w is writers[0] for w in writers)  # not a thread per lead
+    deadline = threading.Event()
+    while len(writer_threads()) > before and not deadline.wait(0.01):
+        pass
+    assert len(writer_threads()) == before and group._writer is False  # idle, it ended
+    assert on_a_loop(group.submit_async([], {})) == [6]  # the next append starts another
+    assert writers[-1] is not writers[0] and writers[-1].name == "group-commit"
+
+
 def test_a_failed_commit_raises_in_the_coroutine_awaiting_it() -> None:
     def write(batch: list[Append]) -> None:
         for append in batch:
