@@ -39,6 +39,7 @@ from eventsourcing.persistence import Recording
 
 from domain.game import Game
 from store.app import Chronicle
+from store.sequence import latest_after
 
 log = logging.getLogger("chronicle.live")
 
@@ -214,16 +215,16 @@ class Fanout:
             self._poll_now.clear()
 
     def _read_sequence(self) -> list[Hint]:
-        hints: list[Hint] = []
+        found: dict[str, Hint] = {}
         while True:
-            batch = self.chronicle.recorder.select_notifications(
-                start=self.position, limit=PAGE, topics=GAME_TOPICS, inclusive_of_start=False
-            )
-            hints.extend(Hint(str(n.originator_id), n.originator_version, n.id) for n in batch)
-            if batch:
-                self.position = batch[-1].id
-            if len(batch) < PAGE:
-                return latest(hints)
+            page = latest_after(self.chronicle.recorder, self.position, PAGE, GAME_TOPICS)
+            for game in page.latest:
+                found.pop(game.game_id, None)  # a later page's hint of a game replaces its earlier one
+                found[game.game_id] = Hint(game.game_id, game.version, game.position)
+            if page.end is not None:
+                self.position = page.end
+            if page.read < PAGE:
+                return list(found.values())
 
     # -- Redis ----------------------------------------------------------------------------
 

@@ -83,9 +83,9 @@ def test_a_read_of_the_sequence_gives_one_hint_per_game(
     monkeypatch.setattr(fanout_module, "PAGE", 2)  # several pages
     hints = fanout._read_sequence()
 
-    assert [(h.game_id, h.version) for h in hints] == [
-        (str(first), app.game(first).version),
+    assert [(h.game_id, h.version) for h in hints] == [  # in the order of their last appends
         (str(second), app.game(second).version),
+        (str(first), app.game(first).version),
     ]
     assert fanout.position == app.recorder.max_notification_id()
 
