@@ -17,9 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
-from uuid import UUID
 
-from eventsourcing.persistence import Recording
 from litestar import Litestar, Response, get
 from litestar.datastructures import State
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -30,7 +28,7 @@ from domain.events import GameFinished
 from domain.game import Game
 from domain.ruleset import RejectedError
 from projections.runner import APP_NAME, StatsReader
-from store.app import Chronicle
+from store.app import Appended, Chronicle
 from store.errors import ServiceError
 
 LAG_LIMIT = 1000
@@ -60,8 +58,8 @@ class Metrics:
             registry=self.registry,
         )
 
-    def saved(self, recordings: list[Recording[UUID]]) -> None:
-        count = sum(1 for r in recordings if r.notification.topic == Game.ActionRecorded.TOPIC)
+    def saved(self, appended: list[Appended]) -> None:
+        count = sum(1 for event in appended if event.topic == Game.ActionRecorded.TOPIC)
         if count:
             self.actions.inc(count)
 

@@ -31,12 +31,12 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from functools import partial
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError, Notification, Recording
+from eventsourcing.persistence import IntegrityError, Recording
 
 from domain import reading
 from domain.events import ActionRecorded, FactRecorded
@@ -152,6 +152,16 @@ class Ended(msgspec.Struct):
     outcome: dict[str, Any] | None
 
 
+class Appended(NamedTuple):
+    """One event a save stored, as the listeners hear of it: its stream, version, topic and
+    position in the store's sequence."""
+
+    originator_id: UUID
+    originator_version: int
+    topic: str
+    position: int
+
+
 HEARD_GAMES = 10_000  # games whose last heard version `Chronicle.heard` keeps at most
 
 
@@ -184,7 +194,7 @@ class Chronicle(Application[UUID]):
         self._secrets: dict[UUID, GameSecrets] = {}
         self._secrets_lock = threading.Lock()
         # called after every save with what it recorded: the live streams listen (store/fanout.py)
-        self.listeners: list[Callable[[list[Recording[UUID]]], None]] = []
+        self.listeners: list[Callable[[list[Appended]], None]] = []
         self.kept_versions = KeptVersions()
         # per game (its id as text), the last version any process was heard to append (`heard`)
         self._heard: dict[str, int] = {}
@@ -256,32 +266,34 @@ class Chronicle(Application[UUID]):
 
     def _finish_save(self, pending: PendingSave, ids: Sequence[int] | None) -> None:
         """What `save` does after the commit: keep the chain's head and tell the listeners."""
-        event = pending.processing_event
-        recordings = (
-            [  # none when the recorder numbers nothing, as the library's `put`
-                Recording(
-                    domain_event,
-                    Notification(
-                        originator_id=stored.originator_id,
-                        originator_version=stored.originator_version,
-                        topic=stored.topic,
-                        state=stored.state,
-                        id=notification_id,
-                    ),
-                )
-                for domain_event, stored, notification_id in zip(
-                    event.events, pending.stored, ids or [], strict=True
-                )
-            ]
-            if ids
-            else []
-        )
-        self._keep_heads(event, pending.heads)
-        self._notify(recordings)
+        self._keep_heads(pending.processing_event, pending.heads)
+        if ids:  # none when the recorder numbers nothing, as the library's `put`
+            self._tell(
+                [
+                    Appended(e.originator_id, e.originator_version, s.topic, position)
+                    for e, s, position in zip(
+                        pending.processing_event.events, pending.stored, ids, strict=True
+                    )
+                ]
+            )
 
     def _notify(self, recordings: list[Recording[UUID]]) -> None:
+        """The library's hook after a save it made (`save`): the listeners hear of it."""
+        self._tell(
+            [
+                Appended(
+                    r.domain_event.originator_id,
+                    r.domain_event.originator_version,
+                    r.notification.topic,
+                    r.notification.id,
+                )
+                for r in recordings
+            ]
+        )
+
+    def _tell(self, appended: list[Appended]) -> None:
         for listener in self.listeners:
-            listener(recordings)
+            listener(appended)
 
     # -- access -------------------------------------------------------------------------
 

@@ -35,10 +35,9 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import Recording
 
 from domain.game import Game
-from store.app import Chronicle
+from store.app import Appended, Chronicle
 from store.sequence import latest_after
 
 log = logging.getLogger("chronicle.live")
@@ -175,14 +174,12 @@ class Fanout:
 
     # -- this process's writes (on the event loop, or in the thread that saved) -------------
 
-    def saved(self, recordings: list[Recording[UUID]]) -> None:
-        hints = latest(
-            [
-                Hint(str(r.domain_event.originator_id), r.domain_event.originator_version, r.notification.id)
-                for r in recordings
-                if r.notification.topic in GAME_TOPICS
-            ]
-        )
+    def saved(self, appended: list[Appended]) -> None:
+        last: dict[UUID, Appended] = {}
+        for event in appended:  # a save's events of one game come in version order
+            if event.topic in GAME_TOPICS:
+                last[event.originator_id] = event
+        hints = [Hint(str(e.originator_id), e.originator_version, e.position) for e in last.values()]
         loop = self._loop
         if not hints or loop is None:
             return

@@ -13,7 +13,8 @@ from uuid import UUID
 
 import pytest
 
-from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame
+from domain.game import Game
+from store.app import ADMIN, RECORDER, Access, Appended, Chronicle, NewGame
 from store.errors import Unauthorized
 from tests.api.support import ADMIN_TOKEN
 
@@ -143,21 +144,33 @@ def test_news_of_another_process_s_append_sends_the_next_action_to_the_stored_ga
     assert decided == [version] and reads == []
 
 
-def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_notifications(app: Chronicle) -> None:
+def test_listeners_hear_of_an_action_recorded_on_the_loop_with_its_positions(app: Chronicle) -> None:
     game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
-    heard: list[Any] = []
+    heard: list[Appended] = []
     app.listeners.append(heard.extend)
     recorded = on_a_loop(app.record_async(game_id, OPENING[0], RECORDER))
     stored = list(app.recorder.select_events(game_id))[-len(heard) :]
-    assert [r.domain_event.originator_version for r in heard] == [s.originator_version for s in stored]
-    assert heard[-1].domain_event.originator_version == recorded.version
-    assert all(r.notification.originator_id == game_id for r in heard)
-    assert [r.notification.originator_version for r in heard] == [s.originator_version for s in stored]
-    assert [(r.notification.topic, r.notification.state) for r in heard] == [
-        (s.topic, s.state) for s in stored
+    assert [(a.originator_id, a.originator_version, a.topic) for a in heard] == [
+        (game_id, s.originator_version, s.topic) for s in stored
     ]
-    ids = [r.notification.id for r in heard]
-    assert ids == sorted(ids) and len(set(ids)) == len(ids) and ids[0] > 0
+    assert heard[-1].originator_version == recorded.version
+    assert all(type(a.originator_id) is UUID for a in heard)
+    sequence = app.recorder.select_notifications(heard[0].position, len(heard))
+    assert [(n.originator_version, n.id) for n in sequence] == [
+        (a.originator_version, a.position) for a in heard
+    ]
+
+
+def test_listeners_hear_of_a_save_the_library_made(app: Chronicle) -> None:
+    heard: list[Appended] = []
+    app.listeners.append(heard.extend)
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    games = [a for a in heard if a.originator_id == game_id]
+    stored = [n for n in app.recorder.select_notifications(1, 100) if n.originator_id == game_id]
+    assert games[0].topic == Game.Created.TOPIC
+    assert [(a.originator_version, a.topic, a.position) for a in games] == [
+        (n.originator_version, n.topic, n.id) for n in stored
+    ]
 
 
 def test_on_sqlite_the_loop_queues_its_commit_for_the_group_and_never_waits_in_line_itself(
