@@ -199,6 +199,12 @@ class Chronicle(Application[UUID]):
         # per game (its id as text), the last version any process was heard to append (`heard`)
         self._heard: dict[str, int] = {}
 
+    def close(self) -> None:
+        group = getattr(self.recorder, "group", None)
+        if isinstance(group, GroupCommit):
+            group.close()
+        super().close()
+
     def _record(self, processing_event: Any) -> list[Recording[UUID]]:
         """Stamp each new game event with its digest in the chain (store/chain.py) as it is
         saved; a clash on the version refuses the save as before, digests and all."""

@@ -9,10 +9,11 @@ one table alone commits as before and many tables share their syncs.
 
 Each append keeps its own outcome:
 
-- Each append runs in its own savepoint. A clash on a version (another write took it first,
-  maybe an append earlier in the same batch) rolls back that append alone and raises
-  `IntegrityError` to its caller, who reads the stream again and retries or refuses, as
-  before; the others in the batch commit.
+- The batch's events are inserted in one statement. When a version clashes there (another
+  write took it first, maybe an append earlier in the same batch), that statement is undone
+  and each append runs in its own savepoint: the clashing append alone is rolled back and
+  raises `IntegrityError` to its caller, who reads the stream again and retries or refuses,
+  as before; the others in the batch commit.
 - Any other error while the batch is written rolls the whole transaction back, and the batch
   is written again one append per transaction, as without group commit, so one bad append
   fails only itself.
@@ -46,13 +47,16 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
+from uuid import UUID
 
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteCursor
 
 from store.polling import PollingSQLiteApplicationRecorder
 
 Outcome = Sequence[int] | None
+ROWS_PER_STATEMENT = 2000  # events in one insert at most: four parameters each (SQLite: 32,766)
 
 
 class Append:
@@ -129,8 +133,9 @@ class GroupCommit:
         self._lock = threading.Lock()
         self._queue: list[Append] = []
         self._leading = False
-        self._leads: queue.SimpleQueue[None] = queue.SimpleQueue()  # leads for the writer thread
-        self._writer = False  # whether the writer thread runs
+        # leads for the writer thread (True), or False: end (the store is closing)
+        self._leads: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
 
     def submit(self, events: Sequence[StoredEvent], kwargs: dict[str, Any]) -> Outcome:
         mine = Append(events, kwargs)
@@ -151,29 +156,39 @@ class GroupCommit:
         mine = Append(events, kwargs, (loop, future))
         with self._lock:
             self._queue.append(mine)
-            start = False
             if not self._leading:
                 self._leading = True
                 # under the lock: the writer thread looks at its queue under it before ending
-                self._leads.put(None)
-                start, self._writer = not self._writer, True
-        if start:
-            threading.Thread(target=self._writing, name="group-commit", daemon=True).start()
+                self._leads.put(True)
+                if self._writer is None:
+                    self._writer = threading.Thread(target=self._writing, name="group-commit", daemon=True)
+                    self._writer.start()
         await future
         return mine.result()
 
     def _writing(self) -> None:
-        """The writer thread: take each lead handed to it, until none comes for a while."""
+        """The writer thread: take each lead handed to it, until none comes for a while or
+        the store closes."""
         while True:
             try:
-                self._leads.get(timeout=WRITER_IDLE)
+                lead = self._leads.get(timeout=WRITER_IDLE)
             except queue.Empty:
-                with self._lock:
-                    if self._leads.empty():
-                        self._writer = False
-                        return
-                continue
-            self._lead()
+                lead = None
+            with self._lock:
+                if lead is False or (lead is None and self._leads.empty()):
+                    self._writer = None
+                    return
+            if lead:
+                self._lead()
+
+    def close(self) -> None:
+        """End the writer thread once it has written the leads handed to it before."""
+        with self._lock:
+            writer = self._writer
+            if writer is not None:
+                self._leads.put(False)
+        if writer is not None:
+            writer.join()
 
     def _lead(self) -> None:
         """Write everything queued, batch after batch, until the queue is empty or a thread
@@ -245,22 +260,23 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
                 append.fail(error)
 
     def _write_batch(self, batch: list[Append]) -> None:
-        if len(batch) == 1:
-            self._write_alone(batch)
-            return
         outcomes: list[Outcome | BaseException] = []
         with self.datastore.get_connection(commit=True) as connection:
             cursor = connection.cursor()
             try:
                 cursor.execute("BEGIN")
-                for append in batch:
-                    cursor.execute("SAVEPOINT append")
-                    try:
-                        outcomes.append(self._insert_events(cursor, append.events, **append.kwargs))
-                    except sqlite3.IntegrityError as error:
-                        cursor.execute("ROLLBACK TO append")
-                        outcomes.append(translated(error))
-                    cursor.execute("RELEASE append")
+                together = self._insert_together(cursor, batch)
+                if together is not None:
+                    outcomes.extend(together)
+                else:  # nothing of the batch is written yet: each append in its own savepoint
+                    for append in batch:
+                        cursor.execute("SAVEPOINT append")
+                        try:
+                            outcomes.append(self._insert_events(cursor, append.events, **append.kwargs))
+                        except sqlite3.IntegrityError as error:
+                            cursor.execute("ROLLBACK TO append")
+                            outcomes.append(translated(error))
+                        cursor.execute("RELEASE append")
             except Exception:
                 connection.rollback()
                 failed = True
@@ -287,6 +303,39 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
                 append.fail(outcome)
             else:
                 append.succeed(outcome)
+
+    def _insert_together(self, cursor: SQLiteCursor, batch: list[Append]) -> list[Outcome] | None:
+        """Every event of the batch in one statement, and each append's notification ids; None
+        when a version clashes (the statement is then undone whole, the transaction goes on)
+        or the events are too many for one statement.
+
+        One statement rather than a savepoint, an insert per event and a release per append:
+        each statement is a trip through the driver that gives up the interpreter's lock and
+        waits to take it back from the event loop, which holds it most of the time."""
+        events = [event for append in batch for event in append.events]
+        if len(events) > ROWS_PER_STATEMENT:
+            return None
+        keys = [(_stream(event.originator_id), event.originator_version) for event in events]
+        values: list[Any] = []
+        for key, event in zip(keys, events, strict=True):
+            values += (*key, event.topic, event.state)
+        statement = (
+            f"INSERT INTO {self.events_table_name} VALUES {','.join(['(?,?,?,?)'] * len(events))} "
+            "RETURNING originator_id, originator_version, rowid"
+        )
+        try:
+            cursor.execute(statement, values)
+        except sqlite3.IntegrityError:
+            return None
+        # the order of the returned rows is not promised: each is matched by its key
+        positions = {(stream, version): position for stream, version, position in cursor.fetchall()}
+        found = iter(keys)
+        return [[positions[next(found)] for _ in append.events] for append in batch]
+
+
+def _stream(originator_id: UUID | str) -> str:
+    """A stream's id as the library stores it on SQLite: 32 hex digits."""
+    return originator_id.hex if isinstance(originator_id, UUID) else originator_id
 
 
 TOPIC = "store.group_commit:GroupCommitSQLiteRecorder"

@@ -127,21 +127,56 @@ def test_a_clash_in_a_batch_refuses_that_append_alone(
     assert stored(recorder, taken) == [1, 2]  # nothing of the refused append, not even version 3
 
 
-def test_a_failing_append_fails_alone(recorder: GroupCommitSQLiteRecorder, monkeypatch: Any) -> None:
+def test_a_failing_append_fails_alone(recorder: GroupCommitSQLiteRecorder) -> None:
     bad, good = uuid4(), uuid4()
-    insert = recorder._insert_events
-
-    def failing(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
-        if stored_events[0].originator_id == bad:
-            raise OperationalError("disk says no")
-        return insert(cursor, stored_events, **kwargs)
-
-    monkeypatch.setattr(recorder, "_insert_events", failing)
-    batch = [Append(events(good, 1), {}), Append(events(bad, 1), {}), Append(events(good, 2), {})]
+    unwritable = StoredEvent(bad, 1, "test:Event", {"state": "not bytes"})  # type: ignore[arg-type]
+    batch = [Append(events(good, 1), {}), Append([unwritable], {}), Append(events(good, 2), {})]
     recorder._write_batch(batch)
     assert [a.error is None for a in batch] == [True, False, True]
     assert stored(recorder, good) == [1, 2]  # written again one by one after the batch failed
     assert stored(recorder, bad) == []
+
+
+def test_a_batch_without_a_clash_is_one_statement_with_each_appends_own_positions(
+    recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
+) -> None:
+    def alone(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("an append was inserted on its own")
+
+    monkeypatch.setattr(recorder, "_insert_events", alone)
+    first, second = uuid4(), uuid4()
+    batch = [Append(events(first, 1, 2), {}), Append(events(second, 1), {}), Append(events(first, 3), {})]
+    recorder._write_batch(batch)
+    sequence = recorder.select_notifications(1, 10)
+    by_key = {(n.originator_id, n.originator_version): n.id for n in sequence}
+    assert [a.result() for a in batch] == [
+        [by_key[(first, 1)], by_key[(first, 2)]],
+        [by_key[(second, 1)]],
+        [by_key[(first, 3)]],
+    ]
+    assert [n.id for n in sequence] == sorted(by_key.values()) and len(sequence) == 4
+
+
+def test_a_batch_too_long_for_one_statement_is_written_append_by_append(
+    recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
+) -> None:
+    monkeypatch.setattr("store.group_commit.ROWS_PER_STATEMENT", 2)
+    written: list[int] = []
+    insert = recorder._insert_events
+
+    def counting(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
+        written.append(len(stored_events))
+        return insert(cursor, stored_events, **kwargs)
+
+    monkeypatch.setattr(recorder, "_insert_events", counting)
+    stream = uuid4()
+    two = [Append(events(stream, 1, 2), {})]
+    recorder._write_batch(two)  # fits: one statement
+    three = [Append(events(stream, 3, 4), {}), Append(events(stream, 5), {})]
+    recorder._write_batch(three)
+    assert written == [2, 1]
+    assert stored(recorder, stream) == [1, 2, 3, 4, 5]
+    assert [len(a.result() or []) for a in two + three] == [2, 2, 1]
 
 
 def test_a_failed_commit_acknowledges_nothing(recorder: GroupCommitSQLiteRecorder, monkeypatch: Any) -> None:
@@ -315,9 +350,22 @@ def test_one_writer_thread_takes_every_lead_of_the_coroutines_and_ends_when_idle
     deadline = threading.Event()
     while len(writer_threads()) > before and not deadline.wait(0.01):
         pass
-    assert len(writer_threads()) == before and group._writer is False  # idle, it ended
+    assert len(writer_threads()) == before and group._writer is None  # idle, it ended
     assert on_a_loop(group.submit_async([], {})) == [6]  # the next append starts another
     assert writers[-1] is not writers[0] and writers[-1].name == "group-commit"
+
+
+def test_closing_the_store_ends_the_writer_thread_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("store.group_commit.WRITER_IDLE", 60.0)
+    app = Chronicle(f"sqlite:///{tmp_path}/close.sqlite3")
+    game_id = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    on_a_loop(app.record_async(game_id, OPENING[0], RECORDER))
+    writer = app.recorder.group._writer  # type: ignore[attr-defined]
+    assert writer is not None and writer.is_alive()
+    app.close()
+    assert not writer.is_alive() and app.recorder.group._writer is None  # type: ignore[attr-defined]
 
 
 def test_a_failed_commit_raises_in_the_coroutine_awaiting_it() -> None:
