@@ -24,6 +24,7 @@ Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross e
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
@@ -214,6 +215,10 @@ class Codec(Generic[A, F]):
         self.fact_type = fact_type
         self._action_box = msgspec.defstruct("ActionBox", [("value", action_type)])
         self._fact_box = msgspec.defstruct("FactBox", [("value", fact_type)])
+        members = getattr(action_type, "__args__", (action_type,))
+        self._action_kinds: Mapping[str, type[msgspec.Struct]] = MappingProxyType(
+            {m.__struct_config__.tag: m for m in members}
+        )
 
     def decode_action(self, data: object) -> A:
         """Raises msgspec.ValidationError on a malformed or unknown action."""
@@ -231,9 +236,9 @@ class Codec(Generic[A, F]):
     def decode_fact(self, data: Mapping[str, Any]) -> F:
         return msgspec.convert({"value": data}, self._fact_box).value  # type: ignore[attr-defined,no-any-return]
 
-    def action_kinds(self) -> dict[str, type[msgspec.Struct]]:
-        members = getattr(self.action_type, "__args__", (self.action_type,))
-        return {m.__struct_config__.tag: m for m in members}
+    def action_kinds(self) -> Mapping[str, type[msgspec.Struct]]:
+        """Each action's tag and type (worked out once: every recorded action checks its kind)."""
+        return self._action_kinds
 
     def action_schemas(self) -> dict[str, Any]:
         return {kind: msgspec.json.schema(cls) for kind, cls in self.action_kinds().items()}

@@ -528,7 +528,7 @@ class Chronicle(Application[UUID]):
                 cached = cache.get(game_id)
             except KeyError:
                 return None
-            if isinstance(cached, Game) and cached.version >= self._heard.get(str(game_id), 0):
+            if isinstance(cached, Game) and cached.version >= self._heard.get(cached.config.game_id, 0):
                 return copy.deepcopy(cached)
         return None
 
@@ -771,7 +771,7 @@ class Chronicle(Application[UUID]):
     def _rng(self, game: Game) -> Rng:
         if game.config.mode != "digital":
             return NoRng()
-        seed = bytes.fromhex(self.secrets(UUID(game.config.game_id)).server_seed)
+        seed = bytes.fromhex(self.secrets(game.id).server_seed)
         return self.rng_for(game.config, seed)
 
     def rng_for(self, config: GameConfig, seed: bytes) -> Rng:
