@@ -11,6 +11,12 @@ A page is the same `limit` positions after `start` that the library's call would
 same order, so paging is unchanged: a page with fewer than `limit` positions is the last.
 A store other than SQLite or PostgreSQL (the library's in-memory one) is read the library's
 way.
+
+Mutants judged equivalent (bench/mutation.py, group news): the SQL keywords and names in
+other letter cases (SQLite reads them alike), the read's transaction committing or told
+`commit=None` (it writes nothing), and the library's `inclusive_of_start` as None (false
+alike). The PostgreSQL branch is judged by the PostgreSQL tests, which the mutation runs
+leave out.
 """
 
 from __future__ import annotations

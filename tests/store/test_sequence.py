@@ -4,7 +4,10 @@ version and position after a point, paged exactly as the library's notifications
 from __future__ import annotations
 
 from contextlib import closing
-from uuid import UUID
+from uuid import UUID, uuid4
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.popo import POPOApplicationRecorder
 
 from store.app import RECORDER, Chronicle, NewGame
 from store.fanout import GAME_TOPICS
@@ -43,3 +46,24 @@ def test_a_page_holds_each_games_last_append_and_pages_as_the_library_does(store
         assert latest_after(recorder, everything[-1].id, 10, GAME_TOPICS) == ([], None, 0)
         only_created = latest_after(recorder, 0, 1000, ["chronicle:GameCreated"])
         assert [game.version for game in only_created.latest] == [1, 1]
+
+
+def test_a_store_without_sql_is_read_the_librarys_way() -> None:
+    recorder = POPOApplicationRecorder()
+    first, second = uuid4(), uuid4()
+    game = sorted(GAME_TOPICS)[0]
+    recorder.insert_events(
+        [
+            StoredEvent(first, 1, game, b"{}"),
+            StoredEvent(second, 1, game, b"{}"),
+            StoredEvent(first, 2, "chronicle:SomethingElse", b"{}"),
+            StoredEvent(first, 3, game, b"{}"),
+        ]
+    )
+    assert latest_after(recorder, 0, 10, GAME_TOPICS) == (
+        [Latest(str(second), 1, 2), Latest(str(first), 3, 4)],
+        4,
+        3,
+    )
+    assert latest_after(recorder, 1, 1, GAME_TOPICS) == ([Latest(str(second), 1, 2)], 2, 1)
+    assert latest_after(recorder, 4, 10, GAME_TOPICS) == ([], None, 0)
