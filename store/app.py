@@ -12,14 +12,14 @@ either way). In `_stamp`: the range of stored events read for the digest before 
 digest is taken either way; or read before version 1, where there is none), a `TOPIC` looked up without a
 default (every stored event class declares one), and the aggregate looked up unconditionally
 (a save always holds the aggregate it saves). In the save split at its commit: the `strict`
-of the zip of a save's events with their notification ids (one id each), the recordings built
+of the zip of a save's events with their notification ids (one id each), the listeners' tuples built
 even when the recorder numbers nothing (both recorders number every event), the `tracking`
 keyword under another name, dropped or None (the application tracks nothing: it is None, and
 the recorder ignores a keyword it does not know), `fresh = None` for False, and a game never heard of
 taken as heard at version 1 rather than 0 (every game is at version 1 or more).
 `_commit_async`'s PostgreSQL branch (and its look for a group commit without a default, which
-only the PostgreSQL recorder would fail) is judged by the PostgreSQL tests, which the mutation
-runs leave out.
+only the PostgreSQL recorder would fail, as `close`'s would) is judged by the PostgreSQL tests,
+which the mutation runs leave out.
 """
 
 from __future__ import annotations

@@ -26,8 +26,12 @@ savepoint's name in other letter cases (SQLite reads them alike), `commit=False`
 connection (the batch begins and commits its transaction itself), the keyword arguments
 of an append dropped (the application passes none: it tracks no upstream positions), the
 recorder's positional arguments dropped (the library passes it keywords only), `failed` set
-to None rather than False (and an append's `done` likewise), the `strict` of the zip of a
-batch with its outcomes (one each), the suppressed error type of the rollback after a
+to None rather than False (and an append's `done` likewise), the `strict` of the zips of a
+batch with its outcomes and of its events with their keys (one each), the `RETURNING`
+clause in other letter cases, a stream id taken for a UUID when it is text (the
+application's are UUIDs), the writer thread's `daemon` flag (it matters only when the
+interpreter exits while the thread waits), the closing sentinel None rather than False (it
+ends the writer alike: nothing is queued after it), the suppressed error type of the rollback after a
 failed commit (reached only when that rollback fails too), and likewise the suppressed error
 of waking an event loop (reached only when the loop closed before its commit was answered).
 So are an append's first outcome other than None (never read before the append is answered)

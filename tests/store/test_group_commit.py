@@ -364,8 +364,11 @@ def test_closing_the_store_ends_the_writer_thread_at_once(
     on_a_loop(app.record_async(game_id, OPENING[0], RECORDER))
     writer = app.recorder.group._writer  # type: ignore[attr-defined]
     assert writer is not None and writer.is_alive()
-    app.close()
-    assert not writer.is_alive() and app.recorder.group._writer is None  # type: ignore[attr-defined]
+    closing_ = threading.Thread(target=app.close)
+    closing_.start()
+    closing_.join(5)  # at once, not after the writer's minute of idleness
+    assert not closing_.is_alive() and not writer.is_alive()
+    assert app.recorder.group._writer is None  # type: ignore[attr-defined]
 
 
 def test_a_failed_commit_raises_in_the_coroutine_awaiting_it() -> None:
