@@ -37,24 +37,36 @@ from domain.ruleset import GameConfig, Seat, get_ruleset, resolve_options
 ADMIN = "bench-admin-token"
 
 
-def create_games(url: str, games: int) -> list[tuple[str, str, list[dict[str, Any]]]]:
-    """Create the games over HTTP with fixed seeds, and work out each one's bot playout."""
+Game = tuple[str, str, list[dict[str, Any]]]  # its id, its recorder's token, the requests to send
+
+
+def new_game(i: int) -> tuple[bytes, dict[str, Any]]:
+    """The `i`th bench game's fixed seed and the body that creates it."""
+    seed = hashlib.sha256(f"bench:{i}".encode()).digest()
+    return seed, {"ruleset": "province", "players": ["Ann", "Ben"], "server_seed": seed.hex()}
+
+
+def bot_game(created: dict[str, Any], seed: bytes, i: int) -> Game:
+    """A created game (the answer to `POST /games`) with its bot playout's requests."""
     ruleset = get_ruleset("province")
     assert ruleset is not None
     options = resolve_options(ruleset.meta, {})
     assert isinstance(options, dict)
+    config = GameConfig(
+        created["game_id"], "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")), options
+    )
+    played = bot_playout(ruleset, config, SeededRng(seed, config.game_id), i)
+    requests = [{"action": ruleset.codec.encode(a), "seat": seat} for a, seat in played]
+    return created["game_id"], created["recorder_token"], requests
+
+
+def create_games(url: str, games: int) -> list[Game]:
+    """Create the games over HTTP with fixed seeds, and work out each one's bot playout."""
     out = []
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"}) as client:
         for i in range(games):
-            seed = hashlib.sha256(f"bench:{i}".encode()).digest()
-            body = {"ruleset": "province", "players": ["Ann", "Ben"], "server_seed": seed.hex()}
-            created = client.post("/games", json=body).raise_for_status().json()
-            config = GameConfig(
-                created["game_id"], "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")), options
-            )
-            played = bot_playout(ruleset, config, SeededRng(seed, config.game_id), i)
-            requests = [{"action": ruleset.codec.encode(a), "seat": seat} for a, seat in played]
-            out.append((created["game_id"], created["recorder_token"], requests))
+            seed, body = new_game(i)
+            out.append(bot_game(client.post("/games", json=body).raise_for_status().json(), seed, i))
     return out
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import glob
-import hashlib
 import os
 import shutil
 import subprocess
@@ -34,36 +33,19 @@ from typing import Any
 
 import msgspec
 
-from bench.common import bot_playout
-
-ADMIN = "bench-admin-token"
-Game = tuple[str, str, list[dict[str, Any]]]
+from bench.http_actions import ADMIN, Game, bot_game, new_game
 
 
 async def _create(app: Any, games: int) -> list[Game]:
     import httpx
 
-    from domain.rng import SeededRng
-    from domain.ruleset import GameConfig, Seat, get_ruleset, resolve_options
-
-    ruleset = get_ruleset("province")
-    assert ruleset is not None
-    options = resolve_options(ruleset.meta, {})
-    assert isinstance(options, dict)
-    out = []
     transport = httpx.ASGITransport(app=app)
     headers = {"Authorization": f"Bearer {ADMIN}"}
+    out = []
     async with httpx.AsyncClient(transport=transport, base_url="http://bench", headers=headers) as client:
         for i in range(games):
-            seed = hashlib.sha256(f"bench:{i}".encode()).digest()
-            body = {"ruleset": "province", "players": ["Ann", "Ben"], "server_seed": seed.hex()}
-            created = (await client.post("/games", json=body)).raise_for_status().json()
-            config = GameConfig(
-                created["game_id"], "province", "digital", (Seat("A", "Ann"), Seat("B", "Ben")), options
-            )
-            played = bot_playout(ruleset, config, SeededRng(seed, config.game_id), i)
-            requests = [{"action": ruleset.codec.encode(a), "seat": seat} for a, seat in played]
-            out.append((created["game_id"], created["recorder_token"], requests))
+            seed, body = new_game(i)
+            out.append(bot_game((await client.post("/games", json=body)).raise_for_status().json(), seed, i))
     return out
 
 

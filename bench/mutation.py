@@ -159,7 +159,6 @@ GROUPS = (
         (
             "api.rate_limits.*",
             "store.polling.*",
-            "store.fanout.x_latest__mutmut_*",
             "store.fanout.xǁFanoutǁsaved__mutmut_*",
             "store.fanout.xǁFanoutǁ_read_sequence__mutmut_*",
             "store.chain.x_canonical__mutmut_*",

@@ -18,9 +18,8 @@ When the Redis link breaks it is rebuilt in the background; once it is back, the
 at once, so what was published while it was down is read from the store.
 
 Mutants judged equivalent (bench/mutation.py, group news): a hint's position left out of a
-local save's hints (no watcher reads it), `latest` keeping the later of two hints of one
-version, and `saved` returning on no hints only with no loop (a fanout not started has no
-listener to be called by).
+local save's hints (no watcher reads it), and `saved` returning on no hints only with no loop
+(a fanout not started has no listener to be called by).
 """
 
 from __future__ import annotations
@@ -64,18 +63,6 @@ class Hint(msgspec.Struct, array_like=True, frozen=True):
     game_id: str
     version: int
     position: int
-
-
-def latest(hints: list[Hint]) -> list[Hint]:
-    """Each game's latest hint, games in the order they first appear: a hint only wakes a
-    game's streams, which read everything they have not sent, so the earlier ones add
-    nothing."""
-    found: dict[str, Hint] = {}
-    for hint in hints:
-        known = found.get(hint.game_id)
-        if known is None or hint.version > known.version:
-            found[hint.game_id] = hint
-    return list(found.values())
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

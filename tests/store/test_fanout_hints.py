@@ -12,7 +12,7 @@ import pytest
 
 from store import fanout as fanout_module
 from store.app import RECORDER, Chronicle, NewGame
-from store.fanout import FEED, Fanout, Hint, latest
+from store.fanout import FEED, Fanout, Hint
 
 OPENING = [
     {"kind": "DetermineFirstPlayer", "first": "A", "face": "white"},
@@ -22,12 +22,6 @@ OPENING = [
 
 def new_game(app: Chronicle) -> UUID:
     return UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
-
-
-def test_latest_keeps_each_games_highest_version_in_order_of_first_sight() -> None:
-    hints = [Hint("g1", 3, 10), Hint("g2", 1, 11), Hint("g1", 5, 12), Hint("g1", 4, 13), Hint("g3", 2, 14)]
-    assert latest(hints) == [Hint("g1", 5, 12), Hint("g2", 1, 11), Hint("g3", 2, 14)]
-    assert latest([]) == []
 
 
 def test_a_save_wakes_its_games_watchers_once_with_its_last_version(
