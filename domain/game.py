@@ -183,6 +183,10 @@ class Game(Aggregate):
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
+    def copy(self) -> Game:
+        """A copy that records on its own: `copy.deepcopy` of the game, without its memo."""
         # as `copy.copy`, which takes the long way through `__reduce_ex__` for this plain object
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
@@ -194,6 +198,17 @@ class Game(Aggregate):
         clone._pending_events = []
         clone._decided = None
         return clone
+
+    def trigger_event(self, event_class: type[Any], **kwargs: Any) -> None:
+        """The library's `trigger_event` less what it checks again on every call: that the
+        class is not the bare `Event` and that its explicit topic is registered. Every event
+        class of a game is declared above with its topic, registered when this module loads."""
+        event = event_class(originator_id=self._id, originator_version=self._version + 1, **kwargs)
+        # as the library's `mutate`, whose checks of the id and version hold by construction
+        event.apply(self)
+        self._version = event.originator_version
+        self._modified_on = event.timestamp
+        self._pending_events.append(event)
 
     # -- commands -----------------------------------------------------------------------
 

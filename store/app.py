@@ -25,7 +25,6 @@ which the mutation runs leave out.
 from __future__ import annotations
 
 import asyncio
-import copy
 import secrets as random_source
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -529,7 +528,7 @@ class Chronicle(Application[UUID]):
             except KeyError:
                 return None
             if isinstance(cached, Game) and cached.version >= self._heard.get(cached.config.game_id, 0):
-                return copy.deepcopy(cached)
+                return cached.copy()
         return None
 
     def heard(self, game_id: str, version: int) -> None:
