@@ -17,6 +17,7 @@ import gc
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from functools import partial
 from typing import Literal
 
 import anyio.to_thread
@@ -51,7 +52,8 @@ public view. Every error is an RFC 9457 problem (`application/problem+json`) wit
 def _open_store(store: str | None) -> Callable[[Litestar], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        chronicle = await anyio.to_thread.run_sync(Chronicle, store)
+        # the server's commits on SQLite are written by a process of their own
+        chronicle = await anyio.to_thread.run_sync(partial(Chronicle, store, writer_process=True))
         app.state.chronicle = chronicle
         app.state.index = GameIndex(chronicle)
         try:

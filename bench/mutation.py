@@ -90,12 +90,13 @@ GROUPS = (
     ),
     Group(
         "append",
-        ("store/app.py", "store/group_commit.py", "store/saving.py"),
+        ("store/app.py", "store/group_commit.py", "store/saving.py", "store/writer_process.py"),
         (
             "tests/store/test_store.py",
             "tests/store/test_record_on_loop.py",
             "tests/store/test_idempotency.py",
             "tests/store/test_group_commit.py",
+            "tests/store/test_writer_process.py",
             "tests/store/test_chain.py",
             "tests/store/test_state_at_version.py",
             "tests/store/test_corrections.py",
@@ -138,6 +139,7 @@ GROUPS = (
             "store.app.x__as_stored__mutmut_*",
             "store.app.x__fold__mutmut_*",
             "store.group_commit.*",
+            "store.writer_process.*",
             "store.saving.*",
         ),
     ),

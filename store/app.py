@@ -73,6 +73,7 @@ from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain,
 from store.saving import PendingSave
 from store.sealing import sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
+from store.writer_process import WriterProcess
 
 
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
@@ -186,7 +187,11 @@ class Chronicle(Application[UUID]):
     # a very long game, so a few hundred games fit comfortably.
     env = {"AGGREGATE_CACHE_MAXSIZE": "256", "DEEPCOPY_FROM_AGGREGATE_CACHE": "y"}
 
-    def __init__(self, url: str | None = None, admin_token: str | None = None) -> None:
+    def __init__(
+        self, url: str | None = None, admin_token: str | None = None, *, writer_process: bool = False
+    ) -> None:
+        """`writer_process`: on SQLite, the commits awaited on an event loop are written by a
+        process of their own (store/writer_process.py), as the server's are."""
         self.url = store_url(url)
         super().__init__(env=store_env(self.url) | sealing_env(self.url))
         self.admin_token = admin_token if admin_token is not None else admin_token_from_env()
@@ -197,8 +202,12 @@ class Chronicle(Application[UUID]):
         self.kept_versions = KeptVersions()
         # per game (its id as text), the last version any process was heard to append (`heard`)
         self._heard: dict[str, int] = {}
+        grouped = isinstance(getattr(self.recorder, "group", None), GroupCommit)
+        self.writer = WriterProcess(self.url) if writer_process and grouped else None
 
     def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
         group = getattr(self.recorder, "group", None)
         if isinstance(group, GroupCommit):
             group.close()
@@ -261,8 +270,12 @@ class Chronicle(Application[UUID]):
         return self.recorder.insert_events(pending.stored, tracking=event.tracking, **event.saved_kwargs)
 
     async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
-        """The commit, awaited: queued for the next group commit on SQLite, else in a thread."""
+        """The commit, awaited: on SQLite, in the next batch of the writer process or of the
+        group commit's thread; else in a thread."""
         event = pending.processing_event
+        writer = self.writer
+        if writer is not None and writer.serves(asyncio.get_running_loop()):
+            return await writer.submit(pending.stored)  # the application tracks nothing: no kwargs
         group = getattr(self.recorder, "group", None)
         if isinstance(group, GroupCommit):
             kwargs = {"tracking": event.tracking, **event.saved_kwargs}

@@ -130,7 +130,8 @@ class GroupCommit:
     started by the first coroutine's append and ends after `WRITER_IDLE` seconds without
     work. Handing it the lead costs the loop one put on a queue; a worker thread of the loop
     per lead cost a future, its chaining to the loop and a thread's wake-up, for every few
-    appends."""
+    appends. The server's own event loop sends its appends to a writer process instead
+    (store/writer_process.py), which writes each batch with `write` all the same."""
 
     def __init__(self, write: Callable[[list[Append]], None]) -> None:
         self._write = write

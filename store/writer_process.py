@@ -1,0 +1,314 @@
+"""The server's commits on SQLite, written by a process of their own.
+
+Group commit (store/group_commit.py) writes the appends that arrive together in one
+transaction. Its writer used to be a thread of the server's process, and each call it made
+into SQLite (begin, insert, commit) gave the interpreter's lock away and had to take it back
+from the event loop. While the loop was busy, each take waited until the loop let go (up to
+the interpreter's switch interval, 5 ms). So a batch of a dozen actions took about 7 ms, most
+of it spent waiting, and the loop stood idle about a fifth of the time, waiting for commits.
+
+A writer process has an interpreter of its own. Once the callbacks of a turn of the event loop
+have run, the loop sends the appends they made down a pipe as one batch, and goes on; it reads
+each answer when it comes. The process writes the batches in the order sent, each with the
+group commit's writing (one transaction; a clashing version fails that append alone; any other
+error writes the batch again one append per transaction). It answers a batch only once it is
+committed, so nothing is acknowledged before its commit, as before.
+
+When the process dies, the appends it had not answered fail with `WriterStopped`, a store
+error (503 `store_unavailable`): each one's outcome is unknown, so none is written again here.
+Appends not yet sent go to a new process, which the next batch starts. When the server's
+process dies, the writer reads the end of its pipe and exits after the batch it is writing.
+
+Frames on both pipes are a 4-byte little-endian length and a MessagePack body: a batch is a
+list of appends, each a list of `[stream id (32 hex digits), version, topic, state]`; its
+answer is, per append, `["ok", [notification id, ...]]` or `["error", error class, message]`.
+
+    python -m store.writer_process URL
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import struct
+import subprocess
+import sys
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, BinaryIO
+from uuid import UUID
+
+import msgspec
+from eventsourcing import persistence
+from eventsourcing.persistence import StoredEvent
+
+Outcome = Sequence[int] | None
+Row = tuple[str, int, str, bytes]
+Answer = tuple[Any, ...]  # ("ok", ids) or ("error", class name, message)
+
+_HEADER = struct.Struct("<I")
+_ENCODE = msgspec.msgpack.Encoder().encode
+_BATCH = msgspec.msgpack.Decoder(list[list[Row]])
+_ANSWERS = msgspec.msgpack.Decoder(list[Answer])
+CLOSE_WAIT = 10.0  # seconds a closing store gives its writer to finish what it was sent
+READ_SIZE = 1 << 20
+
+
+class WriterStopped(persistence.OperationalError):
+    """The writer process ended before it answered an append: its outcome is unknown."""
+
+
+def _frame(body: bytes) -> bytes:
+    return _HEADER.pack(len(body)) + body
+
+
+def _row(event: StoredEvent) -> Row:
+    stream = event.originator_id.hex if isinstance(event.originator_id, UUID) else event.originator_id
+    return (stream, event.originator_version, event.topic, event.state)
+
+
+def _error(name: str, message: str) -> Exception:
+    """The store error a writer named, as the library's class of that name."""
+    found = getattr(persistence, name, None)
+    if isinstance(found, type) and issubclass(found, persistence.PersistenceError):
+        return found(message)
+    return persistence.PersistenceError(f"{name}: {message}")
+
+
+class WriterProcess:
+    """One server process's writer: `submit` (on the event loop it was first used on) returns
+    an append's notification ids once committed, or raises what failed it."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+        self._queue: list[tuple[Sequence[StoredEvent], asyncio.Future[Outcome]]] = []
+        self._flushing = False
+        self._sent: deque[list[asyncio.Future[Outcome]]] = deque()  # batches not yet answered
+        self._received = bytearray()
+        self._unsent = bytearray()  # a batch's bytes the pipe has not taken yet
+
+    def serves(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether appends on `loop` go through this writer (the first loop to ask keeps it)."""
+        if self.loop is None:
+            self.loop = loop
+        return self.loop is loop
+
+    async def submit(self, events: Sequence[StoredEvent]) -> Outcome:
+        assert self.loop is not None
+        future: asyncio.Future[Outcome] = self.loop.create_future()
+        self._queue.append((events, future))
+        if not self._flushing:
+            self._flushing = True
+            self.loop.call_soon(self._flush)
+        return await future
+
+    # -- on the event loop ------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Send the appends made since the last batch as one batch."""
+        self._flushing = False
+        batch, self._queue = self._queue, []
+        if not batch:
+            return
+        try:
+            if self.process is None:
+                self._start()
+        except OSError as error:
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(WriterStopped(f"the writer process did not start: {error}"))
+            return
+        rows = [[_row(event) for event in events] for events, _ in batch]
+        self._sent.append([future for _, future in batch])
+        self._unsent += _frame(_ENCODE(rows))
+        self._write()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        assert self.loop is not None
+        process = subprocess.Popen(
+            [sys.executable, "-m", __name__, self.url], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        assert process.stdin is not None and process.stdout is not None
+        os.set_blocking(process.stdin.fileno(), False)
+        os.set_blocking(process.stdout.fileno(), False)
+        self.loop.add_reader(process.stdout.fileno(), self._read)
+        self.process = process
+        return process
+
+    def _write(self) -> None:
+        """Give the pipe what it takes of the unsent bytes; wait until it takes the rest."""
+        process = self.process
+        assert process is not None and process.stdin is not None and self.loop is not None
+        fd = process.stdin.fileno()
+        try:
+            written = os.write(fd, self._unsent)
+        except BlockingIOError:
+            written = 0
+        except OSError:  # the process is gone: its end of the pipe tells `_read`
+            self.loop.remove_writer(fd)
+            return
+        del self._unsent[:written]
+        if self._unsent:
+            self.loop.add_writer(fd, self._write)
+        else:
+            self.loop.remove_writer(fd)
+
+    def _read(self) -> None:
+        process = self.process
+        assert process is not None and process.stdout is not None
+        try:
+            data = os.read(process.stdout.fileno(), READ_SIZE)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._stopped()
+            return
+        self._received += data
+        while len(self._received) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self._received)
+            end = _HEADER.size + size
+            if len(self._received) < end:
+                return
+            answers = _ANSWERS.decode(bytes(self._received[_HEADER.size : end]))
+            del self._received[:end]
+            for future, answer in zip(self._sent.popleft(), answers, strict=True):
+                if future.done():  # its waiter was cancelled: the append is written, not answered
+                    continue
+                if answer[0] == "ok":
+                    future.set_result(answer[1])
+                else:
+                    future.set_exception(_error(answer[1], answer[2]))
+
+    def _stopped(self) -> None:
+        """The process ended: fail what it had not answered; the next batch starts a new one."""
+        process = self.process
+        if process is None:
+            return
+        self._let_go(process, "the writer process ended before it answered")
+        _reap(process)
+
+    def _let_go(self, process: subprocess.Popen[bytes], why: str) -> None:
+        """Forget `process` (its pipes closed, so it exits once its batch is written), and fail
+        every append it had not answered, since its outcome is unknown."""
+        assert process.stdin is not None and process.stdout is not None and self.loop is not None
+        self.process = None
+        if not self.loop.is_closed():
+            self.loop.remove_reader(process.stdout.fileno())
+            self.loop.remove_writer(process.stdin.fileno())
+        process.stdin.close()
+        process.stdout.close()
+        while self._sent:
+            for future in self._sent.popleft():
+                if not future.done() and not future.get_loop().is_closed():
+                    future.set_exception(WriterStopped(why))
+        self._received.clear()
+        self._unsent.clear()
+
+    async def _drain(self) -> None:
+        """Wait (on the loop) until every batch sent is answered, then let the process go."""
+        deadline = asyncio.get_running_loop().time() + CLOSE_WAIT
+        while (self._sent or self._queue) and self.process is not None:
+            if asyncio.get_running_loop().time() > deadline:
+                break
+            await asyncio.sleep(0.01)
+        if self.process is not None:
+            self._let_go(self.process, "the store closed before the writer process answered")
+
+    def close(self) -> None:
+        """End the writer once it has answered what it was sent (the store is closing). From
+        another thread than its loop's, this waits for those answers; on the loop itself, or
+        once the loop stopped, what is unanswered fails."""
+        loop, process = self.loop, self.process
+        if loop is None or process is None:
+            return
+        if loop.is_running() and not _on(loop):
+            done = asyncio.run_coroutine_threadsafe(self._drain(), loop)
+            try:
+                done.result(timeout=CLOSE_WAIT + 1)
+            except Exception:  # the loop stopped meanwhile, or the wait ran out
+                if self.process is process:
+                    self._let_go(process, "the store closed before the writer process answered")
+        else:
+            self._let_go(process, "the store closed before the writer process answered")
+        _reap(process)
+
+
+def _on(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    try:
+        process.wait(timeout=CLOSE_WAIT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+# -- the writer process ---------------------------------------------------------------------
+
+
+def _answer(append: Any) -> Answer:
+    if append.error is None:
+        return ("ok", list(append.outcome) if append.outcome is not None else None)
+    return ("error", type(append.error).__name__, str(append.error))
+
+
+def _read_exactly(source: BinaryIO, size: int) -> bytes | None:
+    data = source.read(size)
+    return data if data is not None and len(data) == size else None
+
+
+def serve(url: str, source: BinaryIO, sink: BinaryIO) -> None:
+    """Write each batch read from `source` and answer it on `sink`, until `source` ends."""
+    from store.app import Chronicle
+    from store.group_commit import Append, GroupCommitSQLiteRecorder
+
+    chronicle = Chronicle(url)
+    try:
+        recorder = chronicle.recorder
+        assert isinstance(recorder, GroupCommitSQLiteRecorder)
+        while (header := _read_exactly(source, _HEADER.size)) is not None:
+            body = _read_exactly(source, _HEADER.unpack(header)[0])
+            if body is None:
+                return
+            batch = [
+                Append([StoredEvent(UUID(hex=s), v, topic, state) for s, v, topic, state in rows], {})
+                for rows in _BATCH.decode(body)
+            ]
+            try:
+                recorder._write_batch(batch)
+            except Exception as error:  # raised before the batch was written (no connection)
+                for append in batch:
+                    if not append.done:
+                        append.fail(error)
+            sink.write(_frame(_ENCODE([_answer(append) for append in batch])))
+            sink.flush()
+    finally:
+        chronicle.close()
+
+
+def main() -> None:
+    # A stopping server (Ctrl-C reaches the whole process group; a service manager may signal
+    # every process) still needs the commits of the requests it finishes: the writer ends when
+    # its input does, which the server's end or death closes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    # Only frames go to the pipe: anything printed goes to the server's standard error.
+    sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    with contextlib.suppress(BrokenPipeError):
+        serve(sys.argv[1], sys.stdin.buffer, sink)
+
+
+if __name__ == "__main__":
+    main()
