@@ -31,7 +31,7 @@ from api.dependencies import DEPENDENCIES
 from api.docs import OfflineDocsPlugin
 from api.guard import guard_request
 from api.live import live_lifespan
-from api.metrics import Metrics, metrics_lifespan, timing
+from api.metrics import Metrics, metrics_lifespan
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import write_limits
 from api.routes import ROUTES
@@ -138,7 +138,6 @@ def create_app(
         state=state,
         middleware=[
             *([access_logging(access_log)] if access_log is not None else []),
-            timing(metrics),
             *limiting,
         ],
         before_request=guard_request,

@@ -2,7 +2,8 @@
 
 - `chronicle_actions_recorded_total`: actions this process appended;
 - `chronicle_rejections_total{code}`: refused requests by their problem `code`;
-- `chronicle_record_seconds`: time to answer `POST /games/{id}/actions` (decide and append);
+- `chronicle_record_seconds`: time to decide and append one action (`POST /games/{id}/actions`,
+  from its handler's start to its commit; a refused action is not timed);
 - `chronicle_live_subscribers`, `chronicle_live_games`: open live streams, and the games they follow;
 - `chronicle_redis_up`: 1 while the live streams are linked through Redis (with `CHRONICLE_REDIS`);
 - `chronicle_projection_lag_games`: finished games the statistics view has not counted yet
@@ -13,14 +14,13 @@ Each application has a registry of its own, so several in one process (the tests
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from litestar import Litestar, Response, get
 from litestar.datastructures import State
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from litestar.types import Scope
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
@@ -88,33 +88,6 @@ def metrics_lifespan(metrics: Metrics) -> Callable[[Litestar], AbstractAsyncCont
                 chronicle.listeners.remove(metrics.saved)
 
     return lifespan
-
-
-def timing(metrics: Metrics) -> Callable[[ASGIApp], ASGIApp]:
-    """ASGI middleware: how long each recorded action took to answer."""
-
-    def middleware(app: ASGIApp) -> ASGIApp:
-        async def timed(scope: Scope, receive: Receive, send: Send) -> None:
-            path: str = scope.get("path", "")
-            if scope.get("method") != "POST" or not path.endswith("/actions"):
-                await app(scope, receive, send)
-                return
-            started = time.perf_counter()
-            status = 0
-
-            async def sending(message: Message) -> None:
-                nonlocal status
-                if message["type"] == "http.response.start":
-                    status = message["status"]
-                await send(message)
-
-            await app(scope, receive, sending)
-            if status in (200, 201):
-                metrics.record_seconds.observe(time.perf_counter() - started)
-
-        return timed
-
-    return middleware
 
 
 def _projection_lag(state: State) -> int:

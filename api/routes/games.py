@@ -7,6 +7,7 @@ version is its ETag (`"12"`), so `If-Match: "12"` works like `expected_version: 
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any, Literal
 
 import anyio.to_thread
@@ -16,6 +17,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 
 from api.auth import bearer_token, game_access, parse_game_id
+from api.metrics import Metrics
 from api.problems import problem_responses
 from api.schemas import ActionRequest, GameDetail, GameList
 from api.settings import EdgeSettings
@@ -150,9 +152,12 @@ async def record_action(
     if access is None:  # the first request of a game in this process, or a stranger: may read
         access = await anyio.to_thread.run_sync(game_access, chronicle, gid, token)
     action: dict[str, Any] | str = data.action
+    started = time.perf_counter()
     result = await chronicle.record_async(
         gid, action, access, seat=data.seat, action_id=data.action_id, expected_version=expected
     )
+    metrics: Metrics = request.app.state.metrics
+    metrics.record_seconds.observe(time.perf_counter() - started)
     return Response(result, status_code=200 if result.replayed else 201, headers=etag(result.version))
 
 
