@@ -29,11 +29,11 @@ from litestar.openapi.plugins import JsonRenderPlugin
 from api.access_log import AccessLog, access_logging
 from api.dependencies import DEPENDENCIES
 from api.docs import OfflineDocsPlugin
-from api.guard import guard_request
+from api.guard import before_request
 from api.live import live_lifespan
 from api.metrics import Metrics, metrics_lifespan
 from api.problems import EXCEPTION_HANDLERS
-from api.rate_limits import write_limits
+from api.rate_limits import WriteLimits
 from api.routes import ROUTES
 from api.settings import EdgeSettings, SettingsError
 from projections.games_index import GameIndex
@@ -130,7 +130,7 @@ def create_app(
         raise SettingsError(
             f"CHRONICLE_ACCESS_LOG: cannot write to {settings.access_log}: {error.strerror}"
         ) from None
-    limiting, limits = write_limits(settings)
+    limits = WriteLimits(settings)
     return Litestar(
         route_handlers=ROUTES,
         dependencies=DEPENDENCIES,
@@ -138,9 +138,8 @@ def create_app(
         state=state,
         middleware=[
             *([access_logging(access_log)] if access_log is not None else []),
-            *limiting,
         ],
-        before_request=guard_request,
+        before_request=before_request(limits),
         request_max_body_size=MAX_BODY_BYTES,
         lifespan=[
             *([_open_store(store)] if chronicle is None else []),

@@ -1,4 +1,5 @@
-"""The checks every request passes before its handler decodes anything (`before_request`).
+"""The checks every request passes before its handler decodes anything (`before_request`,
+after the write limits).
 
 Each refusal is a 400 problem: a body nested deeper than `MAX_JSON_DEPTH` (`json_too_deep`;
 decoders recurse, so it is found on the raw text), an integer literal outside the signed 64-bit
@@ -10,10 +11,12 @@ NUL). The body's size is Litestar's `request_max_body_size` (413 `body_too_large
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from litestar import Request
 
+from api.rate_limits import WriteLimits
 from store.errors import InvalidRequest
 from store.limits import (
     INT64_MAX,
@@ -27,6 +30,17 @@ from store.limits import (
 
 MAX_QUERY_ITEMS = 64
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def before_request(limits: WriteLimits) -> Callable[[Request[Any, Any, Any]], Awaitable[None]]:
+    """The hook every request passes before its handler: a write is counted against the write
+    limits (api/rate_limits.py), then the checks above."""
+
+    async def before(request: Request[Any, Any, Any]) -> None:
+        await limits.count(request.scope)
+        await guard_request(request)
+
+    return before
 
 
 async def guard_request(request: Request[Any, Any, Any]) -> None:

@@ -15,9 +15,11 @@ shared by every process; there each count is taken and raised in one atomic roun
 two processes never admit the same place twice. A Redis that does not answer refuses writes
 (503 `rate_limiter_unavailable`) rather than let them through uncounted.
 
-One middleware counts both limits straight from the ASGI scope: the busiest write, an action,
-passes it several thousand times a second, and building a request object per limit cost
-more than the counting.
+The hook every request passes before its handler (api/guard.py) counts both limits, first,
+straight from the ASGI scope: the busiest write, an action, passes it several thousand times a
+second, and building a request object per limit cost more than the counting. It is not a
+middleware: beneath any middleware Litestar adds a second layer of exception handling to
+every request, which cost more than the counting too.
 
 Mutants judged equivalent (bench/mutation.py, group news): the header names in other letter
 cases (HTTP reads them alike) and the codec's name likewise; a token key's prefix spelled
@@ -33,10 +35,9 @@ from __future__ import annotations
 
 import hashlib
 from time import time
-from typing import Any
 
 from litestar.exceptions import TooManyRequestsException
-from litestar.types import ASGIApp, Receive, Scope, Send
+from litestar.types import Scope
 from redis.asyncio import Redis
 
 from api.settings import EdgeSettings, Rate
@@ -143,15 +144,11 @@ class WriteLimits:
         if isinstance(self.counters, RedisCounters):
             await self.counters.close()
 
-    def __call__(self, app: ASGIApp) -> ASGIApp:
-        async def limited(scope: Scope, receive: Receive, send: Send) -> None:
-            if scope.get("method") in WRITES:  # an HTTP write (a WebSocket scope has no method)
-                await self._count(scope)
-            await app(scope, receive, send)
-
-        return limited
-
-    async def _count(self, scope: Scope) -> None:
+    async def count(self, scope: Scope) -> None:
+        """Count an HTTP write (`scope`) against each limit, or raise the refusal of the
+        first it is over; anything else passes uncounted."""
+        if not self.active or scope.get("method") not in WRITES:
+            return
         keys: list[tuple[str, Rate]] = []
         if self.address is not None:
             keys.append((address_key(scope), self.address))
@@ -165,9 +162,3 @@ class WriteLimits:
                 counters.count(key, rate)  # no await: in memory, counting never waits
             else:
                 await counters.count(key, rate)
-
-
-def write_limits(settings: EdgeSettings) -> tuple[list[Any], WriteLimits]:
-    """The middleware of the configured limits (none when both are off), and the limits."""
-    limits = WriteLimits(settings)
-    return ([limits] if limits.active else []), limits
