@@ -28,6 +28,7 @@ from types import MappingProxyType
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
+import msgspec.inspect as mi
 
 from domain.rng import Rng
 
@@ -203,6 +204,39 @@ Decided = tuple[Sequence[Any], Any]
 """The facts of one accepted action and the state they lead to (`decider`)."""
 
 
+_PLAIN_LEAVES = (mi.NoneType, mi.BoolType, mi.IntType, mi.StrType)
+
+
+def encodes_plain(tp: Any) -> bool:
+    """Whether every value of type `tp` becomes, through `msgspec.to_builtins`, only strings,
+    integers, booleans, None, lists and objects with string keys: no float, no key of another
+    type. Whatever this cannot tell (`Any`, a custom or a date type, bytes) counts as not plain."""
+    waiting: list[Any] = [mi.type_info(tp)]
+    seen: set[int] = set()  # a Struct may hold itself
+    while waiting:
+        info = waiting.pop()
+        if id(info) in seen or isinstance(info, _PLAIN_LEAVES):
+            continue
+        seen.add(id(info))
+        if isinstance(info, mi.LiteralType | mi.EnumType):
+            continue  # msgspec takes only text, integers, booleans and None in these
+        if isinstance(info, mi.Metadata):
+            waiting.append(info.type)
+        elif isinstance(info, mi.UnionType | mi.TupleType):
+            waiting.extend(info.types if isinstance(info, mi.UnionType) else info.item_types)
+        elif isinstance(info, mi.ListType | mi.SetType | mi.FrozenSetType | mi.VarTupleType):
+            waiting.append(info.item_type)
+        elif isinstance(info, mi.DictType):
+            if not isinstance(info.key_type, mi.StrType):
+                return False
+            waiting.append(info.value_type)
+        elif isinstance(info, mi.StructType | mi.TypedDictType | mi.DataclassType | mi.NamedTupleType):
+            waiting.extend(field.type for field in info.fields)
+        else:
+            return False
+    return True
+
+
 class Codec(Generic[A, F]):
     """msgspec codecs for a ruleset's tagged unions of actions and facts.
 
@@ -219,6 +253,8 @@ class Codec(Generic[A, F]):
         self._action_kinds: Mapping[str, type[msgspec.Struct]] = MappingProxyType(
             {m.__struct_config__.tag: m for m in members}
         )
+        # Every encoded action and fact is plain JSON (store/chain.py digests it without looking)
+        self.plain = encodes_plain(action_type) and encodes_plain(fact_type)
 
     def decode_action(self, data: object) -> A:
         """Raises msgspec.ValidationError on a malformed or unknown action."""

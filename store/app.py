@@ -243,7 +243,8 @@ class Chronicle(Application[UUID]):
                 if rows and chain.KEY not in msgspec.json.decode(rows[-1].state):
                     rows = list(self.recorder.select_events(game_id, lte=before))  # stored before the chain
                 previous = chain.head_of(rows, game_id)
-            heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events))
+            plain = isinstance(game, Game) and game.ruleset.codec.plain
+            heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events, plain))
         return heads
 
     @staticmethod

@@ -47,17 +47,19 @@ import msgspec
 from eventsourcing.persistence import JSONTranscoder, Transcoder
 from eventsourcing.persistence import StoredEvent as StoredRecord
 
-from domain.events import STREAM_EVENTS
+from domain.events import STREAM_EVENTS, ActionRecorded, FactRecorded
 
 ALGORITHM = "chronicle-chain-v1"
 GENESIS = "0" * 64
 KEY = "chain"  # where a stored event keeps its digest
 TOPICS = frozenset(cls.TOPIC for cls in STREAM_EVENTS)
+RECORD_TOPICS = frozenset({ActionRecorded.TOPIC, FactRecorded.TOPIC})
 
 
-def canonical(fields: Mapping[str, Any]) -> bytes:
+def canonical(fields: Mapping[str, Any], plain: bool = False) -> bytes:
+    """`fields` in the canonical form; `plain`: known to be plain JSON (`_plain`) already."""
     body = {k: v for k, v in fields.items() if k != KEY} if KEY in fields else fields
-    if _plain(body):  # msgspec writes these alike, several times faster
+    if plain or _plain(body):  # msgspec writes these alike, several times faster
         return msgspec.json.encode(body, order="sorted")
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -82,10 +84,12 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def link(previous: str, game_id: UUID, version: int, topic: str, fields: Mapping[str, Any]) -> str:
+def link(
+    previous: str, game_id: UUID, version: int, topic: str, fields: Mapping[str, Any], plain: bool = False
+) -> str:
     """The digest of the event at `version` whose stored fields are `fields`, after `previous`."""
     head = f"{ALGORITHM}\n{previous}\n{game_id.hex}\n{version}\n{topic}\n".encode()
-    return hashlib.sha256(head + canonical(fields)).hexdigest()
+    return hashlib.sha256(head + canonical(fields, plain)).hexdigest()
 
 
 def _transcoder() -> Transcoder:
@@ -122,8 +126,9 @@ def iso(when: datetime) -> str:
     return text
 
 
-def _event_digest(previous: str, event: Any) -> str:
-    """`link` over a new event. A game event's fields are JSON values and its timestamp, so
+def _event_digest(previous: str, event: Any, plain: bool = False) -> str:
+    """`link` over a new event (`plain`: its fields are known to be plain JSON once its
+    timestamp is written). A game event's fields are JSON values and its timestamp, so
     they are written as the transcoder would store them without a round trip through it; any
     other value takes the transcoder's way."""
     fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
@@ -132,7 +137,7 @@ def _event_digest(previous: str, event: Any) -> str:
         fields["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(when)}
     topic = type(event).TOPIC
     try:
-        return link(previous, event.originator_id, event.originator_version, topic, fields)
+        return link(previous, event.originator_id, event.originator_version, topic, fields, plain)
     except TypeError:
         return link(previous, event.originator_id, event.originator_version, topic, stored_fields(event))
 
@@ -201,11 +206,14 @@ def digests(game_id: UUID, records: Iterable[Record]) -> list[str]:
     return found
 
 
-def stamp(previous: str, events: list[Any]) -> str:
+def stamp(previous: str, events: list[Any], plain_records: bool = False) -> str:
     """Give each new event of one game (in order, following the digest `previous`) its digest,
-    kept in the event's fields so the mapper stores it; returns the new head."""
+    kept in the event's fields so the mapper stores it; returns the new head. `plain_records`:
+    the game's ruleset encodes every action and fact as plain JSON (`Codec.plain`), so an
+    action's or a fact's event needs no look for a float: its other fields are text, integers
+    and None."""
     for event in events:
-        digest = _event_digest(previous, event)
+        digest = _event_digest(previous, event, plain_records and type(event).TOPIC in RECORD_TOPICS)
         object.__getattribute__(event, "__dict__")[KEY] = digest
         previous = digest
     return previous

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from datetime import UTC, datetime
+from typing import Any
 from uuid import UUID
 
 import pytest
@@ -216,3 +217,27 @@ def test_a_process_that_did_not_write_the_last_event_chains_onto_the_stored_one(
     assert [r.fields["chain"] for r in records] == chain.digests(game_id, records)
     report = audit_game(app, game_id, ADMIN)
     assert report.chain is not None and report.chain.intact
+
+
+def test_only_an_action_s_or_a_fact_s_event_is_digested_as_plain_for_a_plain_ruleset() -> None:
+    """A ruleset whose actions and facts encode as plain JSON (`Codec.plain`) has its actions'
+    and facts' events digested without a look for floats; any other event, whose fields the
+    ruleset's codec does not make (an outcome), is still looked at, and digested as documented."""
+    from domain.events import FactRecorded, GameFinished
+
+    made_by: dict[str, Any] = {"fact": FactRecorded, "finished": GameFinished}  # the library's metaclass
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    game = UUID(int=7)
+
+    def made() -> list[object]:
+        fact = made_by["fact"](originator_id=game, originator_version=2, timestamp=at, fact={"n": 1})
+        finished = made_by["finished"](
+            originator_id=game, originator_version=3, timestamp=at, outcome={"score": 1e16}, server_seed=""
+        )
+        return [fact, finished]
+
+    plain, looked_at = made(), made()
+    assert chain.stamp(chain.GENESIS, plain, True) == chain.stamp(chain.GENESIS, looked_at, False)
+    records = chain.records_of(plain)
+    assert chain.check(game, records).intact  # as recomputed with json.dumps, floats and all
+    assert [r.fields[chain.KEY] for r in records] == chain.digests(game, records)
