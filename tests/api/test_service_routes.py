@@ -97,6 +97,8 @@ def test_the_openapi_document_describes_every_route_and_the_problem_answers(
     record = paths["/games/{game_id}/actions"]["post"]
     assert {"200", "201", "409", "422"} <= set(record["responses"])
     assert "application/problem+json" in record["responses"]["409"]["content"]
+    headers = [p for p in record["parameters"] if p["in"] == "header"]  # read by the handler itself
+    assert [(p["name"], p["required"]) for p in headers] == [("If-Match", False)]
     events = {p["name"] for p in paths["/games/{game_id}/events"]["get"]["parameters"]}
     assert {"from", "to"} <= events
 
