@@ -9,10 +9,11 @@ of it spent waiting, and the loop stood idle about a fifth of the time, waiting 
 
 A writer process has an interpreter of its own. Once the callbacks of a turn of the event loop
 have run, the loop sends the appends they made down a pipe as one batch, and goes on; it reads
-each answer when it comes. The process writes the batches in the order sent, each with the
-group commit's writing (one transaction; a clashing version fails that append alone; any other
-error writes the batch again one append per transaction). It answers a batch only once it is
-committed, so nothing is acknowledged before its commit, as before.
+each answer when it comes. The process writes the batches in the order sent: every batch that
+waited in the pipe while it wrote the last one goes into the next transaction, as in a thread,
+with the group commit's writing (a clashing version fails that append alone; any other error
+writes them again one append per transaction). It answers a batch only once it is committed,
+so nothing is acknowledged before its commit, as before.
 
 When the process dies, the appends it had not answered fail with `WriterStopped`, a store
 error (503 `store_unavailable`): each one's outcome is unknown, so none is written again here.
@@ -31,18 +32,21 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import select
 import signal
 import struct
 import subprocess
 import sys
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
 from uuid import UUID
 
 import msgspec
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
+
+from store.group_commit import Append
 
 Outcome = Sequence[int] | None
 Row = tuple[str, int, str, bytes]
@@ -263,35 +267,57 @@ def _answer(append: Any) -> Answer:
     return ("error", type(append.error).__name__, str(append.error))
 
 
-def _read_exactly(source: BinaryIO, size: int) -> bytes | None:
-    data = source.read(size)
-    return data if data is not None and len(data) == size else None
+def _batches(source: int) -> Iterator[list[list[list[Row]]]]:
+    """The batches read from the file descriptor `source`, until it ends: each time, every
+    batch already waiting in the pipe (at least one), so that what the server sent while the
+    last commit synced is written in one transaction, as group commit does in a thread."""
+    pending = bytearray()
+    ended = False
+    while not ended:
+        while not _framed(pending) or select.select([source], [], [], 0)[0]:
+            data = os.read(source, READ_SIZE)
+            if not data:  # the server closed its end: what it sent whole is still written
+                ended = True
+                break
+            pending += data
+        batches: list[list[list[Row]]] = []
+        while _framed(pending):
+            end = _HEADER.size + _HEADER.unpack_from(pending)[0]
+            batches.append(_BATCH.decode(bytes(pending[_HEADER.size : end])))
+            del pending[:end]
+        if batches:
+            yield batches
 
 
-def serve(url: str, source: BinaryIO, sink: BinaryIO) -> None:
-    """Write each batch read from `source` and answer it on `sink`, until `source` ends."""
+def _framed(pending: bytearray) -> bool:
+    """Whether `pending` starts with a whole frame."""
+    return len(pending) >= _HEADER.size and len(pending) >= _HEADER.size + _HEADER.unpack_from(pending)[0]
+
+
+def _append(rows: list[Row]) -> Append:
+    return Append([StoredEvent(UUID(hex=s), v, topic, state) for s, v, topic, state in rows], {})
+
+
+def serve(url: str, source: int, sink: BinaryIO) -> None:
+    """Write the batches read from the file descriptor `source` and answer each on `sink`, until
+    `source` ends. Batches waiting together are written in one transaction."""
     from store.app import Chronicle
-    from store.group_commit import Append, GroupCommitSQLiteRecorder
+    from store.group_commit import GroupCommitSQLiteRecorder
 
     chronicle = Chronicle(url)
     try:
         recorder = chronicle.recorder
         assert isinstance(recorder, GroupCommitSQLiteRecorder)
-        while (header := _read_exactly(source, _HEADER.size)) is not None:
-            body = _read_exactly(source, _HEADER.unpack(header)[0])
-            if body is None:
-                return
-            batch = [
-                Append([StoredEvent(UUID(hex=s), v, topic, state) for s, v, topic, state in rows], {})
-                for rows in _BATCH.decode(body)
-            ]
+        for sent in _batches(source):
+            batches = [[_append(rows) for rows in batch] for batch in sent]
+            appends = [append for batch in batches for append in batch]
             try:
-                recorder._write_batch(batch)
+                recorder._write_batch(appends)
             except Exception as error:  # raised before the batch was written (no connection)
-                for append in batch:
+                for append in appends:
                     if not append.done:
                         append.fail(error)
-            sink.write(_frame(_ENCODE([_answer(append) for append in batch])))
+            sink.write(b"".join(_frame(_ENCODE([_answer(a) for a in batch])) for batch in batches))
             sink.flush()
     finally:
         chronicle.close()
@@ -307,7 +333,7 @@ def main() -> None:
     sink = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     with contextlib.suppress(BrokenPipeError):
-        serve(sys.argv[1], sys.stdin.buffer, sink)
+        serve(sys.argv[1], sys.stdin.fileno(), sink)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from api.app import create_app
 from domain.events import ActionRecorded
 from store.app import RECORDER, Chronicle, NewGame, Recorded
 from store.audit import audit_events
+from store.group_commit import GroupCommitSQLiteRecorder
 from store.writer_process import WriterProcess, WriterStopped, _error, _frame, serve
 
 T = TypeVar("T")
@@ -155,21 +156,36 @@ def test_the_served_app_commits_through_a_writer_that_ends_with_the_server(url: 
         assert reader.game(UUID(created["game_id"])).version == answers[-1].json()["version"]
 
 
-def test_the_writer_answers_each_batch_it_reads_until_its_input_ends(url: str) -> None:
+def test_the_writer_answers_each_batch_it_reads_until_its_input_ends(url: str, monkeypatch: Any) -> None:
+    """Batches waiting together in the pipe are written in one transaction, each answered."""
+    written: list[int] = []
+    write = GroupCommitSQLiteRecorder._write_batch
+
+    def counting(self: GroupCommitSQLiteRecorder, batch: list[Any]) -> None:
+        written.append(len(batch))
+        write(self, batch)
+
+    monkeypatch.setattr(GroupCommitSQLiteRecorder, "_write_batch", counting)
     taken, free = uuid4().hex, uuid4().hex
     state = b"{}"
     batches = [
         [[(taken, 1, "test:Event", state)]],
         [[(free, 1, "test:Event", state)], [(taken, 1, "test:Event", state)]],
     ]
-    source = io.BytesIO(b"".join(_frame(msgspec.msgpack.encode(b)) for b in batches))
+    source, into = os.pipe()
+    os.write(into, b"".join(_frame(msgspec.msgpack.encode(b)) for b in batches))
+    os.close(into)
     sink = io.BytesIO()
-    serve(url, source, sink)
+    try:
+        serve(url, source, sink)
+    finally:
+        os.close(source)
     answers, data = [], sink.getvalue()
     while data:
         size = int.from_bytes(data[:4], "little")
         answers.append(msgspec.msgpack.decode(data[4 : 4 + size]))
         data = data[4 + size :]
+    assert written == [3]  # both batches were waiting: one transaction, three appends
     assert answers[0] == [["ok", [1]]]
     assert answers[1][0] == ["ok", [2]]
     assert answers[1][1][:2] == ["error", "IntegrityError"]
