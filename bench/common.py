@@ -23,6 +23,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# each running server's process id, by its URL (`server_cpu_seconds`)
+SERVER_PIDS: dict[str, int] = {}
+
+
+def server_cpu_seconds(url: str) -> float:
+    """The CPU time the server process at `url` has used so far, every thread of it (Linux)."""
+    with open(f"/proc/{SERVER_PIDS[url]}/stat") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 @contextmanager
 def uvicorn_server(app: str, env: dict[str, str] | None = None) -> Iterator[str]:
     """A real server process with the settings both sides of a comparison share."""
@@ -58,8 +69,10 @@ def uvicorn_server(app: str, env: dict[str, str] | None = None) -> Iterator[str]
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError(f"{app} did not start") from None
                 time.sleep(0.1)
+        SERVER_PIDS[url] = process.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         process.terminate()
         process.wait(timeout=10)
 

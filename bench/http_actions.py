@@ -16,6 +16,10 @@ machine the server and the clients share the cores, so more client processes tha
 add scheduling: one process per core is the default. The best of the two bare rates is the
 baseline.
 
+Beside each rate: the server process's CPU time per request (every thread of it; our commits'
+writer process is apart) and how busy that made it over the run. A server busy all the time is
+limited by its CPU alone; the share it is not busy, our server spends waiting for commits.
+
     .venv/bin/python -m bench.http_actions [--games 32] [--actions 300] [--processes 2] [--rounds 4]
 """
 
@@ -29,7 +33,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import bot_playout, ratio_line, uvicorn_server
+from bench.common import bot_playout, ratio_line, server_cpu_seconds, uvicorn_server
 from bench.load import Load, drive
 from domain.rng import SeededRng
 from domain.ruleset import GameConfig, Seat, get_ruleset, resolve_options
@@ -70,11 +74,20 @@ def create_games(url: str, games: int) -> list[Game]:
     return out
 
 
-def describe(load: Load) -> str:
+def describe(load: Load, server_cpu: float) -> str:
     return (
         f"{load.rate:,.1f} actions/s ({load.requests} in {load.seconds:.2f} s, "
-        f"{load.processes} client processes using {load.client_cpu_share:.0%} of the CPU)"
+        f"{load.processes} client processes using {load.client_cpu_share:.0%} of the CPU); "
+        f"server: {server_cpu / load.requests * 1e6:,.0f} us of CPU per request, "
+        f"busy {server_cpu / load.seconds:.0%} of the run"
     )
+
+
+def measured(url: str, games: list[Game], processes: int, rounds: int = 1) -> tuple[Load, float]:
+    """The load driven at the server at `url`, and the CPU time the server spent meanwhile."""
+    before = server_cpu_seconds(url)
+    load = drive(url, games, processes, rounds=rounds)
+    return load, server_cpu_seconds(url) - before
 
 
 def main() -> None:
@@ -95,13 +108,13 @@ def main() -> None:
         }
         with uvicorn_server("api.asgi:app", env) as url:
             games = [(g, t, bodies[: args.actions]) for g, t, bodies in create_games(url, args.games)]
-            ours = drive(url, games, args.processes)
+            ours, ours_cpu = measured(url, games, args.processes)
         with uvicorn_server("bench.bare_app:app") as url:
-            bare = [drive(url, games, n, rounds=args.rounds) for n in (args.processes, args.processes + 1)]
-    print(f"ours: {describe(ours)}, {args.games} games at once")
-    for load in bare:
-        print(f"bare: {describe(load)}")
-    best = max(bare, key=lambda load: load.rate)
+            bare = [measured(url, games, n, args.rounds) for n in (args.processes, args.processes + 1)]
+    print(f"ours: {describe(ours, ours_cpu)}, {args.games} games at once")
+    for load, cpu in bare:
+        print(f"bare: {describe(load, cpu)}")
+    best = max(bare, key=lambda measure: measure[0].rate)[0]
     print(ratio_line("HTTP actions recorded", ours.rate, "actions/s", best.rate, ">= 0.25"))
 
 
