@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import select
 import signal
+import subprocess
+import threading
 from collections.abc import Coroutine, Iterator
 from contextlib import closing
 from pathlib import Path
@@ -135,6 +138,7 @@ def test_an_append_the_writer_did_not_answer_fails_as_unknown_and_the_next_start
 
     failed, first, second, after = on_a_loop(appends())
     assert isinstance(failed, WriterStopped) and isinstance(failed, OperationalError)
+    assert "ended before it answered" in str(failed)
     assert not isinstance(failed, IntegrityError)  # a clash would be decided again and written twice
     assert second != first and after is not None
     assert [e.originator_version for e in app.recorder.select_events(stream)] == [1]
@@ -192,7 +196,10 @@ def test_the_writer_answers_each_batch_it_reads_until_its_input_ends(url: str, m
 
 
 def test_an_error_named_by_the_writer_is_raised_as_the_library_s_class_of_that_name() -> None:
-    assert type(_error("IntegrityError", "clash")) is IntegrityError
+    assert (
+        type(_error("IntegrityError", "clash")) is IntegrityError
+        and str(_error("IntegrityError", "clash")) == "clash"
+    )
     assert type(_error("OperationalError", "locked")) is OperationalError
     other = _error("ValueError", "odd")  # not a store error: still one, with its name kept
     assert type(other) is PersistenceError and str(other) == "ValueError: odd"
@@ -219,3 +226,98 @@ def test_a_writer_outlives_a_stop_signal_and_ends_with_its_input(url: str) -> No
         process = writer.process
         assert before == after and process is not None
     assert process.returncode == 0 and writer.process is None
+
+
+def test_closing_the_store_from_another_thread_waits_for_the_answers_of_what_was_sent(url: str) -> None:
+    """As the server's shutdown closes the store: from a worker thread, while its loop runs."""
+    app = Chronicle(url, writer_process=True)
+    writer, stream = app.writer, uuid4()
+    assert writer is not None
+    loop = asyncio.new_event_loop()
+    runner = threading.Thread(target=loop.run_forever)
+    runner.start()
+    try:
+
+        async def held() -> asyncio.Future[Any]:
+            assert writer.serves(asyncio.get_running_loop())
+            await writer.submit(events(uuid4(), 1))
+            assert writer.process is not None
+            os.kill(writer.process.pid, signal.SIGSTOP)  # the next batch waits in its pipe
+            pending = asyncio.ensure_future(writer.submit(events(stream, 1)))
+            await asyncio.sleep(0.1)
+            return pending
+
+        pending = asyncio.run_coroutine_threadsafe(held(), loop).result(timeout=20)
+        process = writer.process
+        assert process is not None and not pending.done()
+        threading.Timer(0.3, os.kill, (process.pid, signal.SIGCONT)).start()
+        app.close()  # waits until the held batch is written and answered
+        assert pending.done() and pending.result() is not None
+        assert process.returncode == 0 and writer.process is None
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(timeout=10)
+        loop.close()
+    with closing(Chronicle(url)) as reader:
+        assert [e.originator_version for e in reader.recorder.select_events(stream)] == [1]
+
+
+def test_a_writer_that_cannot_start_fails_the_batch_it_was_started_for(
+    app: Chronicle, monkeypatch: Any
+) -> None:
+    writer = app.writer
+    assert writer is not None
+
+    def cannot(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(subprocess, "Popen", cannot)
+
+    async def append() -> object:
+        assert writer.serves(asyncio.get_running_loop())
+        return (await asyncio.gather(writer.submit(events(uuid4(), 1)), return_exceptions=True))[0]
+
+    failed = on_a_loop(append())
+    assert isinstance(failed, WriterStopped) and "did not start: no more processes" in str(failed)
+
+
+def test_the_writer_answers_a_batch_without_waiting_for_the_next(url: str) -> None:
+    source, into = os.pipe()
+    answers, sink_end = os.pipe()
+    sink = os.fdopen(sink_end, "wb")
+    writing = threading.Thread(target=serve, args=(url, source, sink))
+    writing.start()
+    try:
+        os.write(into, _frame(msgspec.msgpack.encode([[(uuid4().hex, 1, "test:Event", b"{}")]])))
+        ready, _, _ = select.select([answers], [], [], 20)  # the pipe stays open meanwhile
+        assert ready and msgspec.msgpack.decode(os.read(answers, 1 << 16)[4:]) == [["ok", [1]]]
+    finally:
+        os.close(into)
+        writing.join(timeout=20)
+        sink.close()
+        os.close(answers)
+        os.close(source)
+    assert not writing.is_alive()
+
+
+def test_a_batch_the_store_cannot_take_is_answered_with_the_error_for_each_append(
+    url: str, monkeypatch: Any
+) -> None:
+    def unavailable(self: GroupCommitSQLiteRecorder, batch: list[Any]) -> None:
+        batch[0].succeed([7])  # answered before the failure: kept as it is
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(GroupCommitSQLiteRecorder, "_write_batch", unavailable)
+    source, into = os.pipe()
+    rows = [[(uuid4().hex, 1, "test:Event", b"{}")], [(uuid4().hex, 1, "test:Event", b"{}")]]
+    os.write(into, _frame(msgspec.msgpack.encode(rows)))
+    os.close(into)
+    sink = io.BytesIO()
+    try:
+        serve(url, source, sink)
+    finally:
+        os.close(source)
+    assert msgspec.msgpack.decode(sink.getvalue()[4:]) == [
+        ["ok", [7]],
+        ["error", "OperationalError", "database is locked"],
+    ]
