@@ -25,6 +25,17 @@ list of appends, each a list of `[stream id (32 hex digits), version, topic, sta
 answer is, per append, `["ok", [notification id, ...]]` or `["error", error class, message]`.
 
     python -m store.writer_process URL
+
+Mutants judged equivalent (bench/mutation.py, group append): a stream id passed as text where
+it is a UUID (the writer reads either form); the turn's flag set to None (a second flush finds
+the queue empty); the asserts' `and` and `or` among their not-None checks; the wording of the
+errors a closing store gives (no caller is left to read them); the waits' bounds (`CLOSE_WAIT`,
+the drain's deadline and poll, the reaping's timeout), reached only when a writer hangs; the
+drain letting None go (its error makes `close` let the process go itself); the closed-loop
+test of a failing future as `or` (no one awaits a future of a closed loop); an answer of no
+ids (the recorder numbers every append); `ended` as None; and in `_batches`, reading on in a
+spin, or waiting a second, or never, for more input while a whole batch waits (the outcome is
+the same; the time, or how many batches share a transaction, is not).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from contextlib import closing
 from pathlib import Path
@@ -130,8 +131,10 @@ def test_an_append_the_writer_did_not_answer_fails_as_unknown_and_the_next_start
         pending = asyncio.ensure_future(writer.submit(events(stream, 1)))
         await asyncio.sleep(0.2)
         assert not pending.done()
+        killed = writer.process
         os.kill(first, signal.SIGKILL)
         failed = await asyncio.gather(pending, return_exceptions=True)
+        assert killed.returncode == -signal.SIGKILL  # reaped, not left a zombie
         after = await writer.submit(events(stream, 1))  # not written before: version 1 is free
         assert writer.process is not None
         return failed[0], first, writer.process.pid, list(after) if after is not None else None
@@ -190,6 +193,9 @@ def test_the_writer_answers_each_batch_it_reads_until_its_input_ends(url: str, m
         answers.append(msgspec.msgpack.decode(data[4 : 4 + size]))
         data = data[4 + size :]
     assert written == [3]  # both batches were waiting: one transaction, three appends
+    with closing(Chronicle(url)) as reader:
+        stored = reader.recorder.select_events(UUID(hex=free))
+        assert [(e.originator_version, e.topic, e.state) for e in stored] == [(1, "test:Event", state)]
     assert answers[0] == [["ok", [1]]]
     assert answers[1][0] == ["ok", [2]]
     assert answers[1][1][:2] == ["error", "IntegrityError"]
@@ -251,7 +257,9 @@ def test_closing_the_store_from_another_thread_waits_for_the_answers_of_what_was
         process = writer.process
         assert process is not None and not pending.done()
         threading.Timer(0.3, os.kill, (process.pid, signal.SIGCONT)).start()
-        app.close()  # waits until the held batch is written and answered
+        started = time.monotonic()
+        app.close()  # waits until the held batch is written and answered, and no longer
+        assert time.monotonic() - started < 5
         assert pending.done() and pending.result() is not None
         assert process.returncode == 0 and writer.process is None
     finally:
@@ -288,7 +296,10 @@ def test_the_writer_answers_a_batch_without_waiting_for_the_next(url: str) -> No
     writing = threading.Thread(target=serve, args=(url, source, sink))
     writing.start()
     try:
-        os.write(into, _frame(msgspec.msgpack.encode([[(uuid4().hex, 1, "test:Event", b"{}")]])))
+        frame = _frame(msgspec.msgpack.encode([[(uuid4().hex, 1, "test:Event", b"{}")]]))
+        os.write(into, frame[:7])  # a frame may come in parts
+        time.sleep(0.1)
+        os.write(into, frame[7:])
         ready, _, _ = select.select([answers], [], [], 20)  # the pipe stays open meanwhile
         assert ready and msgspec.msgpack.decode(os.read(answers, 1 << 16)[4:]) == [["ok", [1]]]
     finally:
@@ -321,3 +332,19 @@ def test_a_batch_the_store_cannot_take_is_answered_with_the_error_for_each_appen
         ["ok", [7]],
         ["error", "OperationalError", "database is locked"],
     ]
+
+
+def test_closing_the_store_on_its_own_event_loop_lets_the_writer_go_at_once(app: Chronicle) -> None:
+    writer = app.writer
+    assert writer is not None
+
+    async def close_here() -> tuple[float, subprocess.Popen[bytes] | None]:
+        assert writer.serves(asyncio.get_running_loop())
+        await writer.submit(events(uuid4(), 1))
+        process = writer.process
+        started = time.monotonic()
+        writer.close()  # the loop cannot wait for itself: nothing is in flight, nothing fails
+        return time.monotonic() - started, process
+
+    took, process = on_a_loop(close_here())
+    assert took < 5 and process is not None and process.returncode == 0 and writer.process is None
