@@ -320,7 +320,7 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         events = [event for append in batch for event in append.events]
         if len(events) > ROWS_PER_STATEMENT:
             return None
-        keys = [(_stream(event.originator_id), event.originator_version) for event in events]
+        keys = [(stream_hex(event.originator_id), event.originator_version) for event in events]
         values: list[Any] = []
         for key, event in zip(keys, events, strict=True):
             values += (*key, event.topic, event.state)
@@ -338,7 +338,7 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         return [[positions[next(found)] for _ in append.events] for append in batch]
 
 
-def _stream(originator_id: UUID | str) -> str:
+def stream_hex(originator_id: UUID | str) -> str:
     """A stream's id as the library stores it on SQLite: 32 hex digits."""
     return originator_id.hex if isinstance(originator_id, UUID) else originator_id
 

@@ -57,7 +57,7 @@ import msgspec
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 
-from store.group_commit import Append
+from store.group_commit import Append, stream_hex
 
 Outcome = Sequence[int] | None
 Row = tuple[str, int, str, bytes]
@@ -80,8 +80,7 @@ def _frame(body: bytes) -> bytes:
 
 
 def _row(event: StoredEvent) -> Row:
-    stream = event.originator_id.hex if isinstance(event.originator_id, UUID) else event.originator_id
-    return (stream, event.originator_version, event.topic, event.state)
+    return (stream_hex(event.originator_id), event.originator_version, event.topic, event.state)
 
 
 def _error(name: str, message: str) -> Exception:

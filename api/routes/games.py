@@ -128,8 +128,8 @@ def expected_version(in_body: int | None, if_match: str | None) -> int | None:
 @dataclass
 class _ActionOperation(Operation):
     """The action route's OpenAPI operation, with the `If-Match` header it takes. The handler
-    reads that header itself: as a declared parameter it cost each action more (Litestar
-    builds the request's headers to extract it) than deciding whether the game is over."""
+    reads that header itself: as a declared parameter, extracting it cost each action about
+    25,000 instructions (bench.instructions)."""
 
     def __post_init__(self) -> None:
         header = Parameter(

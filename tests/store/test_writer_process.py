@@ -58,6 +58,24 @@ def events(stream: UUID, *versions: int) -> list[StoredEvent]:
     return [StoredEvent(stream, v, "test:Event", b"{}") for v in versions]
 
 
+def served(url: str, batches: list[Any]) -> list[Any]:
+    """What a writer answers to `batches`, sent at once down a pipe it reads to its end."""
+    source, into = os.pipe()
+    os.write(into, b"".join(_frame(msgspec.msgpack.encode(b)) for b in batches))
+    os.close(into)
+    sink = io.BytesIO()
+    try:
+        serve(url, source, sink)
+    finally:
+        os.close(source)
+    answers, data = [], sink.getvalue()
+    while data:
+        size = int.from_bytes(data[:4], "little")
+        answers.append(msgspec.msgpack.decode(data[4 : 4 + size]))
+        data = data[4 + size :]
+    return answers
+
+
 def test_actions_recorded_on_an_event_loop_are_committed_by_a_process_of_their_own(app: Chronicle) -> None:
     new = NewGame("province", ["Ann", "Ben"], mode="physical")
     games = [UUID(app.create_game(new).game_id) for _ in range(6)]
@@ -179,19 +197,7 @@ def test_the_writer_answers_each_batch_it_reads_until_its_input_ends(url: str, m
         [[(taken, 1, "test:Event", state)]],
         [[(free, 1, "test:Event", state)], [(taken, 1, "test:Event", state)]],
     ]
-    source, into = os.pipe()
-    os.write(into, b"".join(_frame(msgspec.msgpack.encode(b)) for b in batches))
-    os.close(into)
-    sink = io.BytesIO()
-    try:
-        serve(url, source, sink)
-    finally:
-        os.close(source)
-    answers, data = [], sink.getvalue()
-    while data:
-        size = int.from_bytes(data[:4], "little")
-        answers.append(msgspec.msgpack.decode(data[4 : 4 + size]))
-        data = data[4 + size :]
+    answers = served(url, batches)
     assert written == [3]  # both batches were waiting: one transaction, three appends
     with closing(Chronicle(url)) as reader:
         stored = reader.recorder.select_events(UUID(hex=free))
@@ -319,19 +325,8 @@ def test_a_batch_the_store_cannot_take_is_answered_with_the_error_for_each_appen
         raise OperationalError("database is locked")
 
     monkeypatch.setattr(GroupCommitSQLiteRecorder, "_write_batch", unavailable)
-    source, into = os.pipe()
     rows = [[(uuid4().hex, 1, "test:Event", b"{}")], [(uuid4().hex, 1, "test:Event", b"{}")]]
-    os.write(into, _frame(msgspec.msgpack.encode(rows)))
-    os.close(into)
-    sink = io.BytesIO()
-    try:
-        serve(url, source, sink)
-    finally:
-        os.close(source)
-    assert msgspec.msgpack.decode(sink.getvalue()[4:]) == [
-        ["ok", [7]],
-        ["error", "OperationalError", "database is locked"],
-    ]
+    assert served(url, [rows]) == [[["ok", [7]], ["error", "OperationalError", "database is locked"]]]
 
 
 def test_closing_the_store_on_its_own_event_loop_lets_the_writer_go_at_once(app: Chronicle) -> None:
