@@ -36,6 +36,7 @@ from uuid import UUID, uuid4
 import msgspec
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording
+from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain import reading
 from domain.events import ActionRecorded, FactRecorded
@@ -257,26 +258,36 @@ class Chronicle(Application[UUID]):
     # -- a save split at its commit (store/saving.py) -----------------------------------
 
     def _prepare_save(self, game: Game) -> PendingSave:
-        """What `save(game)` does before the commit: collect, stamp and map the new events."""
+        """What `save(game)` does before the commit: collect the new events. They are stamped
+        and mapped by the commit (`_sealed`), or mapped and left to the writer process to stamp."""
         processing_event: ProcessingEvent[UUID] = ProcessingEvent()
         # as `collect_events(game)`, without its runtime protocol checks
         processing_event.events.extend(game.collect_events())
         processing_event.aggregates[game.id] = game
-        heads = self._stamp(processing_event)
-        stored = [self.mapper.to_stored_event(e) for e in processing_event.events]
-        return PendingSave(processing_event, stored, heads)
+        return PendingSave(processing_event, [], {})
+
+    def _sealed(self, pending: PendingSave) -> PendingSave:
+        """The save's events stamped with their digests, and mapped for the store."""
+        pending.heads = self._stamp(pending.processing_event)
+        pending.stored = self._mapped(pending)
+        return pending
+
+    def _mapped(self, pending: PendingSave) -> list[StoredRecord]:
+        return [self.mapper.to_stored_event(e) for e in pending.processing_event.events]
 
     def _commit(self, pending: PendingSave) -> Sequence[int] | None:
-        event = pending.processing_event
+        event = self._sealed(pending).processing_event
         return self.recorder.insert_events(pending.stored, tracking=event.tracking, **event.saved_kwargs)
 
     async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
-        """The commit, awaited: on SQLite, in the next batch of the writer process or of the
-        group commit's thread; else in a thread."""
-        event = pending.processing_event
+        """The commit, awaited: on SQLite, in the next batch of the writer process (which
+        stamps the events: store/stamping.py) or of the group commit's thread; else in a
+        thread."""
         writer = self.writer
         if writer is not None and writer.serves(asyncio.get_running_loop()):
+            pending.stored = self._mapped(pending)
             return await writer.submit(pending.stored)  # the application tracks nothing: no kwargs
+        event = self._sealed(pending).processing_event
         group = getattr(self.recorder, "group", None)
         if isinstance(group, GroupCommit):
             kwargs = {"tracking": event.tracking, **event.saved_kwargs}

@@ -219,6 +219,36 @@ def stamp(previous: str, events: list[Any], plain_records: bool = False) -> str:
     return previous
 
 
+def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:
+    """A stored game event written without its digest, with it: the digest after `previous`,
+    of the fields its stored JSON holds (read as `check` reads them, so the two agree by
+    construction), added to that JSON as its last key, where the library's transcoder writes
+    a digest kept in the event's fields (`stamp`). Returns the event and its digest."""
+    fields = json.loads(event.state)
+    if not isinstance(fields, dict) or not fields or KEY in fields or not event.state.endswith(b"}"):
+        raise ValueError(f"not a stored event without its digest: {event.state[:80]!r}")
+    game_id = event.originator_id if isinstance(event.originator_id, UUID) else UUID(event.originator_id)
+    digest = link(previous, game_id, event.originator_version, event.topic, fields)
+    state = b'%s,"%s":"%s"}' % (event.state[:-1], KEY.encode(), digest.encode())
+    return StoredRecord(event.originator_id, event.originator_version, event.topic, state), digest
+
+
+class _Kept(msgspec.Struct):
+    digest: str | None = msgspec.field(default=None, name=KEY)
+
+
+_KEPT = msgspec.json.Decoder(_Kept)
+
+
+def kept_digest(state: bytes) -> str | None:
+    """The digest a stored event's JSON carries (None if it was stored before the chain)."""
+    try:
+        return _KEPT.decode(state).digest
+    except msgspec.MsgspecError:  # JSON msgspec does not read (NaN) or a digest not text
+        found = json.loads(state).get(KEY)
+        return found if isinstance(found, str) else None
+
+
 def head_of(rows: list[StoredRecord], game_id: UUID) -> str:
     """The digest of the last of `rows` (a stream's events up to some version, in order)."""
     if not rows:

@@ -60,6 +60,7 @@ from eventsourcing.sqlite import SQLiteCursor
 from store.polling import PollingSQLiteApplicationRecorder
 
 Outcome = Sequence[int] | None
+Prepare = Callable[[SQLiteCursor, str, list[Sequence[StoredEvent]]], Sequence[Sequence[StoredEvent]]]
 ROWS_PER_STATEMENT = 2000  # events in one insert at most: four parameters each (SQLite: 32,766)
 
 
@@ -251,6 +252,9 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.group = GroupCommit(self._write_batch)
+        # Given by the writer process (store/stamping.py): in the transaction, before they are
+        # inserted, the appends' events as they are to be stored. None stores them as given.
+        self.prepare: Prepare | None = None
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Outcome:
         if not stored_events:
@@ -260,9 +264,16 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
     def _write_alone(self, batch: list[Append]) -> None:
         for append in batch:
             try:
-                append.succeed(super().insert_events(append.events, **append.kwargs))
+                with self.datastore.transaction(commit=True) as cursor:
+                    (events,) = self._prepared(cursor, [append])
+                    append.succeed(self._insert_events(cursor, events, **append.kwargs))
             except Exception as error:
                 append.fail(error)
+
+    def _prepared(self, cursor: SQLiteCursor, batch: list[Append]) -> list[Sequence[StoredEvent]]:
+        if self.prepare is None:
+            return [append.events for append in batch]
+        return list(self.prepare(cursor, self.events_table_name, [append.events for append in batch]))
 
     def _write_batch(self, batch: list[Append]) -> None:
         outcomes: list[Outcome | BaseException] = []
@@ -270,14 +281,15 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
             cursor = connection.cursor()
             try:
                 cursor.execute("BEGIN")
-                together = self._insert_together(cursor, batch)
+                together = self._insert_together(cursor, self._prepared(cursor, batch))
                 if together is not None:
                     outcomes.extend(together)
                 else:  # nothing of the batch is written yet: each append in its own savepoint
                     for append in batch:
                         cursor.execute("SAVEPOINT append")
                         try:
-                            outcomes.append(self._insert_events(cursor, append.events, **append.kwargs))
+                            (events,) = self._prepared(cursor, [append])
+                            outcomes.append(self._insert_events(cursor, events, **append.kwargs))
                         except sqlite3.IntegrityError as error:
                             cursor.execute("ROLLBACK TO append")
                             outcomes.append(translated(error))
@@ -309,15 +321,18 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
             else:
                 append.succeed(outcome)
 
-    def _insert_together(self, cursor: SQLiteCursor, batch: list[Append]) -> list[Outcome] | None:
-        """Every event of the batch in one statement, and each append's notification ids; None
+    def _insert_together(
+        self, cursor: SQLiteCursor, batch: list[Sequence[StoredEvent]]
+    ) -> list[Outcome] | None:
+        """Every event of the batch (each append's events) in one statement, and each append's
+        notification ids; None
         when a version clashes (the statement is then undone whole, the transaction goes on)
         or the events are too many for one statement.
 
         One statement rather than a savepoint, an insert per event and a release per append:
         each statement is a trip through the driver that gives up the interpreter's lock and
         waits to take it back from the event loop, which holds it most of the time."""
-        events = [event for append in batch for event in append.events]
+        events = [event for append in batch for event in append]
         if len(events) > ROWS_PER_STATEMENT:
             return None
         keys = [(stream_hex(event.originator_id), event.originator_version) for event in events]
@@ -335,7 +350,7 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         # the order of the returned rows is not promised: each is matched by its key
         positions = {(stream, version): position for stream, version, position in cursor.fetchall()}
         found = iter(keys)
-        return [[positions[next(found)] for _ in append.events] for append in batch]
+        return [[positions[next(found)] for _ in append] for append in batch]
 
 
 def stream_hex(originator_id: UUID | str) -> str:

@@ -15,14 +15,18 @@ with the group commit's writing (a clashing version fails that append alone; any
 writes them again one append per transaction). It answers a batch only once it is committed,
 so nothing is acknowledged before its commit, as before.
 
+The events come without their digests in the hash chain: the writer gives each game event its
+digest in the transaction that stores it (store/stamping.py), on its own core.
+
 When the process dies, the appends it had not answered fail with `WriterStopped`, a store
 error (503 `store_unavailable`): each one's outcome is unknown, so none is written again here.
 Appends not yet sent go to a new process, which the next batch starts. When the server's
 process dies, the writer reads the end of its pipe and exits after the batch it is writing.
 
 Frames on both pipes are a 4-byte little-endian length and a MessagePack body: a batch is a
-list of appends, each a list of `[stream id (32 hex digits), version, topic, state]`; its
-answer is, per append, `["ok", [notification id, ...]]` or `["error", error class, message]`.
+list of appends, each a list of `[stream id (32 hex digits), version, topic, state]` (a game
+event's state without its digest); its answer is, per append, `["ok", [notification id, ...]]`
+or `["error", error class, message]`.
 
     python -m store.writer_process URL
 
@@ -313,11 +317,13 @@ def serve(url: str, source: int, sink: BinaryIO) -> None:
     `source` ends. Batches waiting together are written in one transaction."""
     from store.app import Chronicle
     from store.group_commit import GroupCommitSQLiteRecorder
+    from store.stamping import stamp_appends
 
     chronicle = Chronicle(url)
     try:
         recorder = chronicle.recorder
         assert isinstance(recorder, GroupCommitSQLiteRecorder)
+        recorder.prepare = stamp_appends
         for sent in _batches(source):
             batches = [[_append(rows) for rows in batch] for batch in sent]
             appends = [append for batch in batches for append in batch]
