@@ -18,8 +18,8 @@ When the Redis link breaks it is rebuilt in the background; once it is back, the
 at once, so what was published while it was down is read from the store.
 
 Mutants judged equivalent (bench/mutation.py, group news): a hint's position left out of a
-local save's hints (no watcher reads it), and `saved` returning on no hints only with no loop
-(a fanout not started has no listener to be called by).
+local save's hints (no watcher reads it), and `saved` going on with no loop (a fanout not
+started is nobody's listener).
 """
 
 from __future__ import annotations
@@ -162,13 +162,17 @@ class Fanout:
     # -- this process's writes (on the event loop, or in the thread that saved) -------------
 
     def saved(self, appended: list[Appended]) -> None:
+        loop = self._loop
+        # News that no stream here follows and no other process hears (without Redis they
+        # read the store) is not made: the busiest tables often have no spectator.
+        if loop is None or not (self._watchers or self.redis_url):
+            return
         last: dict[UUID, Appended] = {}
         for event in appended:  # a save's events of one game come in version order
             if event.topic in GAME_TOPICS:
                 last[event.originator_id] = event
         hints = [Hint(str(e.originator_id), e.originator_version, e.position) for e in last.values()]
-        loop = self._loop
-        if not hints or loop is None:
+        if not hints:
             return
         if _running_loop() is loop:  # saved on the loop itself: no need to wake it
             loop.call_soon(self._local_write, hints)

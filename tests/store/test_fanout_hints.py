@@ -10,8 +10,9 @@ from uuid import UUID
 
 import pytest
 
+from domain.game import Game
 from store import fanout as fanout_module
-from store.app import RECORDER, Chronicle, NewGame
+from store.app import RECORDER, Appended, Chronicle, NewGame
 from store.fanout import FEED, Fanout, Hint
 
 OPENING = [
@@ -100,3 +101,41 @@ def test_a_save_after_the_loop_closed_is_not_troubled_by_it(app: Chronicle) -> N
     app.listeners.append(fanout.saved)
     app.record(game_id, OPENING[0], RECORDER)
     assert app.game(game_id).actions
+
+
+def test_a_save_makes_no_news_while_nobody_here_follows_and_no_other_process_hears(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Fanout, "_read_sequence", lambda self: [])
+    game_id = new_game(app)
+    made: list[list[Hint]] = []
+
+    async def run(fanout: Fanout) -> None:
+        monkeypatch.setattr(fanout, "_local_write", made.append)
+        await fanout.start()
+        try:
+            await app.record_async(game_id, OPENING[0], RECORDER)
+            await asyncio.sleep(0)
+            assert made == []
+            unwatch = fanout.watch(str(game_id), lambda hint: None)
+            await app.record_async(game_id, OPENING[1], RECORDER)
+            await asyncio.sleep(0)
+            assert [h.version for hints in made for h in hints] == [app.game(game_id).version]
+            unwatch()
+        finally:
+            await fanout.stop()
+
+    asyncio.run(asyncio.wait_for(run(Fanout(app)), 10))
+    made.clear()
+
+    async def linked() -> None:  # other processes hear through Redis: the news is made
+        fanout = Fanout(app, redis_url="redis://127.0.0.1:6379")
+        fanout._loop = asyncio.get_running_loop()
+        monkeypatch.setattr(fanout, "_local_write", made.append)
+        fanout.saved([Appended(game_id, 9, Game.FactRecorded.TOPIC, 99)])
+        await asyncio.sleep(0)
+        assert [(h.game_id, h.version, h.position) for hints in made for h in hints] == [
+            (str(game_id), 9, 99)
+        ]
+
+    asyncio.run(asyncio.wait_for(linked(), 10))
