@@ -110,17 +110,39 @@ def payload_problem(value: Any, where: str = "action") -> str | None:
     """Why an action object breaks the limits, or None: every text in it (keys included) is
     free of control characters and at most `MAX_NOTATION` long. The body's nesting and its
     integers were checked before it was decoded (api/guard.py)."""
+    if not _breaks_limits(value):  # every action is checked: where a problem lies is worked out only for one
+        return None
+    return _problem_at(value, where)
+
+
+def _breaks_limits(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) > MAX_NOTATION or has_control(value)
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            if isinstance(key, str) and (len(key) > MAX_OPTION_NAME or has_control(key)):
+                return True
+            if not isinstance(item, int) and _breaks_limits(item):
+                return True
+    elif isinstance(value, list | tuple):
+        for item in value:
+            if not isinstance(item, int) and _breaks_limits(item):
+                return True
+    return False
+
+
+def _problem_at(value: Any, where: str) -> str | None:
     if isinstance(value, str):
         return text_problem(where, value, MAX_NOTATION)
     if isinstance(value, Mapping):
         for key, item in value.items():
             name = text_problem(f"{where} field name", key, MAX_OPTION_NAME) if isinstance(key, str) else None
-            problem = name or payload_problem(item, f"{where}.{key}")
+            problem = name or _problem_at(item, f"{where}.{key}")
             if problem is not None:
                 return problem
     elif isinstance(value, list | tuple):
         for i, item in enumerate(value):
-            problem = payload_problem(item, f"{where}[{i}]")
+            problem = _problem_at(item, f"{where}[{i}]")
             if problem is not None:
                 return problem
     return None

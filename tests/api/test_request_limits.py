@@ -11,6 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from store.app import NewGame
 from store.errors import InvalidRequest
@@ -20,7 +22,10 @@ from store.limits import (
     MAX_BODY_BYTES,
     MAX_IMPORT_BYTES,
     MAX_JSON_DEPTH,
+    MAX_NOTATION,
+    _problem_at,
     big_integer,
+    payload_problem,
     too_deep,
 )
 from tests.api.support import Api, Game, assert_problem, bearer
@@ -373,3 +378,18 @@ def test_an_integer_outside_64_bits_is_found_only_outside_strings_and_fractions(
     raw: bytes, found: str | None
 ) -> None:
     assert big_integer(raw) == found
+
+
+_TEXT = st.text(st.sampled_from("ab\x00\x1f\x7f\u0085é"), max_size=4) | st.just("x" * (MAX_NOTATION + 1))
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(_VALUES)
+def test_an_action_is_let_through_at_once_exactly_when_no_text_in_it_breaks_the_limits(value: Any) -> None:
+    """Every action is checked; the walk that names where a text breaks the limits runs only
+    when the quick check finds one."""
+    assert payload_problem(value) == _problem_at(value, "action")
