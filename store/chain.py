@@ -224,7 +224,10 @@ def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:
     of the fields its stored JSON holds (read as `check` reads them, so the two agree by
     construction), added to that JSON as its last key, where the library's transcoder writes
     a digest kept in the event's fields (`stamp`). Returns the event and its digest."""
-    fields = json.loads(event.state)
+    try:
+        fields = msgspec.json.decode(event.state)  # as `json.loads` reads it, several times faster
+    except msgspec.DecodeError:  # what only `json.loads` reads (NaN, a lone surrogate), or no JSON
+        fields = json.loads(event.state)
     if not isinstance(fields, dict) or not fields or KEY in fields or not event.state.endswith(b"}"):
         raise ValueError(f"not a stored event without its digest: {event.state[:80]!r}")
     game_id = event.originator_id if isinstance(event.originator_id, UUID) else UUID(event.originator_id)

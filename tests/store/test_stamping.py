@@ -147,3 +147,14 @@ def test_a_digest_kept_in_a_stored_event_is_read_whatever_else_it_holds() -> Non
     assert chain.kept_digest(b'{"a":1,"chain":"cd"}') == "cd"
     assert chain.kept_digest(b'{"a":1}') is None
     assert chain.kept_digest(b'{"chain":1}') is None
+
+
+@pytest.mark.parametrize(
+    "value", [0.5, 1e16, 2**70, -(2**70), float("nan"), float("inf"), "Zoë 😀", [1.0, {"b": None}]]
+)
+def test_a_stored_value_is_digested_as_the_audit_reads_it(value: Any) -> None:
+    state = b'{%s,"fact":%s}' % (WHEN, json.dumps({"kind": "Moved", "v": value}).encode())
+    game = uuid4()
+    event, digest = chain.stamped(chain.GENESIS, StoredEvent(game, 1, FACT, state))
+    assert digest == chain.link(chain.GENESIS, game, 1, FACT, json.loads(state))
+    assert json.loads(event.state) == {**json.loads(state), chain.KEY: digest} or value != value
