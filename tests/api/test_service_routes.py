@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 import pytest
@@ -9,7 +10,7 @@ from eventsourcing.persistence import OperationalError
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from api.app import create_app
+from api.app import YOUNG_OBJECTS, create_app
 from store.app import Chronicle
 from tests.api.support import Api, assert_problem
 
@@ -142,3 +143,14 @@ def test_an_app_takes_an_application_object_or_a_store_url_not_both(
 ) -> None:
     with pytest.raises(ValueError, match="not both"):
         create_app(chronicle, store=store_url)
+
+
+def test_a_running_server_collects_young_objects_less_often_and_leaves_the_collector_as_it_was(
+    store_url: str,
+) -> None:
+    before = gc.get_threshold()
+    with TestClient(create_app(store=store_url)) as client:
+        assert client.get("/health").status_code == 200
+        assert gc.get_threshold() == (YOUNG_OBJECTS, *before[1:]) and before[0] < YOUNG_OBJECTS
+        assert gc.get_freeze_count() > 0  # what start-up built is out of the collector's sight
+    assert gc.get_threshold() == before
