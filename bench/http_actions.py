@@ -16,11 +16,17 @@ machine the server and the clients share the cores, so more client processes tha
 add scheduling: one process per core is the default. The best of the two bare rates is the
 baseline.
 
+The two servers run side by side and are measured in turn, `--pairs` times: our server on
+fresh tables, then the bare handler. On a shared machine the speed of the cores drifts by a
+fifth and more within a minute, so each pair's ratio compares rates measured seconds apart,
+and the pair with the median ratio is the result.
+
 Beside each rate: the server process's CPU time per request (every thread of it; our commits'
 writer process is apart) and how busy that made it over the run. A server busy all the time is
 limited by its CPU alone; the share it is not busy, our server spends waiting for commits.
 
-    .venv/bin/python -m bench.http_actions [--games 32] [--actions 300] [--processes 2] [--rounds 4]
+    .venv/bin/python -m bench.http_actions [--games 32] [--actions 300] [--processes 2]
+        [--rounds 4] [--pairs 3]
 """
 
 from __future__ import annotations
@@ -96,7 +102,9 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=300, help="actions sent per game, at most")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 2, help="client processes")
     parser.add_argument("--rounds", type=int, default=4, help="times the bare handler gets the same load")
+    parser.add_argument("--pairs", type=int, default=3, help="times each server is measured, in turn")
     args = parser.parse_args()
+    pairs: list[tuple[tuple[Load, float], list[tuple[Load, float]]]] = []
     with tempfile.TemporaryDirectory() as tmp:
         env = {
             "CHRONICLE_STORE": f"sqlite:///{tmp}/bench.sqlite3",
@@ -106,16 +114,31 @@ def main() -> None:
             "CHRONICLE_WRITE_LIMIT_ADDRESS": "100000000/minute",
             "CHRONICLE_WRITE_LIMIT_TOKEN": "100000000/minute",
         }
-        with uvicorn_server("api.asgi:app", env) as url:
-            games = [(g, t, bodies[: args.actions]) for g, t, bodies in create_games(url, args.games)]
-            ours, ours_cpu = measured(url, games, args.processes)
-        with uvicorn_server("bench.bare_app:app") as url:
-            bare = [measured(url, games, n, args.rounds) for n in (args.processes, args.processes + 1)]
-    print(f"ours: {describe(ours, ours_cpu)}, {args.games} games at once")
+        with uvicorn_server("api.asgi:app", env) as url, uvicorn_server("bench.bare_app:app") as bare_url:
+            tables = [
+                [(g, t, bodies[: args.actions]) for g, t, bodies in create_games(url, args.games)]
+                for _ in range(args.pairs)
+            ]
+            for number, games in enumerate(tables, 1):
+                ours = measured(url, games, args.processes)
+                counts = (args.processes, args.processes + 1)
+                bare = [measured(bare_url, games, n, args.rounds) for n in counts]
+                pairs.append((ours, bare))
+                rate, baseline = ours[0].rate, best(bare).rate
+                print(
+                    f"pair {number}: ours {rate:,.1f} actions/s, bare {baseline:,.1f}, ratio {rate / baseline:.2f}"
+                )
+    pairs.sort(key=lambda pair: pair[0][0].rate / best(pair[1]).rate)
+    ours, bare = pairs[len(pairs) // 2]
+    print(f"the pair of the median ratio, of {len(pairs)}:")
+    print(f"ours: {describe(*ours)}, {args.games} games at once")
     for load, cpu in bare:
         print(f"bare: {describe(load, cpu)}")
-    best = max(bare, key=lambda measure: measure[0].rate)[0]
-    print(ratio_line("HTTP actions recorded", ours.rate, "actions/s", best.rate, ">= 0.25"))
+    print(ratio_line("HTTP actions recorded", ours[0].rate, "actions/s", best(bare).rate, ">= 0.25"))
+
+
+def best(bare: list[tuple[Load, float]]) -> Load:
+    return max(bare, key=lambda measure: measure[0].rate)[0]
 
 
 if __name__ == "__main__":
