@@ -90,13 +90,20 @@ GROUPS = (
     ),
     Group(
         "append",
-        ("store/app.py", "store/group_commit.py", "store/saving.py", "store/writer_process.py"),
+        (
+            "store/app.py",
+            "store/group_commit.py",
+            "store/saving.py",
+            "store/writer_process.py",
+            "store/stamping.py",
+        ),
         (
             "tests/store/test_store.py",
             "tests/store/test_record_on_loop.py",
             "tests/store/test_idempotency.py",
             "tests/store/test_group_commit.py",
             "tests/store/test_writer_process.py",
+            "tests/store/test_stamping.py",
             "tests/store/test_chain.py",
             "tests/store/test_state_at_version.py",
             "tests/store/test_corrections.py",
@@ -115,6 +122,8 @@ GROUPS = (
                     "_stamp",
                     "_keep_heads",
                     "_prepare_save",
+                    "_sealed",
+                    "_mapped",
                     "_commit",
                     "_commit_async",
                     "_finish_save",
@@ -140,6 +149,7 @@ GROUPS = (
             "store.app.x__fold__mutmut_*",
             "store.group_commit.*",
             "store.writer_process.*",
+            "store.stamping.*",
             "store.saving.*",
         ),
     ),
@@ -154,6 +164,7 @@ GROUPS = (
             "tests/store/test_record_on_loop.py",
             "tests/store/test_fast_stored_form.py",
             "tests/store/test_chain.py",
+            "tests/store/test_stamping.py",
         ),
         # what every write passes on its way (its limits, the digest's fast form) and the news
         # of it (hints, the polling subscription); the rest of store/fanout.py is the Redis
@@ -166,6 +177,8 @@ GROUPS = (
             "store.chain.x_canonical__mutmut_*",
             "store.chain.x__plain__mutmut_*",
             "store.chain.x_iso__mutmut_*",
+            "store.chain.x_stamped__mutmut_*",
+            "store.chain.x_kept_digest__mutmut_*",
             # the sequence read on SQLite and the library's way (PostgreSQL's by its own tests)
             "store.sequence.x_latest_after__mutmut_*",
             "store.sequence.x__page__mutmut_*",
