@@ -125,9 +125,8 @@ def main() -> None:
                 bare = [measured(bare_url, games, n, args.rounds) for n in counts]
                 pairs.append((ours, bare))
                 rate, baseline = ours[0].rate, best(bare).rate
-                print(
-                    f"pair {number}: ours {rate:,.1f} actions/s, bare {baseline:,.1f}, ratio {rate / baseline:.2f}"
-                )
+                shown = f"ours {rate:,.1f} actions/s, bare {baseline:,.1f}"
+                print(f"pair {number}: {shown}, ratio {rate / baseline:.2f}")
     pairs.sort(key=lambda pair: pair[0][0].rate / best(pair[1]).rate)
     ours, bare = pairs[len(pairs) // 2]
     print(f"the pair of the median ratio, of {len(pairs)}:")
