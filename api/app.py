@@ -78,8 +78,8 @@ async def _collector(app: Litestar) -> AsyncIterator[None]:
     leaves a few dozen objects that outlive it for a while (its events until they are
     written, its answer until it is sent): with 700, a young collection came every dozen
     actions and took about 8% of the server's CPU time; with 10,000 they come a few times a
-    run, under 1% (bench.http_actions, timed with `gc.callbacks`). Cycles wait longer to be
-    freed, a few megabytes at most."""
+    run, under 1% (bench.http_actions, timed with `gc.callbacks`). Garbage in reference
+    cycles waits longer to be freed."""
     gc.collect()
     gc.freeze()
     before = gc.get_threshold()

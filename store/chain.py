@@ -256,9 +256,8 @@ def head_of(rows: list[StoredRecord], game_id: UUID) -> str:
     """The digest of the last of `rows` (a stream's events up to some version, in order)."""
     if not rows:
         return GENESIS
-    last = json.loads(rows[-1].state)
-    kept = last.get(KEY)
-    if isinstance(kept, str):
+    kept = kept_digest(rows[-1].state)
+    if kept is not None:
         return kept
     return digests(game_id, records_of_rows(rows))[-1]
 

@@ -281,7 +281,8 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
             cursor = connection.cursor()
             try:
                 cursor.execute("BEGIN")
-                together = self._insert_together(cursor, self._prepared(cursor, batch))
+                fits = sum(len(append.events) for append in batch) <= ROWS_PER_STATEMENT
+                together = self._insert_together(cursor, self._prepared(cursor, batch)) if fits else None
                 if together is not None:
                     outcomes.extend(together)
                 else:  # nothing of the batch is written yet: each append in its own savepoint
@@ -324,17 +325,14 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
     def _insert_together(
         self, cursor: SQLiteCursor, batch: list[Sequence[StoredEvent]]
     ) -> list[Outcome] | None:
-        """Every event of the batch (each append's events) in one statement, and each append's
-        notification ids; None
-        when a version clashes (the statement is then undone whole, the transaction goes on)
-        or the events are too many for one statement.
+        """Every event of the batch (each append's events, at most `ROWS_PER_STATEMENT` in all)
+        in one statement, and each append's notification ids; None when a version clashes (the
+        statement is then undone whole, the transaction goes on).
 
         One statement rather than a savepoint, an insert per event and a release per append:
         each statement is a trip through the driver that gives up the interpreter's lock and
         waits to take it back from the event loop, which holds it most of the time."""
         events = [event for append in batch for event in append]
-        if len(events) > ROWS_PER_STATEMENT:
-            return None
         keys = [(stream_hex(event.originator_id), event.originator_version) for event in events]
         values: list[Any] = []
         for key, event in zip(keys, events, strict=True):

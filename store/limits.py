@@ -117,10 +117,10 @@ def payload_problem(value: Any, where: str = "action") -> str | None:
 
 def _breaks_limits(value: Any) -> bool:
     if isinstance(value, str):
-        return len(value) > MAX_NOTATION or has_control(value)
+        return text_problem("", value, MAX_NOTATION) is not None
     if isinstance(value, Mapping):
         for key, item in value.items():
-            if isinstance(key, str) and (len(key) > MAX_OPTION_NAME or has_control(key)):
+            if isinstance(key, str) and text_problem("", key, MAX_OPTION_NAME) is not None:
                 return True
             if not isinstance(item, int) and _breaks_limits(item):
                 return True
