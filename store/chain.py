@@ -36,6 +36,7 @@ as None (false alike).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
@@ -85,10 +86,17 @@ def _plain(value: Any) -> bool:
 
 
 def link(
-    previous: str, game_id: UUID, version: int, topic: str, fields: Mapping[str, Any], plain: bool = False
+    previous: str,
+    game_id: UUID | str,
+    version: int,
+    topic: str,
+    fields: Mapping[str, Any],
+    plain: bool = False,
 ) -> str:
-    """The digest of the event at `version` whose stored fields are `fields`, after `previous`."""
-    head = f"{ALGORITHM}\n{previous}\n{game_id.hex}\n{version}\n{topic}\n".encode()
+    """The digest of the event at `version` whose stored fields are `fields`, after `previous`
+    (`game_id` a UUID, or its 32 hex digits as the store keeps them)."""
+    stream = game_id.hex if isinstance(game_id, UUID) else game_id
+    head = f"{ALGORITHM}\n{previous}\n{stream}\n{version}\n{topic}\n".encode()
     return hashlib.sha256(head + canonical(fields, plain)).hexdigest()
 
 
@@ -224,16 +232,36 @@ def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:
     of the fields its stored JSON holds (read as `check` reads them, so the two agree by
     construction), added to that JSON as its last key, where the library's transcoder writes
     a digest kept in the event's fields (`stamp`). Returns the event and its digest."""
-    try:
-        fields = msgspec.json.decode(event.state)  # as `json.loads` reads it, several times faster
-    except msgspec.DecodeError:  # what only `json.loads` reads (NaN, a lone surrogate), or no JSON
-        fields = json.loads(event.state)
+    fields, plain = _read_fields(event.state)
     if not isinstance(fields, dict) or not fields or KEY in fields or not event.state.endswith(b"}"):
         raise ValueError(f"not a stored event without its digest: {event.state[:80]!r}")
-    game_id = event.originator_id if isinstance(event.originator_id, UUID) else UUID(event.originator_id)
-    digest = link(previous, game_id, event.originator_version, event.topic, fields)
+    digest = link(previous, event.originator_id, event.originator_version, event.topic, fields, plain)
     state = b'%s,"%s":"%s"}' % (event.state[:-1], KEY.encode(), digest.encode())
     return StoredRecord(event.originator_id, event.originator_version, event.topic, state), digest
+
+
+class _Float(Exception):
+    """A float literal: its canonical form is `json.dumps`'s, not msgspec's."""
+
+
+def _no_float(literal: str) -> Any:
+    raise _Float(literal)
+
+
+_PLAIN_JSON = msgspec.json.Decoder(float_hook=_no_float)
+
+
+def _read_fields(state: bytes) -> tuple[Any, bool]:
+    """A stored JSON's value as `json.loads` reads it, and whether it is plain (`_plain`):
+    decoded JSON has only text keys, so it is plain unless it holds a float."""
+    try:
+        return _PLAIN_JSON.decode(state), True  # as `json.loads` reads it, several times faster
+    except _Float:
+        with contextlib.suppress(msgspec.DecodeError):
+            return msgspec.json.decode(state), False
+    except msgspec.DecodeError:  # what only `json.loads` reads (NaN, a lone surrogate), or no JSON
+        pass
+    return json.loads(state), False
 
 
 class _Kept(msgspec.Struct):

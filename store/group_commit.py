@@ -73,14 +73,17 @@ class Append:
         events: Sequence[StoredEvent],
         kwargs: dict[str, Any],
         waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[None]] | None = None,
+        *,
+        waited: bool = True,
     ) -> None:
         self.events = events
         self.kwargs = kwargs
         self.done = False
         self.outcome: Outcome = None
         self.error: BaseException | None = None
-        # a thread's: set when answered, or when this append leads (a coroutine needs none)
-        self.turn = threading.Event() if waiter is None else _NO_TURN
+        # a waiting thread's: set when answered, or when this append leads (a coroutine, or
+        # the writer process's append that nobody waits on, needs none)
+        self.turn = threading.Event() if waiter is None and waited else _NO_TURN
         self.waiter = waiter
 
     def succeed(self, outcome: Outcome) -> None:
@@ -95,7 +98,7 @@ class Append:
         return self.outcome
 
 
-_NO_TURN = threading.Event()  # a coroutine's append: never waited on, never set
+_NO_TURN = threading.Event()  # an append no thread waits on: never waited on, never set
 
 
 def _wake(batch: list[Append]) -> None:

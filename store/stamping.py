@@ -12,7 +12,9 @@ so the bytes are those of an event stamped before it was mapped (`chain.stamp`).
 
 An append that follows another of the same batch, in one statement, follows that append's
 last digest (nothing of the batch is stored yet when the statement's events are stamped); an
-append written in a savepoint of its own follows what the transaction holds so far.
+append written in a savepoint of its own follows what the transaction holds so far. An append
+that follows one the writer committed follows the head it remembers (`Stamper`): a table
+recording through one server reads no digest back.
 """
 
 from __future__ import annotations
@@ -24,34 +26,69 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.sqlite import SQLiteCursor
 
 from store import chain
-from store.group_commit import stream_hex
+from store.group_commit import Append, stream_hex
+
+HEADS_KEPT = 4096  # streams whose committed head the writer remembers
+
+
+class Stamper:
+    """The writer's stamping (the recorder's `prepare`), which remembers, per stream, the
+    last version it stamped that was committed, and that version's digest, so that the next
+    append of a game follows it without reading the store. Stored events are never replaced,
+    so the event a remembered head names is the one stored at its version; an append that
+    does not follow it (another process appended meanwhile) reads the stored head."""
+
+    def __init__(self) -> None:
+        self.committed: dict[str, tuple[int, str]] = {}
+        # this batch's appends (by the identity of their events, alive until it is written):
+        # the last game event each was stamped with, its stream, version and digest
+        self._stamped: dict[int, tuple[str, int, str]] = {}
+
+    def __call__(
+        self, cursor: SQLiteCursor, table: str, appends: Sequence[Sequence[StoredEvent]]
+    ) -> list[list[StoredEvent]]:
+        """Each append's events, its game events with their digests (events of other streams
+        as they are), for inserting in one statement in the transaction `cursor` is in."""
+        heads: dict[str, tuple[int, str]] = {}  # per stream, the last version stamped and its digest
+        stamped: list[list[StoredEvent]] = []
+        for events in appends:
+            out: list[StoredEvent] = []
+            for event in events:
+                if event.topic not in chain.TOPICS:
+                    out.append(event)
+                    continue
+                stream = stream_hex(event.originator_id)
+                before = event.originator_version - 1
+                known = heads.get(stream) or self.committed.get(stream)
+                if known is not None and known[0] == before:
+                    previous = known[1]
+                else:
+                    previous = stored_head(cursor, table, stream, before)
+                event, digest = chain.stamped(previous, event)
+                heads[stream] = (event.originator_version, digest)
+                self._stamped[id(events)] = (stream, event.originator_version, digest)
+                out.append(event)
+            stamped.append(out)
+        return stamped
+
+    def written(self, appends: Sequence[Append]) -> None:
+        """The batch `appends` was written: remember the heads of those committed."""
+        for append in appends:
+            last = self._stamped.get(id(append.events))
+            if last is not None and append.done and append.error is None:
+                stream, version, digest = last
+                self.committed.pop(stream, None)  # the newest go last, the oldest first
+                self.committed[stream] = (version, digest)
+        self._stamped.clear()
+        while len(self.committed) > HEADS_KEPT:
+            del self.committed[next(iter(self.committed))]
 
 
 def stamp_appends(
     cursor: SQLiteCursor, table: str, appends: Sequence[Sequence[StoredEvent]]
 ) -> list[list[StoredEvent]]:
-    """Each append's events, its game events with their digests (events of other streams as
-    they are), for inserting in one statement in the transaction `cursor` is in."""
-    heads: dict[str, tuple[int, str]] = {}  # per stream, the last version stamped and its digest
-    stamped: list[list[StoredEvent]] = []
-    for events in appends:
-        out: list[StoredEvent] = []
-        for event in events:
-            if event.topic not in chain.TOPICS:
-                out.append(event)
-                continue
-            stream = stream_hex(event.originator_id)
-            before = event.originator_version - 1
-            known = heads.get(stream)
-            if known is not None and known[0] == before:
-                previous = known[1]
-            else:
-                previous = stored_head(cursor, table, stream, before)
-            event, digest = chain.stamped(previous, event)
-            heads[stream] = (event.originator_version, digest)
-            out.append(event)
-        stamped.append(out)
-    return stamped
+    """`Stamper` without its memory: every append follows what the store holds."""
+    return Stamper()(cursor, table, appends)
 
 
 def stored_head(cursor: SQLiteCursor, table: str, stream: str, version: int) -> str:

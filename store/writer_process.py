@@ -55,7 +55,6 @@ import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any, BinaryIO
-from uuid import UUID
 
 import msgspec
 from eventsourcing import persistence
@@ -309,7 +308,8 @@ def _framed(pending: bytearray) -> bool:
 
 
 def _append(rows: list[Row]) -> Append:
-    return Append([StoredEvent(UUID(hex=s), v, topic, state) for s, v, topic, state in rows], {})
+    """An append as sent: its stream id stays the text the store keeps (`stream_hex`)."""
+    return Append([StoredEvent(s, v, topic, state) for s, v, topic, state in rows], {}, waited=False)
 
 
 def serve(url: str, source: int, sink: BinaryIO) -> None:
@@ -317,13 +317,13 @@ def serve(url: str, source: int, sink: BinaryIO) -> None:
     `source` ends. Batches waiting together are written in one transaction."""
     from store.app import Chronicle
     from store.group_commit import GroupCommitSQLiteRecorder
-    from store.stamping import stamp_appends
+    from store.stamping import Stamper
 
     chronicle = Chronicle(url)
     try:
         recorder = chronicle.recorder
         assert isinstance(recorder, GroupCommitSQLiteRecorder)
-        recorder.prepare = stamp_appends
+        recorder.prepare = stamper = Stamper()
         for sent in _batches(source):
             batches = [[_append(rows) for rows in batch] for batch in sent]
             appends = [append for batch in batches for append in batch]
@@ -333,6 +333,7 @@ def serve(url: str, source: int, sink: BinaryIO) -> None:
                 for append in appends:
                     if not append.done:
                         append.fail(error)
+            stamper.written(appends)
             sink.write(b"".join(_frame(_ENCODE([_answer(a) for a in batch])) for batch in batches))
             sink.flush()
     finally:

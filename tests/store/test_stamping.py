@@ -17,10 +17,10 @@ import pytest
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from domain.events import ActionRecorded, FactRecorded
-from store import chain
+from store import chain, stamping
 from store.app import RECORDER, Chronicle, NewGame
 from store.group_commit import Append, GroupCommitSQLiteRecorder
-from store.stamping import stamp_appends
+from store.stamping import Stamper, stamp_appends
 from tests.store.test_writer_process import OPENING, served
 
 FACT = FactRecorded.TOPIC
@@ -150,7 +150,18 @@ def test_a_digest_kept_in_a_stored_event_is_read_whatever_else_it_holds() -> Non
 
 
 @pytest.mark.parametrize(
-    "value", [0.5, 1e16, 2**70, -(2**70), float("nan"), float("inf"), "Zoë 😀", [1.0, {"b": None}]]
+    "value",
+    [
+        0.5,
+        1e16,
+        2**70,
+        -(2**70),
+        float("nan"),
+        float("inf"),
+        "Zoë 😀",
+        [1.0, {"b": None}],
+        [0.5, float("nan")],
+    ],
 )
 def test_a_stored_value_is_digested_as_the_audit_reads_it(value: Any) -> None:
     state = b'{%s,"fact":%s}' % (WHEN, json.dumps({"kind": "Moved", "v": value}).encode())
@@ -158,3 +169,78 @@ def test_a_stored_value_is_digested_as_the_audit_reads_it(value: Any) -> None:
     event, digest = chain.stamped(chain.GENESIS, StoredEvent(game, 1, FACT, state))
     assert digest == chain.link(chain.GENESIS, game, 1, FACT, json.loads(state))
     assert json.loads(event.state) == {**json.loads(state), chain.KEY: digest} or value != value
+
+
+def written(recorder: GroupCommitSQLiteRecorder, stamper: Stamper, *appends: list[StoredEvent]) -> list[bool]:
+    """Each append's success, written as one batch stamped by `stamper`."""
+    batch = [Append(events, {}) for events in appends]
+    recorder._write_batch(batch)
+    stamper.written(batch)
+    return [append.error is None for append in batch]
+
+
+def facts(stream: UUID, *versions: int, value: Any = 1) -> list[StoredEvent]:
+    return [StoredEvent(stream, v, FACT, fact(value)) for v in versions]
+
+
+@pytest.fixture
+def stamped_store(store: Chronicle) -> tuple[GroupCommitSQLiteRecorder, Stamper]:
+    recorder = store.recorder
+    assert isinstance(recorder, GroupCommitSQLiteRecorder)
+    recorder.prepare = stamper = Stamper()
+    return recorder, stamper
+
+
+def test_a_committed_head_is_followed_without_reading_the_store(
+    store: Chronicle, stamped_store: tuple[GroupCommitSQLiteRecorder, Stamper]
+) -> None:
+    recorder, stamper = stamped_store
+    game = uuid4()
+    assert written(recorder, stamper, facts(game, 1, 2)) == [True]
+    kept = chain.kept_digest(recorder.select_events(game)[-1].state)
+    assert kept is not None and stamper.committed == {game.hex: (2, kept)}
+    # the stored head edited behind the writer's back: the next event follows the one it wrote
+    with recorder.datastore.transaction(commit=True) as cursor:
+        cursor.execute(
+            "UPDATE stored_events SET state = replace(state, ?, ?) WHERE originator_version = 2",
+            (kept.encode(), b"0" * 64),
+        )
+    assert written(recorder, stamper, facts(game, 3)) == [True]
+    rows = recorder.select_events(game)
+    assert chain.kept_digest(rows[-1].state) == chain.link(kept, game, 3, FACT, json.loads(fact(1)))
+    assert chain_of(store, game).broken_at == 2  # the edit, and nothing after it
+
+
+def test_an_append_refused_beside_a_committed_one_of_its_version_leaves_the_committed_head(
+    store: Chronicle, stamped_store: tuple[GroupCommitSQLiteRecorder, Stamper]
+) -> None:
+    recorder, stamper = stamped_store
+    game = uuid4()
+    assert written(recorder, stamper, facts(game, 1), facts(game, 1, value=2)) == [True, False]
+    assert written(recorder, stamper, facts(game, 2)) == [True]
+    checked = chain_of(store, game)
+    assert checked.intact and checked.stored == checked.events == 2
+
+
+def test_an_append_after_another_process_appended_follows_the_stored_head(
+    store: Chronicle, stamped_store: tuple[GroupCommitSQLiteRecorder, Stamper]
+) -> None:
+    recorder, stamper = stamped_store
+    game = uuid4()
+    assert written(recorder, stamper, facts(game, 1)) == [True]
+    assert written(recorder, Stamper(), facts(game, 2, value=5)) == [True]  # as another process
+    assert written(recorder, stamper, facts(game, 2), facts(game, 3)) == [False, True]
+    checked = chain_of(store, game)
+    assert checked.intact and checked.stored == checked.events == 3
+
+
+def test_the_writer_remembers_the_heads_of_the_latest_streams_only(
+    monkeypatch: pytest.MonkeyPatch, stamped_store: tuple[GroupCommitSQLiteRecorder, Stamper]
+) -> None:
+    recorder, stamper = stamped_store
+    monkeypatch.setattr(stamping, "HEADS_KEPT", 2)
+    games = [uuid4() for _ in range(3)]
+    assert written(recorder, stamper, *(facts(game, 1) for game in games)) == [True] * 3
+    assert list(stamper.committed) == [games[1].hex, games[2].hex]
+    assert written(recorder, stamper, facts(games[1], 2)) == [True]
+    assert list(stamper.committed) == [games[2].hex, games[1].hex]
