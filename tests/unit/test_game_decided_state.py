@@ -137,3 +137,11 @@ def test_a_copy_of_a_game_records_without_touching_the_original() -> None:
     assert game.checkpoints == checkpoints and len(game.pending_events) == pending
     assert clone.version == game.version + 1 + len(facts) and clone.result_of("copied") is not None
     assert game.result_of("copied") is None
+
+
+@pytest.mark.parametrize("ruleset", all_rulesets(), ids=lambda r: r.meta.id)
+def test_every_ruleset_hands_back_the_state_its_decide_folded(ruleset: Any) -> None:
+    """Each built-in ruleset's `decide` folds every fact as it emits it (a rule reads the
+    state the facts so far lead to): recording then takes that state rather than folding the
+    facts a second time (`decider`)."""
+    assert decider(ruleset) is ruleset.decide_state

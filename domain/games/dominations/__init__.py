@@ -71,6 +71,9 @@ class DominationsRuleset:
     def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Any] | Rejection:
         return rules.decide(state, command, rng)
 
+    # what `decide` returns with the state it folded its facts into (domain/ruleset.py `decider`)
+    decide_state = staticmethod(rules.decide_state)
+
     def evolve(self, state: State, fact: Any) -> State:
         return _evolve(state, fact)
 

@@ -148,6 +148,12 @@ DOS: dict[type, Any] = {
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Any] | Rejection:
+    decided = decide_state(state, command, rng)
+    return decided if isinstance(decided, Rejection) else decided[0]
+
+
+def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Any], State] | Rejection:
+    """`decide`, with the state its facts lead to: each fact was folded as it was emitted."""
     rejection = check(state, command)
     if rejection is not None:
         return rejection
@@ -180,7 +186,7 @@ def decide(state: State, command: Command, rng: Rng) -> list[Any] | Rejection:
             refused = record_drawn(ctx, action.drawn, command)
             if refused is not None:
                 return refused
-    return ctx.facts
+    return ctx.facts, ctx.state
 
 
-__all__ = ["check", "decide", "initial", "setup", "tables_for"]
+__all__ = ["check", "decide", "decide_state", "initial", "setup", "tables_for"]

@@ -106,6 +106,9 @@ class DynastiesRuleset:
     def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
         return rules.decide(state, command, rng)
 
+    # what `decide` returns with the state it folded its facts into (domain/ruleset.py `decider`)
+    decide_state = staticmethod(rules.decide_state)
+
     def evolve(self, state: State, fact: Fact) -> State:
         return _evolve(state, fact)
 

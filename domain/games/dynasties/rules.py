@@ -734,6 +734,12 @@ def check(state: State, action: Action, command: Command) -> Rejection | None:
 
 
 def decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
+    decided = decide_state(state, command, rng)
+    return decided if isinstance(decided, Rejection) else decided[0]
+
+
+def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
+    """`decide`, with the state its facts lead to: each fact was folded as it was emitted."""
     action = command.action
     if type(action) not in RULES:
         return reject("BAD_PARAMETER", "Unknown action.", "5.1")
@@ -746,7 +752,7 @@ def decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejecti
         return problem
     if ctx.state.status == "playing":
         advance(ctx)
-    return ctx.facts
+    return ctx.facts, ctx.state
 
 
 def outcome(state: State) -> Outcome | None:

@@ -68,6 +68,9 @@ class ProvinceRuleset:
     def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
         return rules.decide(state, command, rng)
 
+    # what `decide` returns with the state it folded its facts into (domain/ruleset.py `decider`)
+    decide_state = staticmethod(rules.decide_state)
+
     # `evolve`, `progress`, `metrics` and `dice` are the plain functions, without a method's
     # extra call: a rebuild of the statistics calls them for every fact or turn of every game.
     evolve = staticmethod(_evolve)

@@ -122,6 +122,12 @@ def check(state: State, command: Command) -> Rejection | None:
 
 
 def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
+    decided = decide_state(state, command, rng)
+    return decided if isinstance(decided, Rejection) else decided[0]
+
+
+def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
+    """`decide`, with the state its facts lead to: each fact was folded as it was emitted."""
     rejection = check(state, command)
     if rejection is not None:
         return rejection
@@ -134,7 +140,7 @@ def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
         assert seat is not None
         PLAYER_RULES[type(action)][1](ctx, action, seat)
     finish(ctx)
-    return ctx.facts
+    return ctx.facts, ctx.state
 
 
 def outcome(state: State) -> Outcome | None:
