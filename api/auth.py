@@ -18,12 +18,21 @@ from store.errors import GameNotFound, Unauthorized
 from store.limits import MAX_TOKEN
 
 
+def header(connection: ASGIConnection[Any, Any, Any, Any], name: bytes) -> str | None:
+    """The first value of the header `name` (in lower case, as ASGI gives names), or None:
+    read from the scope, without building the request's header mapping for one lookup."""
+    for key, value in connection.scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
 def bearer_token(request: ASGIConnection[Any, Any, Any, Any]) -> str | None:
     """The token of `Authorization: Bearer <token>`, None without the header."""
-    header = request.headers.get("authorization")
-    if header is None:
+    found = header(request, b"authorization")
+    if found is None:
         return None
-    scheme, _, token = header.strip().partition(" ")
+    scheme, _, token = found.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or " " in token:
         raise Unauthorized("Send the token as `Authorization: Bearer <token>`.", code="invalid_token")

@@ -10,8 +10,11 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
+import msgspec
 import pytest
+from litestar.serialization import encode_json
 
+from store.app import Recorded
 from tests.api.support import Api, Game, assert_problem, bearer
 
 MOVE = {"kind": "MoveWorker", "piece": "green", "from": "top"}
@@ -56,6 +59,9 @@ def test_a_seat_token_records_its_own_move_and_gets_the_new_version_and_the_fact
         "to": "right",
     } in recorded["facts"]
     assert response.headers["etag"] == f'"{recorded["version"]}"'
+    # the bytes Litestar renders for the answer (the route builds them itself)
+    assert response.headers["content-type"] == "application/json"
+    assert response.content == encode_json(msgspec.convert(recorded, Recorded))
     assert api.version(game) == recorded["version"]
     action = api.events(game)[before]
     assert action["type"] == "action" and action["data"]["action"] == {**MOVE, "to": None}
