@@ -20,7 +20,6 @@ not change, so this costs about a kilobyte per action even in a long game.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -177,9 +176,8 @@ class Game(Aggregate):
         self.resigned: str | None = None  # the seat whose resignation ended the game
         self.abandoned = False
         # (state decided against, its facts, the state they lead to) of the last `decide`,
-        # until `record` takes it; and the facts `on_fact` takes in order meanwhile.
+        # until `record` takes it
         self._decided: tuple[Any, tuple[Any, ...], Any] | None = None
-        self._adopting: Iterator[Any] | None = None
 
     # Immutable state is shared between copies; only the bookkeeping is copied.
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
@@ -276,18 +274,36 @@ class Game(Aggregate):
             by=command.by,
             action_id=action_id,
         )
-        if decided is not None and adopt:
-            self._adopting = iter(facts)
-            try:
-                for fact in facts:
-                    self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
-            finally:
-                self._adopting = None
-            self.state = decided[2]
-        else:
+        if decided is None or not adopt:
             for fact in facts:
                 self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))
+            return self.actions[-1]
+        # The facts decided against this state: their events are appended without folding
+        # them again (`on_fact`), and the action's result takes them all at once.
+        for fact in facts:
+            self._append_fact(at, codec.encode(fact))
+        self.state = decided[2]
+        if facts:
+            last = self.actions[-1]
+            found = {b for b in map(self.ruleset.boundary, facts) if b}
+            self.actions[-1] = msgspec.structs.replace(
+                last,
+                last_version=self._version,
+                boundaries=last.boundaries | found if found else last.boundaries,
+            )
         return self.actions[-1]
+
+    def _append_fact(self, at: datetime, fact: dict[str, Any]) -> None:
+        """`trigger_event(FactRecorded, ...)` for a fact already folded, built as its
+        dataclass builds it (the same fields, in the same order) without the frozen
+        dataclass's setter per field or the library's check that the id is a UUID."""
+        event = object.__new__(self.FactRecorded)
+        vars(event).update(
+            originator_id=self._id, originator_version=self._version + 1, timestamp=at, fact=fact
+        )
+        self._version = event.originator_version
+        self._modified_on = at
+        self._pending_events.append(event)
 
     def finish(self, server_seed: str, at: datetime) -> None:
         """Close the record once the ruleset reports an outcome, revealing the seed."""
@@ -406,12 +422,8 @@ class Game(Aggregate):
             self.action_ids[event.action_id] = event.seq
 
     def on_fact(self, event: Game.FactRecorded) -> None:
-        adopting = self._adopting
-        if adopting is not None:  # recording decided facts: the state is set once all are in
-            fact = next(adopting)
-        else:
-            fact = self.ruleset.codec.decode_fact(event.fact)
-            self.state = self.ruleset.evolve(self.state, fact)
+        fact = self.ruleset.codec.decode_fact(event.fact)
+        self.state = self.ruleset.evolve(self.state, fact)
         if self.actions:
             last = self.actions[-1]
             boundary = self.ruleset.boundary(fact)

@@ -6,6 +6,7 @@ folded as before."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Actor, Command, GameConfig, Rejection, Seat, all_rulesets, decider, resolve_options
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
+FACT_FIELDS = [field.name for field in dataclasses.fields(Game.FactRecorded)]
 ACTIONS = 250
 
 CONFIGURATIONS: list[tuple[str, str, dict[str, Any]]] = [
@@ -78,8 +80,12 @@ def test_the_state_decide_reached_is_the_state_the_stored_facts_fold_to(
         for event in new:
             if isinstance(event, Game.FactRecorded):
                 folded = ruleset.evolve(folded, ruleset.codec.decode_fact(event.fact))
+                # built as the dataclass builds it: the same fields, in the order it sets them
+                assert list(vars(event)) == FACT_FIELDS and Game.FactRecorded(**vars(event)) == event
         assert game.state == folded
-    assert _replayed(events).state == game.state
+    replayed = _replayed(events)
+    assert replayed.state == game.state
+    assert replayed.actions == game.actions  # each action's last version and boundaries
 
 
 def test_facts_other_than_the_ones_decided_are_folded() -> None:
