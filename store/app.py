@@ -72,7 +72,7 @@ from store.group_commit import GroupCommit
 from store.kept_versions import KeptVersions
 from store.limits import ClientSeed, Options, Players, RulesetId, Tags, explain, options_problem
 from store.saving import PendingSave
-from store.sealing import sealing_env
+from store.sealing import SealingMapper, sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 from store.writer_process import WriterProcess
 
@@ -205,6 +205,8 @@ class Chronicle(Application[UUID]):
         self._heard: dict[str, int] = {}
         grouped = isinstance(getattr(self.recorder, "group", None), GroupCommit)
         self.writer = WriterProcess(self.url) if writer_process and grouped else None
+        assert isinstance(self.mapper, SealingMapper)  # named by `sealing_env`
+        self._to_row = self.mapper.to_row
 
     def close(self) -> None:
         if self.writer is not None:
@@ -285,8 +287,8 @@ class Chronicle(Application[UUID]):
         thread."""
         writer = self.writer
         if writer is not None and writer.serves(asyncio.get_running_loop()):
-            pending.stored = self._mapped(pending)
-            return await writer.submit(pending.stored)  # the application tracks nothing: no kwargs
+            to_row = self._to_row  # the application tracks nothing: no kwargs
+            return await writer.submit([to_row(e) for e in pending.processing_event.events])
         event = self._sealed(pending).processing_event
         group = getattr(self.recorder, "group", None)
         if isinstance(group, GroupCommit):
@@ -300,10 +302,8 @@ class Chronicle(Application[UUID]):
         if ids:  # none when the recorder numbers nothing, as the library's `put`
             self._tell(
                 [
-                    Appended(e.originator_id, e.originator_version, s.topic, position)
-                    for e, s, position in zip(
-                        pending.processing_event.events, pending.stored, ids, strict=True
-                    )
+                    Appended(e.originator_id, e.originator_version, type(e).TOPIC, position)
+                    for e, position in zip(pending.processing_event.events, ids, strict=True)
                 ]
             )
 

@@ -42,6 +42,7 @@ from domain.events import ActionRecorded, FactRecorded
 from store.chain import iso
 from store.config import StoreConfigError, store_env
 from store.errors import SecretsLocked
+from store.group_commit import stream_hex
 from store.secrets import GameSecrets
 
 KEY_VARIABLE = "CHRONICLE_SECRET_KEY"
@@ -60,12 +61,15 @@ _warned = False
 PLAIN_EVENTS = frozenset({ActionRecorded, FactRecorded})
 
 
-def _plain_stored_event(event: Any) -> StoredEvent:
+def _plain_state(event: Any) -> bytes:
     state = dict(vars(event))
-    originator_id = state.pop("originator_id")
-    originator_version = state.pop("originator_version")
+    del state["originator_id"], state["originator_version"]
     state["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(state["timestamp"])}
-    return StoredEvent(originator_id, originator_version, type(event).TOPIC, msgspec.json.encode(state))
+    return msgspec.json.encode(state)
+
+
+def _plain_stored_event(event: Any) -> StoredEvent:
+    return StoredEvent(event.originator_id, event.originator_version, type(event).TOPIC, _plain_state(event))
 
 
 class SealingMapper(Mapper[UUID]):
@@ -87,6 +91,19 @@ class SealingMapper(Mapper[UUID]):
             return stored
         sealed = MARK + self.sealer.encrypt(stored.state)
         return StoredEvent(stored.originator_id, stored.originator_version, stored.topic, sealed)
+
+    def to_row(self, domain_event: Any) -> tuple[str, int, str, bytes]:
+        """`to_stored_event` as the writer process takes it (store/writer_process.py): the
+        stream id in its 32 hex digits, the version, the topic and the stored state."""
+        if type(domain_event) in PLAIN_EVENTS and self.compressor is None:
+            return (
+                domain_event.originator_id.hex,
+                domain_event.originator_version,
+                type(domain_event).TOPIC,
+                _plain_state(domain_event),
+            )
+        stored = self.to_stored_event(domain_event)
+        return (stream_hex(stored.originator_id), stored.originator_version, stored.topic, stored.state)
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if stored_event.state.startswith(MARK):

@@ -60,7 +60,7 @@ import msgspec
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 
-from store.group_commit import Append, stream_hex
+from store.group_commit import Append
 
 Outcome = Sequence[int] | None
 Row = tuple[str, int, str, bytes]
@@ -82,10 +82,6 @@ def _frame(body: bytes) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def _row(event: StoredEvent) -> Row:
-    return (stream_hex(event.originator_id), event.originator_version, event.topic, event.state)
-
-
 def _error(name: str, message: str) -> Exception:
     """The store error a writer named, as the library's class of that name."""
     found = getattr(persistence, name, None)
@@ -102,7 +98,7 @@ class WriterProcess:
         self.url = url
         self.loop: asyncio.AbstractEventLoop | None = None
         self.process: subprocess.Popen[bytes] | None = None
-        self._queue: list[tuple[Sequence[StoredEvent], asyncio.Future[Outcome]]] = []
+        self._queue: list[tuple[list[Row], asyncio.Future[Outcome]]] = []
         self._flushing = False
         self._sent: deque[list[asyncio.Future[Outcome]]] = deque()  # batches not yet answered
         self._received = bytearray()
@@ -114,10 +110,11 @@ class WriterProcess:
             self.loop = loop
         return self.loop is loop
 
-    async def submit(self, events: Sequence[StoredEvent]) -> Outcome:
+    async def submit(self, rows: list[Row]) -> Outcome:
+        """Append `rows` (each a stored event: stream id in 32 hex digits, version, topic, state)."""
         assert self.loop is not None
         future: asyncio.Future[Outcome] = self.loop.create_future()
-        self._queue.append((events, future))
+        self._queue.append((rows, future))
         if not self._flushing:
             self._flushing = True
             self.loop.call_soon(self._flush)
@@ -139,9 +136,8 @@ class WriterProcess:
                 if not future.done():
                     future.set_exception(WriterStopped(f"the writer process did not start: {error}"))
             return
-        rows = [[_row(event) for event in events] for events, _ in batch]
         self._sent.append([future for _, future in batch])
-        self._unsent += _frame(_ENCODE(rows))
+        self._unsent += _frame(_ENCODE([rows for rows, _ in batch]))
         self._write()
 
     def _start(self) -> subprocess.Popen[bytes]:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import pytest
 from eventsourcing.persistence import Mapper
@@ -48,6 +49,9 @@ def test_every_recorded_event_is_stored_and_digested_as_the_library_and_json_wou
         event = app.mapper.to_domain_event(row)
         assert library.to_stored_event(event).state == row.state
         assert app.mapper.to_stored_event(event).state == row.state
+        # the form the writer process takes (store/writer_process.py)
+        stored = (UUID(str(row.originator_id)).hex, row.originator_version, row.topic, row.state)
+        assert app.mapper.to_row(event) == stored
         fields = json.loads(row.state)
         assert chain.canonical(fields) == json_canonical(fields)
         plain += type(event) in PLAIN_EVENTS

@@ -29,7 +29,7 @@ from domain.events import ActionRecorded
 from store.app import RECORDER, Chronicle, NewGame, Recorded
 from store.audit import audit_events
 from store.group_commit import GroupCommitSQLiteRecorder
-from store.writer_process import WriterProcess, WriterStopped, _error, _frame, serve
+from store.writer_process import Row, WriterProcess, WriterStopped, _error, _frame, serve
 
 T = TypeVar("T")
 OPENING = [
@@ -54,8 +54,8 @@ def app(url: str) -> Iterator[Chronicle]:
         yield chronicle
 
 
-def events(stream: UUID, *versions: int) -> list[StoredEvent]:
-    return [StoredEvent(stream, v, "test:Event", b"{}") for v in versions]
+def events(stream: UUID, *versions: int) -> list[Row]:
+    return [(stream.hex, v, "test:Event", b"{}") for v in versions]
 
 
 def served(url: str, batches: list[Any]) -> list[Any]:
@@ -119,7 +119,7 @@ def test_each_append_is_answered_with_the_notification_ids_it_was_stored_at(app:
 def test_a_clash_sent_to_the_writer_refuses_that_append_alone(app: Chronicle) -> None:
     writer, taken, free = app.writer, uuid4(), uuid4()
     assert writer is not None
-    app.recorder.insert_events(events(taken, 1, 2))
+    app.recorder.insert_events([StoredEvent(taken, v, "test:Event", b"{}") for v in (1, 2)])
 
     async def appends() -> list[Any]:
         assert writer.serves(asyncio.get_running_loop())
