@@ -184,14 +184,19 @@ class Game(Aggregate):
         return self.copy()
 
     def copy(self) -> Game:
-        """A copy that records on its own: `copy.deepcopy` of the game, without its memo."""
+        """A copy that records on its own: `copy.deepcopy` of the game, without its memo.
+
+        The checkpoints are shared, not copied: an entry is only ever added, for the action
+        recorded next, and its value is the state that action is decided on, which is the
+        state after every action before it, whichever copy records it, committed or not. So
+        an entry a copy adds beyond the original's last action is one the original would add
+        alike, and none of the original's own entries changes."""
         # as `copy.copy`, which takes the long way through `__reduce_ex__` for this plain object
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         clone.actions = list(self.actions)
         clone.action_ids = dict(self.action_ids)
         clone.live = list(self.live)
-        clone.checkpoints = dict(self.checkpoints)
         clone.requests = dict(self.requests)
         clone._pending_events = []
         clone._decided = None
