@@ -15,6 +15,11 @@ last digest (nothing of the batch is stored yet when the statement's events are 
 append written in a savepoint of its own follows what the transaction holds so far. An append
 that follows one the writer committed follows the head it remembers (`Stamper`): a table
 recording through one server reads no digest back.
+
+Mutants judged equivalent (bench/mutation.py, group append): in `stored_head`, the stored
+digest's row not read or its digest not taken (the walk from the start that follows gives the
+same head, in more time), the SQL in other letter cases (SQLite reads them alike), and the
+walk's rows without their stream id (`head_of` is given the game's id).
 """
 
 from __future__ import annotations

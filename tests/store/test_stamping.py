@@ -244,3 +244,15 @@ def test_the_writer_remembers_the_heads_of_the_latest_streams_only(
     assert list(stamper.committed) == [games[1].hex, games[2].hex]
     assert written(recorder, stamper, facts(games[1], 2)) == [True]
     assert list(stamper.committed) == [games[2].hex, games[1].hex]
+
+
+def test_an_append_of_other_events_and_game_events_stores_them_all(
+    store: Chronicle, stamped_store: tuple[GroupCommitSQLiteRecorder, Stamper]
+) -> None:
+    recorder, stamper = stamped_store
+    game = uuid4()
+    other = StoredEvent(game, 1, "test:Event", b'{"a":1}')
+    assert written(recorder, stamper, [other, *facts(game, 2, 3)]) == [True]
+    rows = recorder.select_events(game)
+    assert [row.state for row in rows][:1] == [b'{"a":1}']
+    assert [chain.kept_digest(row.state) is not None for row in rows] == [False, True, True]
