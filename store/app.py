@@ -287,7 +287,8 @@ class Chronicle(Application[UUID]):
         thread."""
         writer = self.writer
         if writer is not None and writer.serves(asyncio.get_running_loop()):
-            to_row = self._to_row  # the application tracks nothing: no kwargs
+            to_row = self._to_row
+            # the application tracks nothing: no kwargs
             return await writer.submit([to_row(e) for e in pending.processing_event.events])
         event = self._sealed(pending).processing_event
         group = getattr(self.recorder, "group", None)

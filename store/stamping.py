@@ -89,13 +89,6 @@ class Stamper:
             del self.committed[next(iter(self.committed))]
 
 
-def stamp_appends(
-    cursor: SQLiteCursor, table: str, appends: Sequence[Sequence[StoredEvent]]
-) -> list[list[StoredEvent]]:
-    """`Stamper` without its memory: every append follows what the store holds."""
-    return Stamper()(cursor, table, appends)
-
-
 def stored_head(cursor: SQLiteCursor, table: str, stream: str, version: int) -> str:
     """The digest of the stream's event at `version` as stored (the genesis before the first)."""
     if version < 1:

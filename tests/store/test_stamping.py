@@ -20,7 +20,7 @@ from domain.events import ActionRecorded, FactRecorded
 from store import chain, stamping
 from store.app import RECORDER, Chronicle, NewGame
 from store.group_commit import Append, GroupCommitSQLiteRecorder
-from store.stamping import Stamper, stamp_appends
+from store.stamping import Stamper
 from tests.store.test_writer_process import OPENING, served
 
 FACT = FactRecorded.TOPIC
@@ -121,7 +121,7 @@ def test_events_of_other_streams_are_stored_as_sent(url: str, store: Chronicle) 
 def test_a_batch_written_again_append_by_append_is_stamped_append_by_append(store: Chronicle) -> None:
     recorder = store.recorder
     assert isinstance(recorder, GroupCommitSQLiteRecorder)
-    recorder.prepare = stamp_appends
+    recorder.prepare = Stamper()
     good, bad = uuid4(), uuid4()
     unreadable = StoredEvent(bad, 1, FACT, b"{not json}")
     batch = [
