@@ -9,6 +9,10 @@ writes a token and a client address may make.
   pace and the benchmarks', so that only a flood meets them.
 - `CHRONICLE_REDIS`: a `redis://` URL; the counters then live in Redis and every server process
   shares them. Without it each process counts alone, in memory.
+- `CHRONICLE_TRUSTED_PROXIES`: the proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` name
+  the client (`chronicle serve` hands them to uvicorn), as addresses or networks separated by
+  commas, or `*` for any. None by default: a client could otherwise name any address it likes
+  (the write limit per address counts it), even from the server's own machine.
 - `CHRONICLE_ACCESS_LOG`: where the access log's JSON lines go (api/access_log.py): `stderr`,
   `off`, or a file path. `off` by default here; `chronicle serve` sets `stderr` unless told
   otherwise (`--access-log`), in place of uvicorn's own access log, which would print query
@@ -18,6 +22,7 @@ writes a token and a client address may make.
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -56,6 +61,22 @@ def parse_rate(name: str, text: str) -> Rate | None:
     return Rate(int(count), unit)  # type: ignore[arg-type]
 
 
+def parse_proxies(name: str, text: str) -> tuple[str, ...]:
+    """Addresses and networks separated by commas (`10.0.0.7,10.1.0.0/16`), or `*`."""
+    proxies = tuple(p.strip() for p in text.split(",") if p.strip())
+    for proxy in proxies:
+        if proxy == "*":
+            continue
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise SettingsError(
+                f"{name} takes IP addresses or networks separated by commas (like 10.0.0.7,10.1.0.0/16), "
+                f"or *; not {proxy!r}"
+            ) from None
+    return proxies
+
+
 TOKEN_RATE = Rate(6000, "minute")
 ADDRESS_RATE = Rate(60000, "minute")
 
@@ -69,6 +90,7 @@ class EdgeSettings:
     redis_url: str | None = None
     redis_namespace: str = "chronicle"
     access_log: str = "off"
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> EdgeSettings:
@@ -102,6 +124,9 @@ class EdgeSettings:
             token_rate=_rate(env, "CHRONICLE_WRITE_LIMIT_TOKEN", TOKEN_RATE),
             address_rate=_rate(env, "CHRONICLE_WRITE_LIMIT_ADDRESS", ADDRESS_RATE),
             redis_url=redis_url,
+            trusted_proxies=parse_proxies(
+                "CHRONICLE_TRUSTED_PROXIES", env.get("CHRONICLE_TRUSTED_PROXIES", "")
+            ),
         )
 
     def check_create(self, token: str | None, admin: bool) -> None:

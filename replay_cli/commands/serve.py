@@ -41,6 +41,13 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         default=None,
         help="one JSON line per request to stderr (default), a FILE, or off (env CHRONICLE_ACCESS_LOG)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        default=None,
+        help="proxies trusted to name the client in X-Forwarded-For: addresses or networks, "
+        "comma-separated, or * (default none; env CHRONICLE_TRUSTED_PROXIES)",
+    )
     add_store_option(parser)
     parser.set_defaults(run=run)
 
@@ -69,8 +76,10 @@ def run(args: argparse.Namespace) -> int:
         os.environ["CHRONICLE_ACCESS_LOG"] = args.access_log
     else:
         os.environ.setdefault("CHRONICLE_ACCESS_LOG", "stderr")
+    if args.forwarded_allow_ips is not None:
+        os.environ["CHRONICLE_TRUSTED_PROXIES"] = args.forwarded_allow_ips
     try:  # a destination it cannot write to, told here in one line rather than by each worker
-        EdgeSettings.from_env()
+        settings = EdgeSettings.from_env()
     except SettingsError as error:
         raise UsageError(str(error)) from None
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -78,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
     # Live streams never end by themselves: on shutdown they get a few seconds, then are cut
     # (their clients reconnect elsewhere and resume where they were).
     # uvicorn's own access log is off: it prints query strings whole (api/access_log.py masks them).
+    # Forwarded headers are read only from the proxies named: uvicorn's default trusts them from
+    # 127.0.0.1, where any local client could name itself any address.
+    proxies = settings.trusted_proxies
     uvicorn.run(
         APP,
         host=args.host,
@@ -85,5 +97,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         timeout_graceful_shutdown=SHUTDOWN,
         access_log=False,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=",".join(proxies) if proxies else None,
     )
     return 0

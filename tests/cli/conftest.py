@@ -127,11 +127,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(cli: Cli, env: dict[str, str] | None = None) -> Iterator[Server]:
-    """A real `chronicle serve` on `cli`'s store, answering /health, stopped on the way out."""
+def serving(cli: Cli, env: dict[str, str] | None = None, *options: str) -> Iterator[Server]:
+    """A real `chronicle serve` on `cli`'s store (with `options`), answering /health, stopped
+    on the way out."""
     port = free_port()
     process = subprocess.Popen(
-        [*COMMAND, "serve", "--port", str(port)],
+        [*COMMAND, "serve", "--port", str(port), *options],
         env=cli.env | (env or {}),
         cwd=cli.home,
         stdout=subprocess.PIPE,
