@@ -127,12 +127,22 @@ def _on_http_exception(_: Request[Any, Any, Any], exc: HTTPException) -> Respons
     if status == 404:
         return problem(404, "not_found", "Not found", "There is no such resource; see /schema for the API.")
     if status == 405:
-        return problem(405, "method_not_allowed", "Method not allowed", exc.detail)
+        return _method_not_allowed(exc)
     if status >= 500:
         return problem(
             status, _status_code(status), HTTPStatus(status).phrase, "The server could not answer."
         )
     return problem(status, _status_code(status), HTTPStatus(status).phrase, exc.detail)
+
+
+def _method_not_allowed(exc: HTTPException) -> Response[Problem]:
+    """A 405 names the path's methods in `Allow`, as RFC 9110 asks: the router lists them,
+    with `websocket` for a path that also upgrades (no HTTP method, so left out)."""
+    listed = dict(exc.headers or {}).get("allow", "")
+    methods = [m.strip() for m in listed.split(",") if m.strip() and m.strip().isupper()]
+    refused = problem(405, "method_not_allowed", "Method not allowed", exc.detail)
+    refused.headers["Allow"] = ", ".join(methods)
+    return refused
 
 
 def _rate_limited(exc: HTTPException) -> Response[Problem]:

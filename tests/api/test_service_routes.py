@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 
 import pytest
 from eventsourcing.persistence import OperationalError
@@ -13,6 +14,8 @@ from litestar.testing import TestClient
 from api.app import YOUNG_OBJECTS, create_app
 from store.app import Chronicle
 from tests.api.support import Api, assert_problem
+
+METHODS = ("get", "post", "put", "patch", "delete")
 
 
 def test_health_answers_ok_and_names_the_store(client: TestClient[Litestar], store_url: str) -> None:
@@ -72,6 +75,23 @@ def test_an_unknown_route_is_a_404_problem(client: TestClient[Litestar]) -> None
 
 def test_a_wrong_method_is_a_405_problem(client: TestClient[Litestar]) -> None:
     assert_problem(client.delete("/rulesets"), 405, "method_not_allowed")
+
+
+def test_every_405_names_exactly_the_methods_of_its_path_in_allow(client: TestClient[Litestar]) -> None:
+    """Each documented path (its parameters filled in), and the paths left out of the document
+    (the docs, the static files, a live stream that also upgrades to a WebSocket)."""
+    paths = client.get("/schema/openapi.json").json()["paths"]
+    documented = {
+        re.sub(r"\{[^}]+\}", "x", path): {m.upper() for m in item if m in METHODS}
+        for path, item in paths.items()
+    }
+    undocumented = {"/schema": {"GET"}, "/static/viewer.css": {"GET", "HEAD"}}
+    for path, methods in (documented | undocumented).items():
+        response = client.request("TRACE", path)
+        assert_problem(response, 405, "method_not_allowed")
+        allowed = {m.strip() for m in response.headers["allow"].split(",")}
+        assert allowed == methods | {"OPTIONS"}, path
+    assert documented["/games/x/live"] == {"GET"}  # no `websocket` in its Allow
 
 
 def test_the_openapi_document_describes_every_route_and_the_problem_answers(
