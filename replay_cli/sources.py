@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from replay_cli.errors import UsageError
 from replay_cli.local import LocalReader, open_store
+from replay_cli.parser import file_name
 from replay_cli.reading import Reader
 from store.config import StoreConfigError, read_token_file
 
@@ -47,7 +48,9 @@ def add_reading_options(parser: argparse.ArgumentParser, *, viewer: bool = True)
 def add_token_options(parser: argparse.ArgumentParser) -> None:
     given = parser.add_mutually_exclusive_group()
     given.add_argument("--token", metavar="T", help="bearer token for --server (default: $CHRONICLE_TOKEN)")
-    given.add_argument("--token-file", metavar="PATH", help="read the bearer token for --server from a file")
+    given.add_argument(
+        "--token-file", metavar="PATH", type=file_name, help="read the bearer token for --server from a file"
+    )
 
 
 def add_server_options(parser: argparse.ArgumentParser, help: str) -> None:

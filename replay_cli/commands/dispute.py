@@ -29,6 +29,7 @@ import msgspec
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_game
+from replay_cli.parser import file_name
 from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import ADMIN, Chronicle
 from store.verdict import Verdict
@@ -56,7 +57,9 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     listing.add_argument("game", metavar="GAME", help="game id or a unique prefix")
     exporting = verbs.add_parser("export", help="write the dispute's evidence bundle (JSON)")
     exporting.add_argument("dispute", metavar="DISPUTE", help="dispute id")
-    exporting.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    exporting.add_argument(
+        "--out", metavar="FILE", type=file_name, help="write to FILE instead of standard output"
+    )
     for verb in (opening, ruling, showing, listing, exporting):
         add_store_option(verb)
         verb.add_argument("--server", metavar="URL", help="a Chronicle server instead of the local store")

@@ -35,6 +35,7 @@ from projections.games_index import GameIndex
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_game
+from replay_cli.parser import file_name
 from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
 from store.app import ADMIN, Chronicle
 from store.bgstats import bgstats
@@ -60,7 +61,10 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         help="one JSON object (default), one event a line, or a finished game as a BG Stats play",
     )
     exporting.add_argument(
-        "--out", metavar="FILE", help="write to FILE instead of standard output (with --all: a folder)"
+        "--out",
+        metavar="FILE",
+        type=file_name,
+        help="write to FILE instead of standard output (with --all: a folder)",
     )
     add_store_option(exporting)
     add_server_options(exporting, "export from a Chronicle server")
@@ -72,6 +76,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "file",
         metavar="FILE",
         nargs="+",
+        type=file_name,
         help="the export (JSON or NDJSON), or several; - reads standard input",
     )
     add_store_option(importing)

@@ -28,6 +28,7 @@ import msgspec
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store
+from replay_cli.parser import file_name, shown_name
 from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
 from store.imports import ImportReport, LogRefused, import_log
 from store.limits import MAX_NAME
@@ -44,7 +45,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "import-log", help="import Dominion Online game logs as physical games", description=__doc__
     )
     parser.add_argument("game", metavar="GAME", choices=GAMES, help="the game the logs are of: dominion")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="log files (text)")
+    parser.add_argument("files", nargs="+", metavar="FILE", type=file_name, help="log files (text)")
     parser.add_argument("--json", action="store_true", help="one JSON object per log")
     parser.add_argument(
         "--kingdom",
@@ -62,14 +63,22 @@ def _read(path: str) -> str:
     file = Path(path)
     try:
         if file.stat().st_size > MAX_LOG_BYTES:
-            raise UsageError(f"{path}: larger than {MAX_LOG_BYTES // (1024 * 1024)} MiB, not a game log")
-        return file.read_text(encoding="utf-8", errors="replace")
+            size = MAX_LOG_BYTES // (1024 * 1024)
+            raise UsageError(f"{shown_name(path)}: larger than {size} MiB, not a game log")
+        data = file.read_bytes()
     except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        raise UsageError(f"cannot read {shown_name(path)}: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        # a log saved in another encoding: replacing its bytes would import names it does not hold
+        raise UsageError(
+            f"{shown_name(path)}: not UTF-8 text (byte {error.start}); save the log as UTF-8"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
-    texts = [(path, _read(path)) for path in args.files]
+    texts = [(shown_name(path), _read(path)) for path in args.files]
     kingdom = tuple(name.strip() for name in args.kingdom.split(",") if name.strip())
     token = server_token(args)
     failed = 0

@@ -14,13 +14,16 @@ from pathlib import Path
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import REFUSED, CliError
+from replay_cli.parser import file_name
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "verify", help="check a dispute's evidence bundle offline", description=__doc__
     )
-    parser.add_argument("bundle", metavar="BUNDLE", help="the bundle (JSON); - reads standard input")
+    parser.add_argument(
+        "bundle", metavar="BUNDLE", type=file_name, help="the bundle (JSON); - reads standard input"
+    )
     parser.set_defaults(run=run)
 
 
