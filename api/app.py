@@ -24,7 +24,6 @@ import anyio.to_thread
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import JsonRenderPlugin
 
 from api.access_log import AccessLog, access_logging
 from api.dependencies import DEPENDENCIES
@@ -32,6 +31,7 @@ from api.docs import OfflineDocsPlugin
 from api.guard import before_request
 from api.live import live_lifespan
 from api.metrics import Metrics, metrics_lifespan
+from api.openapi import RefinedJsonPlugin
 from api.problems import EXCEPTION_HANDLERS
 from api.rate_limits import WriteLimits
 from api.routes import ROUTES
@@ -170,6 +170,6 @@ def create_app(
             version="0.1.0",
             description=DESCRIPTION,
             path="/schema",
-            render_plugins=[OfflineDocsPlugin(), JsonRenderPlugin()],
+            render_plugins=[OfflineDocsPlugin(), RefinedJsonPlugin()],
         ),
     )

@@ -16,6 +16,8 @@ from litestar.exceptions import NotFoundException
 from litestar.openapi.plugins import OpenAPIRenderPlugin
 from litestar.params import FromPath
 
+from api.openapi import Refined
+
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
@@ -106,9 +108,10 @@ class OfflineDocsPlugin(OpenAPIRenderPlugin):
 
     def __init__(self) -> None:
         super().__init__(path="/", favicon="", style="")
+        self.refined = Refined()
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return render_docs(openapi_schema).encode()
+        return render_docs(self.refined(openapi_schema)).encode()
 
     def receive_router(self, router: Router) -> None:
         """Any other path under `/schema` is a 404 problem like every other unknown path (the

@@ -33,6 +33,9 @@ from store.errors import ServiceError
 
 LAG_LIMIT = 1000
 
+# Litestar adds the charset of a text answer itself: named here too, it came twice
+PROMETHEUS_TEXT = CONTENT_TYPE_LATEST.replace("; charset=utf-8", "")
+
 
 class Metrics:
     def __init__(self) -> None:
@@ -116,7 +119,7 @@ def metrics_route(state: State) -> Response[bytes]:
         if live.fanout.redis_url:
             metrics.redis_up.set(1 if live.fanout.linked else 0)
     metrics.lag.set(_projection_lag(state))
-    return Response(generate_latest(metrics.registry), media_type=CONTENT_TYPE_LATEST)
+    return Response(generate_latest(metrics.registry), media_type=PROMETHEUS_TEXT)
 
 
 ROUTES = [metrics_route]
