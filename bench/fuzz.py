@@ -5,9 +5,12 @@ The games are seeded through the store directly (a digital and a physical game o
 ruleset, a finished one); the server then answers the generated requests, and the store's
 head is read from this process before and after each one. Rate limits are off (one client
 sends everything). Prints the examples run, the requests sent, the 5xx found, the other
-failures (a traceback in a body, a rejected request that appended), and the time.
+failures (a traceback in a body, a rejected request that appended), and the time. With
+`--checks all`, every check schemathesis has also judges each answer, the coverage phase's
+requests are sent too (`--coverage N` per operation and mode), and the failures are counted
+by check.
 
-    .venv/bin/python -m bench.fuzz [--examples 300] [--seed N] [--store URL]
+    .venv/bin/python -m bench.fuzz [--examples 300] [--checks all] [--coverage 50] [--seed N] [--store URL]
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from schemathesis.core.transport import Response
 
 from bench.common import uvicorn_server
 from store.app import Chronicle
-from tests.api.fuzzing import AnyCase, fuzz, seed_games
+from tests.api.fuzzing import AnyCase, Checking, all_checks, fuzz, seed_games
 
 ADMIN = "fuzz-admin-token"
 
@@ -33,6 +36,15 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=300, help="per operation and generation mode")
     parser.add_argument("--seed", type=int, default=None, help="hypothesis seed (default: a random one)")
     parser.add_argument("--store", default=None, help="store URL (default: a fresh SQLite file)")
+    parser.add_argument(
+        "--checks",
+        choices=("default", "all"),
+        default="default",
+        help="default: no 5xx, no traceback, no partial write; all: every schemathesis check besides",
+    )
+    parser.add_argument(
+        "--coverage", type=int, default=50, help="with --checks all: coverage requests per operation and mode"
+    )
     parser.add_argument("--quiet", action="store_true", help="no line per operation")
     args = parser.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**32)
@@ -56,8 +68,20 @@ def main() -> None:
             def head() -> int:
                 return chronicle.recorder.max_notification_id() or 0
 
+            checking = (
+                Checking(all_checks(), {"base_url": url, "session": session}, args.coverage)
+                if args.checks == "all"
+                else None
+            )
             figures = fuzz(
-                schema, send, head, games, args.examples, seed=seed, progress=None if args.quiet else print
+                schema,
+                send,
+                head,
+                games,
+                args.examples,
+                seed=seed,
+                progress=None if args.quiet else print,
+                checking=checking,
             )
         chronicle.close()
     print(
@@ -69,6 +93,9 @@ def main() -> None:
     )
     rate = figures.requests / figures.seconds if figures.seconds else 0.0
     print(f"time: {figures.seconds:.1f} s ({rate:,.1f} requests/s)")
+    if args.checks == "all":
+        counted = ", ".join(f"{name} {n}" for name, n in sorted(figures.by_check.items())) or "none"
+        print(f"failures by check: {counted}")
     for failure in figures.failures:
         print("FAILURE", failure)
 

@@ -13,14 +13,23 @@ Every answer must hold:
 - no Python traceback text in the body;
 - a rejected request (4xx) appends no event: the store's head is the same after it.
 
-Failures are collected, not raised, so one run reports every one it met.
+With `checks` (`ALL_CHECKS`: every check schemathesis has), each answer must also pass those:
+its status, media type, headers and body as the document says, a request that breaks the
+schema refused, one that fits it accepted, a 405 with `Allow`, and so on. Then the run also
+sends, per operation, the first `coverage` requests of schemathesis's coverage phase (each
+boundary of each parameter, a missing required header, an undeclared method), as generated.
+Aiming never touches the part of a request its generation made invalid, so a request meant to
+break the schema still does.
+
+Failures are collected, not raised, so one run reports every one it met, by check.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +40,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
 from schemathesis import Case, GenerationMode
+from schemathesis.checks import CHECKS, CheckFunction, load_all_checks
+from schemathesis.core.failures import Failure, FailureGroup
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.core.result import Ok
 from schemathesis.core.transport import Response
 from schemathesis.schemas import APIOperation, BaseSchema
@@ -70,6 +82,7 @@ class Figures:
     failures: list[str] = field(default_factory=list)
     server_errors: int = 0
     seconds: float = 0.0
+    by_check: dict[str, int] = field(default_factory=dict)  # failures of each schemathesis check
 
     def by_class(self) -> str:
         classes: dict[str, int] = {}
@@ -170,7 +183,12 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
     some action bodies near-legal: a generated request is refused for its first flaw, so
     without this the rules would rarely be reached."""
     game = data.draw(st.sampled_from(games))
-    if "game_id" in (case.path_parameters or {}) and data.draw(st.integers(0, 9)) < 8:
+    generated = case.meta
+    parts = generated.components if generated is not None else {}
+    broken = {where for where, part in parts.items() if part.mode.is_negative}
+    path_ok, query_ok = ParameterLocation.PATH not in broken, ParameterLocation.QUERY not in broken
+    header_ok, body_ok = ParameterLocation.HEADER not in broken, ParameterLocation.BODY not in broken
+    if path_ok and "game_id" in (case.path_parameters or {}) and data.draw(st.integers(0, 9)) < 8:
         case.path_parameters["game_id"] = game.id
     headers = case.headers  # a case-insensitive mapping, edited in place
     choice = data.draw(st.integers(0, 9))
@@ -182,10 +200,10 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
         headers["Authorization"] = data.draw(
             st.sampled_from(["Bearer made-up-token", "Basic YTpi", "Bearer"])
         )
-    if "If-Match" in headers and data.draw(st.integers(0, 3)) > 0:
+    if header_ok and "If-Match" in headers and data.draw(st.integers(0, 3)) > 0:
         del headers["If-Match"]
     actions = case.operation.method.upper() == "POST" and case.operation.path.endswith("/actions")
-    if actions and data.draw(st.integers(0, 2)) > 0:
+    if actions and body_ok and data.draw(st.integers(0, 2)) > 0:
         body: dict[str, Any] = {"action": data.draw(near_legal_action(game))}
         seat = data.draw(st.sampled_from([None, None, *game.seats, "Z"]))
         if seat is not None:
@@ -194,7 +212,7 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
         if data.draw(st.booleans()):
             headers["Authorization"] = f"Bearer {game.recorder}"
     creating = case.operation.method.upper() == "POST" and case.operation.path == "/games"
-    if creating and isinstance(case.body, dict) and data.draw(st.booleans()):
+    if creating and body_ok and isinstance(case.body, dict) and data.draw(st.booleans()):
         # a real ruleset, so the generated options, tags and seeds reach its checks
         meta = data.draw(st.sampled_from([r.meta for r in all_rulesets()]))
         case.body["ruleset"] = meta.id
@@ -203,11 +221,28 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
             option = data.draw(st.sampled_from(meta.options))
             value = data.draw(st.sampled_from([*(option.choices or ()), option.default]) | JSON_VALUES)
             case.body["options"] = {option.name: value}
-    if case.operation.path.startswith("/stats") and case.query and "wait" in case.query:
+    if query_ok and case.operation.path.startswith("/stats") and case.query and "wait" in case.query:
         case.query["wait"] = 0  # the view is not run here: waiting for it only takes time
 
 
 # -- the run ------------------------------------------------------------------------------------
+
+
+def all_checks() -> list[CheckFunction]:
+    """Every check schemathesis has (`schemathesis run --checks all`)."""
+    load_all_checks()
+    return [check for check in CHECKS.get_all() if not isinstance(check, type)]
+
+
+@dataclass
+class Checking:
+    """What is checked beyond the three rules above: schemathesis `checks`, run with the
+    `transport` a check that sends requests of its own uses (the app, or the server's URL),
+    and the first `coverage` coverage-phase requests of each operation and mode."""
+
+    checks: Sequence[CheckFunction] = ()
+    transport: dict[str, Any] = field(default_factory=dict)
+    coverage: int = 0
 
 
 def fuzz(
@@ -218,8 +253,11 @@ def fuzz(
     examples: int,
     seed: int | None = None,
     progress: Callable[[str], None] | None = None,
+    checking: Checking | None = None,
 ) -> Figures:
-    """Every operation, positive then negative, `examples` generated requests each."""
+    """Every operation, positive then negative, `examples` generated requests each (and with
+    `checking`, its coverage requests first)."""
+    checking = checking or Checking()
     figures = Figures()
     started = time.perf_counter()
     operations = [result.ok() for result in schema.get_all_operations() if isinstance(result, Ok)]
@@ -227,7 +265,15 @@ def fuzz(
     operations = [o for o in operations if not (o.path == "/live" or o.path.endswith("/live"))]
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            _explore(operation, mode, send, head, games, examples, seed, figures)
+            if checking.coverage:
+                generation = schema.config.generation_for(operation=operation)
+                cases = schema.iter_coverage_cases(
+                    operation, generation_modes=[mode], generation_config=generation
+                )
+                for case in itertools.islice(cases, checking.coverage):
+                    figures.examples += 1
+                    _check(case, send, head, figures, checking)
+            _explore(operation, mode, send, head, games, examples, seed, figures, checking)
             if progress is not None:
                 progress(f"{operation.method.upper()} {operation.path} {mode.value}: {figures.by_class()}")
     figures.seconds = time.perf_counter() - started
@@ -243,6 +289,7 @@ def _explore(
     examples: int,
     seed: int | None,
     figures: Figures,
+    checking: Checking,
 ) -> None:
     strategy = st.tuples(operation.as_strategy(generation_mode=mode), st.data())
 
@@ -259,7 +306,7 @@ def _explore(
         case, data = pair
         _aim(case, data, games)
         figures.examples += 1
-        _check(case, send, head, figures)
+        _check(case, send, head, figures, checking)
 
     if seed is not None:
         explore = hypothesis_seed(seed)(explore)
@@ -267,7 +314,7 @@ def _explore(
         explore()
 
 
-def _check(case: AnyCase, send: Send, head: Head, figures: Figures) -> None:
+def _check(case: AnyCase, send: Send, head: Head, figures: Figures, checking: Checking) -> None:
     before = head()
     response = send(case)
     figures.requests += 1
@@ -282,6 +329,14 @@ def _check(case: AnyCase, send: Send, head: Head, figures: Figures) -> None:
         problems.append("a traceback in the body")
     if 400 <= status < 500 and head() != before:
         problems.append(f"a rejected request ({status}) appended events")
+    for check in checking.checks:
+        try:
+            case.validate_response(response, checks=[check], transport_kwargs=checking.transport)
+        except (Failure, FailureGroup) as error:
+            failures = error.exceptions if isinstance(error, FailureGroup) else (error,)
+            name = getattr(check, "__name__", str(check))
+            figures.by_check[name] = figures.by_check.get(name, 0) + len(failures)
+            problems.extend(f"{name}: {' '.join(str(f).split())[:300]}" for f in failures)
     if problems:
         figures.failures.append(f"{'; '.join(problems)}: {_describe(case)} -> {text[:300]}")
 
