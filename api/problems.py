@@ -25,7 +25,7 @@ from litestar.types import ExceptionHandlersMap
 from redis.exceptions import RedisError
 
 from domain.ruleset import RejectedError
-from store.errors import ServiceError
+from store.errors import ServiceError, StoreNotAnswering
 from store.limits import INT64_MAX, INT64_MIN, MAX_BODY_BYTES, MAX_IMPORT_BYTES, explain
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -168,6 +168,13 @@ def _on_store_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response
     )
 
 
+def _on_store_not_answering(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    """A part of the store that did not answer in time: the message says which, and what
+    became of a write (store/errors.py)."""
+    log.warning("store not answering: %s", exc)
+    return problem(503, "store_unavailable", "The event store is unavailable", str(exc))
+
+
 def _on_limiter_unavailable(_: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.warning("rate limiter unavailable: %s", exc)
     return problem(
@@ -188,6 +195,7 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     RejectedError: _on_rejection,
     ValidationException: _on_validation,
     HTTPException: _on_http_exception,
+    StoreNotAnswering: _on_store_not_answering,
     OperationalError: _on_store_unavailable,
     InterfaceError: _on_store_unavailable,
     RedisError: _on_limiter_unavailable,

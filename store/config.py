@@ -62,7 +62,8 @@ def store_env(url: str) -> dict[str, str]:
             raise StoreConfigError(f"no file in store URL {display_url(url)!r}: use sqlite:///games.db")
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         return {
-            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            # the library's, its writers waiting their turn for the lock (store/sqlite.py)
+            "PERSISTENCE_MODULE": "store.sqlite:SQLiteFactory",
             "SQLITE_DBNAME": path,
             "SQLITE_LOCK_TIMEOUT": "10",
             # a recorder that can subscribe (by polling), for the projections (store/polling.py),

@@ -6,6 +6,8 @@ Each carries a stable `code`, an HTTP status and a sentence; `RejectedError` (in
 
 from __future__ import annotations
 
+from eventsourcing.persistence import OperationalError
+
 
 class ServiceError(Exception):
     status = 400
@@ -77,3 +79,8 @@ class RetractionPending(ServiceError):
     status = 409
     code = "retraction_already_pending"
     title = "A retraction request is already pending"
+
+
+class StoreNotAnswering(OperationalError):
+    """A part of the store (its database, or the SQLite writer process) did not answer within
+    its bound: a 503 `store_unavailable` whose message, written for the caller, says which."""

@@ -17,6 +17,10 @@ Each append keeps its own outcome:
 - Any other error while the batch is written rolls the whole transaction back, and the batch
   is written again one append per transaction, as without group commit, so one bad append
   fails only itself.
+- The transaction takes the write lock as it begins (`BEGIN IMMEDIATE`, store/sqlite.py),
+  waiting for other processes' writes up to the lock timeout. When the wait runs out, every
+  append of the batch fails with that error: none was written, and writing them one by one
+  would only wait again, once each.
 - An append is answered only after the commit that holds it returned. A commit that fails
   fails every append in it: none of them is acknowledged, and none is retried here (a commit
   whose outcome is unknown must not be written a second time).
@@ -283,7 +287,14 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         with self.datastore.get_connection(commit=True) as connection:
             cursor = connection.cursor()
             try:
-                cursor.execute("BEGIN")
+                # the write lock first, waiting for it up to the lock timeout (store/sqlite.py)
+                cursor.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:  # nothing is written: written alone, each would wait again
+                cursor.sqlite_cursor.close()
+                for append in batch:
+                    append.fail(translated(error))
+                return
+            try:
                 fits = sum(len(append.events) for append in batch) <= ROWS_PER_STATEMENT
                 together = self._insert_together(cursor, self._prepared(cursor, batch)) if fits else None
                 if together is not None:

@@ -23,6 +23,16 @@ error (503 `store_unavailable`): each one's outcome is unknown, so none is writt
 Appends not yet sent go to a new process, which the next batch starts. When the server's
 process dies, the writer reads the end of its pipe and exits after the batch it is writing.
 
+A process that stops answering without dying (stopped by a signal, hung on a disk, frozen by
+a debugger) is seen: while it has batches to answer, it must answer one at least every
+`ANSWER_WAIT` seconds (15: a transaction waits up to 10 for the lock, store/sqlite.py, so a
+writer taking turns with other processes answers well within it). A writer silent for longer
+is killed and replaced as if it had died, its unanswered appends failing with `WriterStuck`
+(their outcome is unknown too: killed mid-commit, a transaction is either whole or absent).
+So no write waits longer than that for a stuck writer, and the server recovers by itself.
+`answers` pings the writer for `/health`: an empty batch, answered in its turn without a
+transaction; a ping unanswered counts as a batch for the silence.
+
 Frames on both pipes are a 4-byte little-endian length and a MessagePack body: a batch is a
 list of appends, each a list of `[stream id (32 hex digits), version, topic, state]` (a game
 event's state without its digest); its answer is, per append, `["ok", [notification id, ...]]`
@@ -46,6 +56,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import select
 import signal
@@ -54,12 +65,13 @@ import subprocess
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 import msgspec
 from eventsourcing import persistence
 from eventsourcing.persistence import StoredEvent
 
+from store.errors import StoreNotAnswering
 from store.group_commit import Append
 
 Outcome = Sequence[int] | None
@@ -71,11 +83,27 @@ _ENCODE = msgspec.msgpack.Encoder().encode
 _BATCH = msgspec.msgpack.Decoder(list[list[Row]])
 _ANSWERS = msgspec.msgpack.Decoder(list[Answer])
 CLOSE_WAIT = 10.0  # seconds a closing store gives its writer to finish what it was sent
+ANSWER_WAIT = 15.0  # seconds a writer with batches to answer may answer none before it is replaced
 READ_SIZE = 1 << 20
+
+log = logging.getLogger("chronicle.store")
 
 
 class WriterStopped(persistence.OperationalError):
     """The writer process ended before it answered an append: its outcome is unknown."""
+
+
+class WriterStuck(WriterStopped, StoreNotAnswering):
+    """The writer process answered nothing for too long and was replaced: the outcome of the
+    appends it had not answered is unknown. The message is for the caller."""
+
+
+class _Batch(NamedTuple):
+    """A batch sent and not yet answered: its appends' futures, or a ping's future (True once
+    answered, False if the writer is let go first)."""
+
+    futures: list[asyncio.Future[Outcome]]
+    pong: asyncio.Future[bool] | None = None
 
 
 def _frame(body: bytes) -> bytes:
@@ -100,9 +128,13 @@ class WriterProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self._queue: list[tuple[list[Row], asyncio.Future[Outcome]]] = []
         self._flushing = False
-        self._sent: deque[list[asyncio.Future[Outcome]]] = deque()  # batches not yet answered
+        self._sent: deque[_Batch] = deque()  # batches not yet answered
         self._received = bytearray()
         self._unsent = bytearray()  # a batch's bytes the pipe has not taken yet
+        self.answer_wait = ANSWER_WAIT
+        self._silent_since = 0.0  # the loop's time of the last answer, or of a send to an idle writer
+        self._watch: asyncio.TimerHandle | None = None  # when the silence runs out
+        self._pong: asyncio.Future[bool] | None = None  # the ping waiting for its answer
 
     def serves(self, loop: asyncio.AbstractEventLoop) -> bool:
         """Whether appends on `loop` go through this writer (the first loop to ask keeps it)."""
@@ -120,6 +152,22 @@ class WriterProcess:
             self.loop.call_soon(self._flush)
         return await future
 
+    async def answers(self, within: float) -> bool:
+        """Whether the writer answers a ping within `within` seconds, after the batches sent
+        before it (True when no writer runs, or it serves another loop: the next write starts
+        one). Pings asked for while one waits share its answer."""
+        loop = asyncio.get_running_loop()
+        if self.process is None or self.loop is not loop:
+            return True
+        pong = self._pong
+        if pong is None:
+            pong = self._pong = loop.create_future()
+            self._send(_Batch([], pong), _ENCODE([]))
+        try:
+            return await asyncio.wait_for(asyncio.shield(pong), within)
+        except TimeoutError:
+            return False
+
     # -- on the event loop ------------------------------------------------------------------
 
     def _flush(self) -> None:
@@ -136,9 +184,44 @@ class WriterProcess:
                 if not future.done():
                     future.set_exception(WriterStopped(f"the writer process did not start: {error}"))
             return
-        self._sent.append([future for _, future in batch])
-        self._unsent += _frame(_ENCODE([rows for rows, _ in batch]))
+        self._send(_Batch([future for _, future in batch]), _ENCODE([rows for rows, _ in batch]))
+
+    def _send(self, batch: _Batch, body: bytes) -> None:
+        """Send a batch; a writer that had nothing to answer is silent from now."""
+        assert self.loop is not None
+        if not self._sent:
+            self._silent_since = self.loop.time()
+        self._sent.append(batch)
+        self._unsent += _frame(body)
         self._write()
+        self._watching()
+
+    def _watching(self) -> None:
+        """Look at the writer when its silence would run out, while it has batches to answer."""
+        if self._sent and self._watch is None and self.loop is not None:
+            self._watch = self.loop.call_at(self._silent_since + self.answer_wait, self._watched)
+
+    def _watched(self) -> None:
+        """Replace the writer if it answered nothing for `answer_wait` seconds."""
+        self._watch = None
+        process = self.process
+        if process is None or not self._sent:
+            return
+        assert self.loop is not None
+        if self.loop.time() < self._silent_since + self.answer_wait:  # it answered meanwhile
+            self._watching()
+            return
+        log.warning(
+            "the writer process %d answered nothing for %g s: replaced", process.pid, self.answer_wait
+        )
+        process.kill()
+        self._let_go(
+            process,
+            f"The store's writer process answered nothing for {self.answer_wait:g} s and was replaced; "
+            "this write's outcome is unknown: retry it (with its action_id).",
+            WriterStuck,
+        )
+        _reap(process)
 
     def _start(self) -> subprocess.Popen[bytes]:
         assert self.loop is not None
@@ -190,7 +273,18 @@ class WriterProcess:
                 return
             answers = _ANSWERS.decode(bytes(self._received[_HEADER.size : end]))
             del self._received[:end]
-            for future, answer in zip(self._sent.popleft(), answers, strict=True):
+            batch = self._sent.popleft()
+            assert self.loop is not None
+            self._silent_since = self.loop.time()
+            if not self._sent and self._watch is not None:
+                self._watch.cancel()
+                self._watch = None
+            if batch.pong is not None:
+                if self._pong is batch.pong:
+                    self._pong = None
+                if not batch.pong.done():
+                    batch.pong.set_result(True)
+            for future, answer in zip(batch.futures, answers, strict=True):
                 if future.done():  # its waiter was cancelled: the append is written, not answered
                     continue
                 if answer[0] == "ok":
@@ -206,20 +300,29 @@ class WriterProcess:
         self._let_go(process, "the writer process ended before it answered")
         _reap(process)
 
-    def _let_go(self, process: subprocess.Popen[bytes], why: str) -> None:
+    def _let_go(
+        self, process: subprocess.Popen[bytes], why: str, error: type[WriterStopped] = WriterStopped
+    ) -> None:
         """Forget `process` (its pipes closed, so it exits once its batch is written), and fail
         every append it had not answered, since its outcome is unknown."""
         assert process.stdin is not None and process.stdout is not None and self.loop is not None
         self.process = None
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        self._pong = None
         if not self.loop.is_closed():
             self.loop.remove_reader(process.stdout.fileno())
             self.loop.remove_writer(process.stdin.fileno())
         process.stdin.close()
         process.stdout.close()
         while self._sent:
-            for future in self._sent.popleft():
+            batch = self._sent.popleft()
+            for future in batch.futures:
                 if not future.done() and not future.get_loop().is_closed():
-                    future.set_exception(WriterStopped(why))
+                    future.set_exception(error(why))
+            if batch.pong is not None and not batch.pong.done() and not batch.pong.get_loop().is_closed():
+                batch.pong.set_result(False)
         self._received.clear()
         self._unsent.clear()
 
@@ -324,7 +427,8 @@ def serve(url: str, source: int, sink: BinaryIO) -> None:
             batches = [[_append(rows) for rows in batch] for batch in sent]
             appends = [append for batch in batches for append in batch]
             try:
-                recorder._write_batch(appends)
+                if appends:  # none: pings, answered in their turn
+                    recorder._write_batch(appends)
             except Exception as error:  # raised before the batch was written (no connection)
                 for append in appends:
                     if not append.done:

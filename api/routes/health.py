@@ -1,5 +1,6 @@
-"""`GET /health`: the server answers and so does its event store; which process answered,
-and whether it runs the statistics view."""
+"""`GET /health`: the server answers and so does its event store (a read, and on SQLite the
+writer process, each within two seconds: store/answering.py); which process answered, and
+whether it runs the statistics view."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from litestar.di import NamedDependency
 from api.problems import problem_responses
 from api.schemas import Health
 from projections.runner import ProjectionHost
+from store.answering import probe
 from store.app import Chronicle
 
 
@@ -20,11 +22,12 @@ def store_kind(url: str) -> Literal["sqlite", "postgresql"]:
     return "sqlite" if urlparse(url).scheme == "sqlite" else "postgresql"
 
 
-@get("/health", sync_to_thread=True, tags=["health"], responses=problem_responses(503))
-def health(chronicle: NamedDependency[Chronicle], request: Request[Any, Any, Any]) -> Health:
-    """The server is up and its event store answers a read; with Redis, whether the live
-    streams are linked through it."""
-    chronicle.recorder.max_notification_id()
+@get("/health", tags=["health"], responses=problem_responses(503))
+async def health(chronicle: NamedDependency[Chronicle], request: Request[Any, Any, Any]) -> Health:
+    """The server is up and its event store answers a read, and on SQLite its writer process
+    answers, within two seconds (else 503 `store_unavailable`, saying which did not); with
+    Redis, whether the live streams are linked through it."""
+    await probe(chronicle).check()
     host: ProjectionHost | None = request.app.state.get("projections")
     projections: Literal["running", "standby", "external"] = (
         "external" if host is None else "running" if host.leading else "standby"

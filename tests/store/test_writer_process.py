@@ -29,7 +29,7 @@ from domain.events import ActionRecorded
 from store.app import RECORDER, Chronicle, NewGame, Recorded
 from store.audit import audit_events
 from store.group_commit import GroupCommitSQLiteRecorder
-from store.writer_process import Row, WriterProcess, WriterStopped, _error, _frame, serve
+from store.writer_process import ANSWER_WAIT, Row, WriterProcess, WriterStopped, _error, _frame, serve
 
 T = TypeVar("T")
 OPENING = [
@@ -343,3 +343,33 @@ def test_closing_the_store_on_its_own_event_loop_lets_the_writer_go_at_once(app:
 
     took, process = on_a_loop(close_here())
     assert took < 5 and process is not None and process.returncode == 0 and writer.process is None
+
+
+def test_a_ping_is_answered_in_its_turn_and_a_writer_silent_for_its_bound_is_replaced_unasked(
+    app: Chronicle,
+) -> None:
+    writer = app.writer
+    assert writer is not None
+
+    async def pings() -> tuple[list[bool], subprocess.Popen[bytes], int]:
+        assert writer.serves(asyncio.get_running_loop())
+        answered = [await writer.answers(1.0)]  # no writer runs yet: nothing to wait for
+        await writer.submit(events(uuid4(), 1))
+        stuck = writer.process
+        assert stuck is not None
+        answered.append(await writer.answers(5.0))
+        writer.answer_wait = 1.0
+        os.kill(stuck.pid, signal.SIGSTOP)
+        answered.append(await writer.answers(0.3))
+        answered.append(await writer.answers(0.3))  # the same ping, still unanswered
+        await asyncio.sleep(1.0)  # the ping's silence outlasts the bound: no write needed
+        assert writer.process is None
+        writer.answer_wait = ANSWER_WAIT  # as served: a new writer's start takes a while
+        await writer.submit(events(uuid4(), 1))
+        assert writer.process is not None
+        answered.append(await writer.answers(5.0))
+        return answered, stuck, writer.process.pid
+
+    answered, stuck, replacement = on_a_loop(pings())
+    assert answered == [True, True, False, False, True]
+    assert stuck.returncode == -signal.SIGKILL and replacement != stuck.pid
