@@ -250,7 +250,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
     deal = _deal(created)
     attached = prepare_disputes(app, game_id, events, export.disputes, export.origin)
     seats = [s["id"] for s in created.seats]
-    studies = prepare_studies(app, game_id, seats, export.annotations, export.variations)
+    studies = prepare_studies(app, game_id, events, seats, export.annotations, export.variations)
     owners = [(game_id, "game")]
     owners += [(UUID(v.variation_id), "variation") for v in export.variations]
     owners += [(UUID(d.stream_id), "dispute") for d in export.disputes]

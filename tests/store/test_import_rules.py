@@ -21,7 +21,7 @@ from domain.notes import annotations_id
 from domain.ruleset import get_ruleset
 from domain.variations import list_id
 from replay_cli.main import main
-from store import chain, disputes, evidence
+from store import chain, disputes, evidence, variations
 from store.app import ADMIN, RECORDER, Chronicle, NewGame
 from store.audit import audit_game
 from store.deals import deal_id
@@ -226,7 +226,28 @@ def test_a_finished_game_whose_actions_were_rewritten_and_re_chained_is_refused(
         "action": exported.events[other].fields["action"],
     }
     _refused(app, _rechained(forged), 400, "export_unclean")
+
+    # a study's line is re-decided too, with its stated seed
+    study = UUID(branch(source, game_id, BranchRequest(at=_at_rest(source, game_id)), "anyone").variation_id)
+    for _ in range(3):
+        line = variations.line(source, study)
+        seat = line.game.ruleset.pending(line.game.state)[0].seat
+        legal = line.game.ruleset.legal_actions(line.game.state, seat)
+        variations.record(source, study, line.game.ruleset.codec.encode(legal[-1]), RECORDER, seat=seat)
+    exported = export_game(source, game_id, ADMIN)
+    [carried] = exported.variations
+    assert [e.topic for e in carried.events].count("chronicle:VariationActionRecorded") == 3
+    facts = [i for i, e in enumerate(carried.events) if e.topic == "chronicle:VariationFactRecorded"]
+    forged = _copy(exported)
+    fact = forged.variations[0].events[facts[-1]].fields
+    fact["fact"] = forged.variations[0].events[facts[0]].fields["fact"]
+    if fact["fact"] == carried.events[facts[-1]].fields["fact"]:
+        forged.variations[0].events.pop(facts[-1])
+        for event in forged.variations[0].events[facts[-1] :]:
+            event.version -= 1
+    assert "does not audit clean" in _refused(app, forged, 400, "export_unclean").detail
     assert import_game(app, exported).status == "finished"
+    assert variations.audit(app, study, ADMIN).clean
 
 
 def test_an_imported_dispute_is_judged_again_and_its_rulings_keep_their_provenance(
