@@ -19,13 +19,14 @@ every store that exists.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 from uuid import UUID
 
 from domain.notes import annotations_id
 from domain.variations import list_id
-from store.deals import deal_id
+from store.deals import Deal, deal_id
 from store.errors import ServiceError
 from store.secrets import secrets_id
 
@@ -76,7 +77,25 @@ def claimed(owners: Iterable[tuple[UUID, str]]) -> dict[UUID, str]:
 
 
 def check_free(app: Any, ids: dict[UUID, str]) -> None:
-    """Refuse (`id_taken`) when a stream of the store holds one of `ids` already."""
+    """Refuse (`id_taken`) when a stream of the store holds one of `ids` already. One stream may
+    come before its owner: a game's deal, which a same-deal game imported before the game it
+    replays has started (its first event names that game)."""
     for stream_id, named in ids.items():
-        if app.recorder.select_events(stream_id, limit=1):
+        held = app.recorder.select_events(stream_id, limit=1)
+        if held and not _own_deal(held[0], stream_id):
             raise IdTaken(f"This store already holds a stream with the id of {named} ({stream_id}).")
+
+
+def _own_deal(first: Any, stream_id: UUID) -> bool:
+    if first.topic != Deal.Created.TOPIC:
+        return False
+    game = json.loads(first.state).get("first_game")
+    return isinstance(game, str) and _is_uuid(game) and deal_id(UUID(game)) == stream_id
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        UUID(text)
+    except ValueError:
+        return False
+    return True

@@ -300,7 +300,7 @@ def _not_held(app: Chronicle, game_id: UUID) -> None:
 def _deal(created: Any) -> UUID | None:
     """A same-deal game's first game, which must be a game's id."""
     deal = vars(created).get("deal")
-    if deal is None:
+    if deal is None or deal == "":
         return None
     try:
         first = UUID(deal) if isinstance(deal, str) else None

@@ -21,7 +21,7 @@ from domain.notes import annotations_id
 from domain.ruleset import get_ruleset
 from domain.variations import list_id
 from replay_cli.main import main
-from store import chain, disputes, evidence, variations
+from store import chain, deals, disputes, evidence, variations
 from store.app import ADMIN, RECORDER, Chronicle, NewGame
 from store.audit import audit_game
 from store.deals import deal_id
@@ -322,3 +322,19 @@ def test_import_creates_the_store_it_is_told_to_store_into(
     assert f"game      {game_id}  running" in capsys.readouterr().out
     with closing(Chronicle(new, admin_token=ADMIN_TOKEN)) as moved:
         assert audit_game(moved, game_id, ADMIN).clean
+
+
+def test_the_games_of_a_deal_import_in_either_order_and_join_their_deal(
+    app: Chronicle, source: Chronicle
+) -> None:
+    first = _game(source, "digital", "import rules deal", 400)
+    if not source.game(first).closed:
+        source.resign(first, RECORDER, seat="B")
+    replay = UUID(source.create_game(NewGame("province", ["Cy", "Di"], same_deal_as=str(first))).game_id)
+    source.resign(replay, RECORDER, seat="A")
+    files = {g: export_game(source, g, ADMIN) for g in (first, replay)}
+    import_game(app, files[replay])  # the replay first: the deal's list starts with it
+    assert deals.games_of(app, first) == [str(first), str(replay)]
+    import_game(app, files[first])  # then the game it replays, whose deal that list is
+    assert deals.games_of(app, first) == [str(first), str(replay)]
+    assert app.game(replay).commitment == app.game(first).commitment
