@@ -12,6 +12,14 @@ so a seat learns nothing hidden from its own dispute.
 Ruling. The recorder (or an administrator) records a ruling, in words, as an event of the
 dispute; there may be several (a ruling revised); the last one stands.
 
+Imported. A dispute carried in an export (store/dispute_transfer.py) is judged again by the
+engine where it arrives, and that verdict is the one stored in its opening event, whatever
+verdict the file stated; an `Imported` event closes what the file brought, naming the store the
+export came from. A ruling keeps its provenance wherever it is
+shown: who ruled, in which store (`store`: the name of the store it was made in, store/identity.py;
+empty when the export named none) and when it was imported into this one (`imported_at`, empty
+for a ruling made here). An administrator of another store is not this store's administrator.
+
 Reading. Whoever may read the game reads its disputes. A reader who does not see the stored
 events whole (a seat or the public while the game runs) gets each finding's action line as
 the game's own redaction shows that action to them, and no `detail` (a differing fact could
@@ -31,6 +39,7 @@ from eventsourcing.persistence import IntegrityError
 from domain import reading
 from domain.ruleset import Viewer
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
+from store.identity import store_name
 from store.verdict import Finding, Verdict, verdict
 
 MAX_CLAIM = 2000
@@ -61,7 +70,27 @@ class Dispute(Aggregate):
         by: str
 
         def apply(self, aggregate: Dispute) -> None:
-            aggregate.rulings.append({"text": self.text, "by": self.by, "at": self.timestamp.isoformat()})
+            aggregate.rulings.append(
+                {
+                    "text": self.text,
+                    "by": self.by,
+                    "at": self.timestamp.isoformat(),
+                    "store": "",
+                    "imported_at": "",
+                }
+            )
+
+    class Imported(Aggregate.Event):
+        """The end of what an export brought: the store it came from, for the rulings made there."""
+
+        TOPIC = "chronicle:Dispute.Imported"
+        store: str
+
+        def apply(self, aggregate: Dispute) -> None:
+            for ruling in aggregate.rulings:
+                if not ruling["imported_at"] and not ruling["store"]:
+                    ruling["store"] = self.store  # made in the store the export came from
+                ruling["imported_at"] = self.timestamp.isoformat()
 
     def __init__(
         self,
@@ -83,13 +112,19 @@ class Dispute(Aggregate):
         self.rulings: list[dict[str, str]] = []
 
 
-TOPICS = frozenset({Dispute.Created.TOPIC, Dispute.Ruled.TOPIC})
+TOPICS = frozenset({Dispute.Created.TOPIC, Dispute.Ruled.TOPIC, Dispute.Imported.TOPIC})
+RULERS = ("recorder", "admin")  # who may rule (`_who` of the roles `rule` admits)
 
 
 class Ruling(msgspec.Struct):
+    """A ruling with its provenance: who ruled, when, in which store, and (for a ruling made in
+    another store) when it was imported here."""
+
     text: str
     by: str
     at: str
+    store: str = ""
+    imported_at: str = ""
 
 
 class DisputeView(msgspec.Struct):
@@ -116,7 +151,7 @@ def open_dispute(app: Any, game_id: UUID, access: Any, first: int, last: int, cl
     if access.role == "public":
         raise Unauthorized("Opening a dispute needs a token of the game (a seat's or the recorder's).")
     claim = claim.strip()
-    if not claim or len(claim) > MAX_CLAIM or any(ord(c) < 32 and c not in "\n\t" for c in claim):
+    if not claim_holds(claim):
         raise InvalidRequest(
             f"A claim is 1 to {MAX_CLAIM} characters of text, without control characters.",
             code="invalid_claim",
@@ -144,6 +179,10 @@ def open_dispute(app: Any, game_id: UUID, access: Any, first: int, last: int, cl
     )
     app.save(dispute)
     return show(app, dispute.id, access)
+
+
+def claim_holds(claim: str) -> bool:
+    return 0 < len(claim) <= MAX_CLAIM and not any(ord(c) < 32 and c not in "\n\t" for c in claim)
 
 
 def rule(app: Any, dispute_id: UUID, access: Any, text: str) -> DisputeView:
@@ -197,9 +236,20 @@ def show(app: Any, dispute_id: UUID, access: Any) -> DisputeView:
         dispute.created_on.isoformat(),
         dispute.game_version,
         found,
-        [Ruling(r["text"], r["by"], r["at"]) for r in dispute.rulings],
+        _rulings(app, dispute.rulings),
         str(viewer),
     )
+
+
+def _rulings(app: Any, rulings: list[dict[str, str]]) -> list[Ruling]:
+    """The rulings with their provenance; a ruling made here names this store."""
+    here = store_name(app) if any(not r["imported_at"] for r in rulings) else ""
+    return [
+        Ruling(
+            r["text"], r["by"], r["at"], r["store"] or ("" if r["imported_at"] else here), r["imported_at"]
+        )
+        for r in rulings
+    ]
 
 
 def redact_findings(app: Any, game: Any, findings: list[Finding], viewer: Viewer) -> list[Finding]:

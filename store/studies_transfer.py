@@ -11,7 +11,10 @@ tokens); a running digital play-on game, whose seed is sealed and never leaves i
 (export again once it ends); and while the game runs, the annotations of a line that is not
 open to all, unless the administrator exports (they hold every side's words, store/notes.py).
 A study's seed is stated in its stream, and a finished play-on game's revealed, so both are
-sealed again on import from what the file holds.
+sealed again on import from what the file holds. Each variation is audited on import as `audit
+VAR` audits it (its actions re-decided from its branching position, a study's seed checked
+against its derivation from the base's), from the events the import brings, before anything is
+stored: a line whose actions or facts were rewritten is refused (`export_unclean`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from uuid import UUID
 import msgspec
 from eventsourcing.application import AggregateNotFoundError
 
+from domain.events import GameAbandoned, GameFinished
 from domain.notes import Annotations, annotations_id
 from domain.variations import Variation, VariationList, list_id
 from store import chain
@@ -29,7 +33,7 @@ from store.app import Access, Chronicle, _now
 from store.errors import InvalidRequest
 from store.secrets import GameSecrets, new_token
 from store.stream_transfer import StreamEvent, stream_events
-from store.variations import line
+from store.variations import as_game_event, audit_carried, line
 
 ANNOTATION_TOPICS = frozenset(
     cls.TOPIC for cls in (Annotations.Created, Annotations.Added, Annotations.Edited, Annotations.Deleted)
@@ -91,16 +95,21 @@ class Prepared(msgspec.Struct):
 def prepare_studies(
     app: Chronicle,
     game_id: UUID,
+    game: list[Any],
     seats: list[str],
     notes: list[StreamEvent],
     carried: list[ExportedVariation],
 ) -> Prepared:
     """The exported annotations and variations as the store's own events, checked before
     anything is stored: known topics, versions from 1 without a gap, each variation of this
-    game branching from it or from a variation before it, and readable fields."""
+    game (whose events are `game`) branching from it or from a variation before it, readable
+    fields, and every variation audited as `audit VAR` would (`export_unclean`)."""
     events = stream_events(app, annotations_id(game_id), notes, ANNOTATION_TOPICS, "annotations")
     tokens: dict[str, str] = {}
     known = {str(game_id)}
+    closing = next((e for e in game if isinstance(e, GameFinished | GameAbandoned)), None)
+    # each line's events and the seed it states or revealed, for what branches from it
+    lines: dict[str, tuple[list[Any], str]] = {str(game_id): (game, closing.server_seed if closing else "")}
     listing = VariationList.open(game_id, _now()) if carried else None
     for exported in carried:
         vid = _uuid(exported.variation_id)
@@ -123,6 +132,24 @@ def prepare_studies(
                 f"Variation {vid} is a running digital game: its seed stays on its server.",
                 code="game_running_digital",
             )
+        base, base_seed = lines[created.base_id]
+        if not 1 <= created.at <= len(base):
+            raise InvalidRequest(
+                f"Variation {vid} branches where its base has no version.", code="export_invalid"
+            )
+        prefix = base[: created.at]
+        report = audit_carried(vid, created, stream[1:], prefix, base_seed)
+        if not report.clean:
+            assert report.divergence is not None
+            divergence = report.divergence
+            raise InvalidRequest(
+                f"Variation {vid} does not audit clean at version {divergence.version}: "
+                f"{divergence.what} ({divergence.code}).",
+                code="export_unclean",
+            )
+        origin = prefix[0].originator_id
+        own = [as_game_event(e, origin, created.at + e.originator_version - 1) for e in stream[1:]]
+        lines[str(vid)] = (prefix + own, seed)
         roles = ["recorder"] + ([f"seat:{s}" for s in seats] if created.purpose == "game" else [])
         new = {role: new_token() for role in roles}
         tokens[str(vid)] = new["recorder"]

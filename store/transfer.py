@@ -17,9 +17,14 @@ leaves its server; export it again once it ends. An import gets fresh tokens (a 
 and one per seat): tokens are stored hashed and are never exported.
 
 Before anything is stored, an import checks the file's format, the chain (every digest, and the
-head the file states), and audits the events as the audit endpoint would; a game id the store
-already holds is refused (409 `game_exists`). The events and the new secrets are written in one
-transaction, byte for byte the fields they had, so the chain's head stays the same.
+head the file states), reads every event against its class (store/stream_transfer.py: no field
+the class does not have), and audits the game as the audit endpoint would, finished or running,
+so a game whose actions were rewritten and its chain recomputed is refused (`export_unclean`).
+A game id the store already holds is refused (409 `game_exists`), and so is any id of the
+import that a stream of the store has or would derive (409 `id_taken`, store/import_ids.py).
+The events, the new secrets, the disputes and annotations and variations, and a same-deal
+game's place in its deal are written in one transaction, byte for byte the fields the events
+had, so the chain's head stays the same; a clash at that moment stores nothing.
 
 JSON: one object `{"format", "game_id", "status", "chain": {"algorithm", "head"}, "events":
 [...], "annotations": [...], "variations": [...], "disputes": [...]}`; NDJSON: that object
@@ -28,9 +33,10 @@ annotations event per line, one variation per line, and one dispute per line. An
 variations travel as store/studies_transfer.py says.
 
 The game's disputes (store/disputes.py) travel with it: `"disputes": [{"stream_id", "events":
-[...]}]`, each stream in its stored form. The key is left out when there are none, so such an
-export reads as before. An import stores them with their ids, after checking that each is a
-dispute over this game whose versions run from 1 without a gap (store/dispute_transfer.py).
+[...]}]`, each stream in its stored form, and `"origin"`, the name of the store that exported
+them (store/identity.py), which their rulings keep as their provenance. Both keys are left out
+when there are no disputes, so such an export reads as before. An import stores them with
+their ids, each judged again by the engine (store/dispute_transfer.py).
 """
 
 from __future__ import annotations
@@ -40,16 +46,18 @@ from typing import Any, Literal
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import StoredEvent as StoredRecord
+from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
 from store import chain, deals
 from store.app import Access, Chronicle
 from store.audit import audit_events
 from store.dispute_transfer import ExportedDispute, export_disputes, prepare_disputes
-from store.errors import Forbidden, InvalidRequest, ServiceError
+from store.errors import Forbidden, InvalidRequest, ServiceError, VersionConflict
+from store.identity import store_name
+from store.import_ids import RANDOM, IdTaken, check_free, claimed
 from store.secrets import GameSecrets, new_token
-from store.stream_transfer import StreamEvent
+from store.stream_transfer import StreamEvent, exported_event
 from store.studies_transfer import ExportedVariation, export_studies, prepare_studies
 
 FORMAT = "chronicle-export-v1"
@@ -82,6 +90,7 @@ class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     annotations: int = 0
     variations: int = 0
     disputes: int = 0
+    origin: str = ""
 
 
 class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -93,6 +102,7 @@ class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
     annotations: list[StreamEvent] = []
     variations: list[ExportedVariation] = []
     disputes: list[ExportedDispute] = []
+    origin: str = ""  # the exporting store's name, for its disputes' rulings
 
 
 class Imported(msgspec.Struct):
@@ -119,6 +129,7 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
     records = chain.records_of_rows(rows)
     found = chain.check(game_id, records)
     notes, variations = export_studies(app, game_id, access)
+    disputes = export_disputes(app, game_id)
     return Export(
         FORMAT,
         str(game_id),
@@ -127,7 +138,8 @@ def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
         [ExportedEvent(r.version, r.topic, r.fields) for r in records],
         notes,
         variations,
-        export_disputes(app, game_id),
+        disputes,
+        store_name(app) if disputes else "",
     )
 
 
@@ -141,6 +153,7 @@ def ndjson_lines(export: Export) -> Iterator[bytes]:
         annotations=len(export.annotations),
         variations=len(export.variations),
         disputes=len(export.disputes),
+        origin=export.origin,
     )
     yield msgspec.json.encode(header) + b"\n"
     for part in (export.events, export.annotations, export.variations, export.disputes):
@@ -187,6 +200,7 @@ def decode(data: bytes) -> Export:
                 notes,
                 variations,
                 disputes,
+                header.origin,
             )
         return msgspec.json.decode(text, type=Export)
     except (msgspec.DecodeError, msgspec.ValidationError) as error:
@@ -216,7 +230,6 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             code="chain_broken",
         )
     events = _domain_events(app, game_id, records)
-    attached = prepare_disputes(app, game_id, export.disputes)
     created = events[0]
     closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
     if created.mode == "digital" and closing is None:
@@ -234,22 +247,36 @@ def import_game(app: Chronicle, export: Export) -> Imported:
             f"{divergence.what} ({divergence.code}).",
             code="export_unclean",
         )
+    deal = _deal(created)
+    attached = prepare_disputes(app, game_id, events, export.disputes, export.origin)
     seats = [s["id"] for s in created.seats]
-    studies = prepare_studies(app, game_id, seats, export.annotations, export.variations)
-    if app.recorder.select_events(game_id, limit=1):
-        raise GameExists(f"This store already holds game {game_id}.")
+    studies = prepare_studies(app, game_id, events, seats, export.annotations, export.variations)
+    owners = [(game_id, "game")]
+    owners += [(UUID(v.variation_id), "variation") for v in export.variations]
+    owners += [(UUID(d.stream_id), "dispute") for d in export.disputes]
+    taken = claimed(owners)
+    _not_held(app, game_id)
+    check_free(app, taken)
     tokens = {f"seat:{s}": new_token() for s in seats} | {"recorder": new_token()}
     seed = closing.server_seed if closing is not None and created.mode == "digital" else None
     sealed = GameSecrets.seal(game_id, bytes.fromhex(seed) if seed else None, tokens)
-    try:
-        app.events.put([*events, *sealed.collect_events(), *studies.events, *attached])
-    except Exception as error:  # a racing import of the same game took the versions first
-        if app.recorder.select_events(game_id, limit=1):
-            raise GameExists(f"This store already holds game {game_id}.") from None
-        raise error
-    deal = vars(created).get("deal")
-    if isinstance(deal, str) and deal:  # a same-deal game joins its deal here too
-        deals.join(app, UUID(deal), game_id)
+    stored = [*events, *sealed.collect_events(), *studies.events, *attached]
+    for _attempt in range(5):
+        # a same-deal game joins its deal in the same transaction
+        joined = deals.joined(app, deal, game_id).collect_events() if deal is not None else []
+        try:
+            app.events.put([*stored, *joined])
+            break
+        except IntegrityError:
+            # a racing import took the game or another of its ids first, or a table joined the deal
+            _not_held(app, game_id)
+            check_free(app, taken)
+            if deal is None:
+                raise IdTaken(
+                    "Another write took one of this import's ids meanwhile; nothing was stored."
+                ) from None
+    else:
+        raise VersionConflict("Other tables keep joining this game's deal; try again.")
     status = "abandoned" if isinstance(closing, GameAbandoned) else "finished" if closing else "running"
     return Imported(
         str(game_id),
@@ -262,9 +289,31 @@ def import_game(app: Chronicle, export: Export) -> Imported:
     )
 
 
+def _not_held(app: Chronicle, game_id: UUID) -> None:
+    """Refuse a game the store holds already (`game_exists`); an id held by a stream of another
+    kind is left to `check_free` (`id_taken`)."""
+    held = app.recorder.select_events(game_id, limit=1)
+    if held and held[0].topic == GameCreated.TOPIC:
+        raise GameExists(f"This store already holds game {game_id}.")
+
+
+def _deal(created: Any) -> UUID | None:
+    """A same-deal game's first game, which must be a game's id."""
+    deal = vars(created).get("deal")
+    if deal is None or deal == "":
+        return None
+    try:
+        first = UUID(deal) if isinstance(deal, str) else None
+    except ValueError:
+        first = None
+    if first is None or first.version != RANDOM:
+        raise InvalidRequest("The game's deal does not name a game.", code="export_invalid")
+    return first
+
+
 def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -> list[Any]:
     """The exported events as the store's own event classes; an unknown topic or a field the
-    class cannot hold is refused before anything is stored."""
+    class does not have is refused before anything is stored."""
     if records[0].topic != GameCreated.TOPIC:
         raise InvalidRequest("An export starts with the game's creation.", code="export_invalid")
     events: list[Any] = []
@@ -273,9 +322,5 @@ def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -
             raise InvalidRequest(
                 f"Version {record.version} has a topic no game stream holds.", code="export_invalid"
             )
-        row = StoredRecord(game_id, record.version, record.topic, msgspec.json.encode(record.fields))
-        try:
-            events.append(app.mapper.to_domain_event(row))
-        except Exception:
-            raise InvalidRequest(f"Version {record.version} cannot be read.", code="export_invalid") from None
+        events.append(exported_event(app, game_id, record.version, record.topic, record.fields, "game"))
     return events

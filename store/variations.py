@@ -137,7 +137,7 @@ def line(app: Chronicle, line_id: UUID) -> Line:
     events = list(prefix)
     origin = position.id
     for stored in list(app.events.get(line_id))[1:]:
-        events.append(_as_game_event(stored, origin, found.at + stored.originator_version - 1))
+        events.append(as_game_event(stored, origin, found.at + stored.originator_version - 1))
     game: Any = copy.deepcopy(position)
     config = game.config
     if [s.name for s in config.seats] != found.players:  # a game played on by other players
@@ -179,7 +179,7 @@ def _position(app: Chronicle, base_id: UUID, at: int) -> tuple[list[Any], Game]:
     return found
 
 
-def _as_game_event(stored: Any, origin: UUID, version: int) -> Any:
+def as_game_event(stored: Any, origin: UUID, version: int) -> Any:
     """A variation's event as the game event it stands for, at its place in the line."""
     # the game's own event classes, built by hand (their fields are declared on the library's
     # dataclass events, which mypy does not see through)
@@ -440,6 +440,45 @@ def audit(app: Chronicle, variation_id: UUID, access: Access) -> AuditReport:
     except _Diverged as found:
         report.clean = False
         report.divergence = found.divergence
+    return report
+
+
+def audit_carried(
+    variation_id: UUID, created: Variation.Created, stored: list[Any], prefix: list[Any], base_seed: str
+) -> AuditReport:
+    """`audit` of a variation an export carries, before anything is stored: its own events
+    (`stored`, after its creation) re-decided from its base line's events up to the branch
+    (`prefix`), with its stated seed (derived from the base's, `base_seed`) or its revealed one."""
+    report = AuditReport(str(variation_id), True, 0, 0, random_checked=created.mode != "digital")
+    first = created.at + 1
+    try:
+        position = fold(prefix, created.at)
+        rng: Rng = NoRng()
+        if created.mode == "digital":
+            finished = next((e for e in stored if isinstance(e, Variation.Finished)), None)
+            if created.seed:
+                seed = bytes.fromhex(created.seed)
+                if not base_seed or seed != derive_seed(bytes.fromhex(base_seed), variation_id):
+                    raise _Diverged(
+                        first, "seed_not_derived", "the stated seed is not derived from the base's seed"
+                    )
+            elif finished is not None and finished.server_seed:
+                seed = bytes.fromhex(finished.server_seed)
+            else:
+                raise _Diverged(first, "seed_sealed", "the seed is sealed; random outcomes cannot be checked")
+            if commitment(seed) != created.commitment:
+                raise _Diverged(
+                    first, "seed_not_committed", "the seed does not match the published commitment"
+                )
+            report.random_checked = True
+            rng = SeededRng(seed, str(variation_id), position.config.client_seed)
+        _walk(position, stored, rng, created.at, report)
+    except _Diverged as found:
+        report.clean = False
+        report.divergence = found.divergence
+    except Exception as error:  # a stored action or seed no decoder reads
+        report.clean = False
+        report.divergence = Divergence(first, f"unreadable: {error}", "records 3", "unreadable")
     return report
 
 

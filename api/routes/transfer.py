@@ -72,7 +72,8 @@ def import_export(
 ) -> Imported:
     """Store a game exported from this or another server; 400 `chain_broken`,
     `export_unclean`, `game_running_digital` or `export_invalid` before anything is stored,
-    409 `game_exists` when this store holds it already."""
+    409 `game_exists` when this store holds it already, `id_taken` when one of its ids is one
+    a stream of this store has or would derive (store/import_ids.py)."""
     settings.check_create(token, chronicle.is_admin(token))
     return import_game(chronicle, data)
 

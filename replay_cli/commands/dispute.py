@@ -168,7 +168,8 @@ def _list_views(game_id: str, found: list[Any]) -> int:
         print(f"no disputes over game {game_id}")
     for shown in found:
         state = "holds" if shown.verdict.holds else "does not hold"
-        ruled = f"; ruled: {shown.rulings[-1].text}" if shown.rulings else ""
+        last = shown.rulings[-1] if shown.rulings else None
+        ruled = f"; ruled: {last.text} ({ruling_provenance(last)})" if last is not None else ""
         print(
             f"{shown.dispute_id}  versions {shown.first}-{shown.last}  record {state}  {shown.claim}{ruled}"
         )
@@ -187,8 +188,15 @@ def dispute_lines(shown: object) -> list[str]:
         *verdict_lines(shown.verdict),
     ]
     for ruling in shown.rulings:
-        lines.append(f"ruling    {ruling.text}  ({ruling.by}, {ruling.at})")
+        lines.append(f"ruling    {ruling.text}  ({ruling_provenance(ruling)})")
     return lines
+
+
+def ruling_provenance(ruling: Any) -> str:
+    """Who ruled, in which store, when; and when it was imported into this one."""
+    where = f"in store {ruling.store}" if ruling.store else "in a store the export did not name"
+    imported = f", imported {ruling.imported_at}" if ruling.imported_at else ""
+    return f"{ruling.by}, {where}, {ruling.at}{imported}"
 
 
 def verdict_lines(verdict: Verdict) -> list[str]:

@@ -14,10 +14,11 @@ administrator's token, an ended one for anyone) and the import goes to one
 (`POST /games/import`, under the server's policy for creating games).
 
 To move a whole store: `chronicle export --all --out DIR` writes every game of the local store
-to DIR, one file per game named by its id, and `chronicle import DIR/*.json` stores each file
-in turn. Each import stands alone: a file refused (a running digital game, a game the store
-holds already) is named with its reason, the others are stored, and the exit status is 1 when
-any was refused.
+to DIR, one file per game named by its id, and `chronicle import DIR/*.json --store NEW` stores
+each file in turn (creating the store NEW names if it does not exist yet, as `import-log`
+does). Each import stands alone: a file refused (a running digital game, a game the store
+holds already, an id the store holds or derives) is named with its reason, the others are
+stored, and the exit status is 1 when any was refused.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     token = server_token(args)
     store: Chronicle | RemoteClient = (
-        open_client(args, token) if args.server is not None else open_store(args.store)
+        open_client(args, token) if args.server is not None else open_store(args.store, create=True)
     )
     refused = 0
     try:

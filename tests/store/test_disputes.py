@@ -246,10 +246,24 @@ def test_disputes_travel_with_their_game_through_export_and_import(app: Chronicl
     assert decode(encode(exported, "json")) == exported
     assert decode(encode(exported, "ndjson")) == exported
     import_game(app, decode(encode(exported, "ndjson")))
-    after = disputes.show(app, UUID(shown.dispute_id), ADMIN)
-    assert msgspec.to_builtins(after) == msgspec.to_builtins(before)
+    after = msgspec.to_builtins(disputes.show(app, UUID(shown.dispute_id), ADMIN))
+    # the same dispute and verdict; its ruling names the store it was made in, and when it came
+    [ruling] = after.pop("rulings")
+    assert ruling.pop("imported_at") and not before.rulings[0].imported_at
+    assert ruling | {"imported_at": ""} == msgspec.to_builtins(before.rulings[0])
+    assert ruling["store"] == exported.origin
+    assert after == {k: v for k, v in msgspec.to_builtins(before).items() if k != "rulings"}
     assert audit_game(app, game_id, ADMIN).clean
-    assert export_game(app, game_id, ADMIN) == exported
+    again = export_game(app, game_id, ADMIN)
+    assert (again.events, again.annotations, again.variations) == (
+        exported.events,
+        exported.annotations,
+        exported.variations,
+    )
+    [carried] = again.disputes
+    assert carried.events[:-1] == exported.disputes[0].events
+    assert carried.events[-1].topic == "chronicle:Dispute.Imported"
+    assert carried.events[-1].fields["store"] == exported.origin != again.origin
     assert _verify(_bundle(app, shown.dispute_id)).ok
 
     # a dispute that claims to be over another game is refused before anything is stored
