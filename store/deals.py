@@ -201,17 +201,10 @@ def games_of(app: Any, first_game: UUID) -> list[str]:
     return list(deal.games)
 
 
-def first_game_of(app: Any, game_id: UUID) -> UUID | None:
-    """The deal's first game for any game (its own id for a game that started no deal yet),
-    or None when there is no such game."""
-    found = origin_of(app, game_id)
-    return found[1] if found is not None else None
-
-
 def origin_of(app: Any, subject_id: UUID) -> tuple[UUID, UUID] | None:
     """The game `subject_id` derives from (a game is its own; a variation, whatever it
-    branched from, its family's game) and that game's deal (its first game); None when the
-    id names neither a game nor a variation."""
+    branched from, its family's game) and that game's deal (its first game, the game's own id
+    when it started no deal yet); None when the id names neither a game nor a variation."""
     # A stream's first event never changes, so the answer is remembered (per application,
     # bounded): every anonymous read asks, and only the deal's list must be read fresh.
     known: dict[UUID, tuple[UUID, UUID]] = vars(app).setdefault("_origins", {})

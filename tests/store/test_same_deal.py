@@ -98,7 +98,7 @@ def test_what_derives_from_a_withheld_game_is_withheld_with_it(app: Chronicle) -
     reviewer = notes.issue_review_token(app, first, ADMIN_TOKEN, "Rev").review_token
     lines = [first, *(UUID(v.variation_id) for v in (study, played_on, deeper))]
     for line in lines:
-        app.withhold(line, None)  # no deal in play yet
+        assert app.access(line, None).role == "public"  # no deal in play yet
     second = app.create_game(NewGame("province", ["Cy", "Di"], same_deal_as=str(first)))
 
     strangers = [
@@ -113,16 +113,16 @@ def test_what_derives_from_a_withheld_game_is_withheld_with_it(app: Chronicle) -
     for line in lines:
         for token in strangers:
             with pytest.raises(Forbidden) as refused:
-                app.withhold(line, token)
+                app.access(line, token)
             assert refused.value.code == "same_deal_in_play", (line, token)
-        app.withhold(line, ADMIN_TOKEN)
+        assert app.access(line, ADMIN_TOKEN).role == "admin"
     with pytest.raises(Forbidden):  # the variation's recorder reads its line through `access`
         variations.line_access(app, UUID(study.variation_id), study.recorder_token)
     with pytest.raises(Forbidden):
         notes.annotations_of(app, first, None)
     with pytest.raises(Forbidden):
         notes.annotate(app, UUID(study.variation_id), study.recorder_token, NewAnnotation(at, "x"))
-    # another table of the deal is set up by the administrator only while this one plays
+    # while the deal is in play, only the game's own table or the administrator sets up another
     with pytest.raises(Forbidden) as refused:
         app.create_game(NewGame("province", ["Ed", "Flo"], same_deal_as=str(first)))
     assert refused.value.code == "same_deal_in_play"
