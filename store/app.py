@@ -330,7 +330,7 @@ class Chronicle(Application[UUID]):
 
     def access(self, game_id: UUID, token: str | None) -> Access:
         """The role a bearer token grants on `game_id` (anonymous without one)."""
-        deals.withhold(self, game_id, token)
+        self.withhold(game_id, token)
         if not token:
             return ANONYMOUS
         if self.admin_token and hmac_equal(token, self.admin_token):
@@ -343,6 +343,12 @@ class Chronicle(Application[UUID]):
                 return ANONYMOUS
             raise Unauthorized("This token is not valid for this game.", code="invalid_token")
         return _access_of(role)
+
+    def withhold(self, subject_id: UUID, token: str | None) -> None:
+        """Refuse `token` on a game, or on what derives from it (a variation, its
+        annotations, its variations' list), while the game is withheld (store/deals.py):
+        403 `same_deal_in_play`."""
+        deals.withhold(self, subject_id, token)
 
     def access_in_memory(self, game_id: UUID, token: str | None) -> Access | None:
         """`access(game_id, token)` when this process can tell it without reading the store:
@@ -375,7 +381,9 @@ class Chronicle(Application[UUID]):
 
     # -- writing ------------------------------------------------------------------------
 
-    def create_game(self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None) -> CreatedGame:
+    def create_game(
+        self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None, token: str | None = None
+    ) -> CreatedGame:
         _check_limits(new)
         ruleset = get_ruleset(new.ruleset)
         if ruleset is None:
@@ -394,7 +402,7 @@ class Chronicle(Application[UUID]):
             )
         if any(not name.strip() for name in new.players):
             raise InvalidRequest("Every player needs a name.", code="invalid_player_name")
-        dealt = deals.lend(self, new) if new.same_deal_as is not None else None
+        dealt = deals.lend(self, new, token, admin=admin) if new.same_deal_as is not None else None
         options = resolve_options(meta, dealt.options if dealt else new.options)
         if isinstance(options, Rejection):
             raise RejectedError(options, status=400)
@@ -417,7 +425,8 @@ class Chronicle(Application[UUID]):
         self._finish_if_over(game, sealed)
         if dealt is not None:
             if not deals.save_game_of_deal(self, UUID(dealt.first_game), game_id, game, sealed):
-                return self.create_game(new, admin=admin, game_id=game_id)  # another table joined first
+                # another table joined first
+                return self.create_game(new, admin=admin, game_id=game_id, token=token)
         else:
             self.save(game, sealed)
         return CreatedGame(

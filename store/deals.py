@@ -19,9 +19,21 @@ anonymous readers, and a running table's own tokens presented on another game of
 An anonymous reader cannot be tied to a table, so the rule cannot be narrower than "nobody
 without a token of that game": each game's own table (its recorder and seats) and an
 administrator still read it. Two tables playing one deal at once are withheld from each other.
-The rule holds on every path that asks `Chronicle.access` for a game (events, state, prompts,
-audit, export, statistics of one game, disputes, live streams); listings and the statistics over
-finished games show outcomes only, never a deal.
+
+One rule for everything derived from a game. A variation (a study or a play-on game, or a
+variation of a variation) starts from its game's position and its annotations, review tokens,
+disputes, exports and statistics comment on or carry the game's events, so each is judged as
+the game it derives from: `withhold` resolves a variation to its family's game and refuses
+whoever may not read that game, with the game's own answer. A token of the variation is no
+token of the game (anyone may branch a finished game and hold one), so it opens nothing while
+the game is withheld. Writes that derive from a withheld game are refused alike: branching it,
+annotating it, handing out its review tokens, recording into its variations, and creating
+another same-deal game from it (a new table's recorder sees every card its deal brings), which
+is left to the game's own table and the administrator while the deal is in play. Every path
+that asks `Chronicle.access` or `Chronicle.withhold` follows it (events, state, prompts,
+audit, export, statistics of one game, pictures, disputes and their evidence, live streams,
+annotations, variations); listings and the statistics over finished games show outcomes
+only, never a deal.
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameCreated
+from domain.variations import Variation
 from store.errors import Forbidden, InvalidRequest, VersionConflict
 
 if TYPE_CHECKING:
@@ -116,10 +129,11 @@ def deal_of(app: Any, game_id: UUID, ruleset: str, players: int) -> DealOf:
     )
 
 
-def lend(app: Any, new: Any) -> DealOf:
-    """The deal a `NewGame` with `same_deal_as` replays. The new game takes that game's
-    options and client seed (it may repeat them, not change them) and its seed (so it may
-    not fix one of its own)."""
+def lend(app: Any, new: Any, token: str | None = None, *, admin: bool = False) -> DealOf:
+    """The deal a `NewGame` with `same_deal_as` replays, for a creator holding `token` (or
+    the administrator). The new game takes that game's options and client seed (it may
+    repeat them, not change them) and its seed (so it may not fix one of its own). While
+    another table plays the deal, only who may read the game lends it (`withhold`)."""
     try:
         source = UUID(new.same_deal_as)
     except ValueError:
@@ -130,6 +144,8 @@ def lend(app: Any, new: Any) -> DealOf:
         raise InvalidRequest(
             "A same-deal game takes the deal's seed, not one of its own.", code="invalid_seed"
         )
+    if not admin:
+        withhold(app, source, token)
     dealt = deal_of(app, source, new.ruleset, len(new.players))
     if new.options and new.options != dealt.options:
         raise InvalidRequest(
@@ -185,41 +201,53 @@ def games_of(app: Any, first_game: UUID) -> list[str]:
     return list(deal.games)
 
 
-def first_game_of(app: Any, game_id: UUID) -> UUID | None:
-    """The deal's first game for any game (its own id for a game that started no deal yet),
-    or None when there is no such game."""
-    # A game's first event never changes, so its deal is remembered (per application, bounded):
-    # every anonymous read asks, and only the deal's list must be read fresh.
-    known: dict[UUID, UUID] = vars(app).setdefault("_first_games", {})
-    found = known.get(game_id)
+def origin_of(app: Any, subject_id: UUID) -> tuple[UUID, UUID] | None:
+    """The game `subject_id` derives from (a game is its own; a variation, whatever it
+    branched from, its family's game) and that game's deal (its first game, the game's own id
+    when it started no deal yet); None when the id names neither a game nor a variation."""
+    # A stream's first event never changes, so the answer is remembered (per application,
+    # bounded): every anonymous read asks, and only the deal's list must be read fresh.
+    known: dict[UUID, tuple[UUID, UUID]] = vars(app).setdefault("_origins", {})
+    found = known.get(subject_id)
     if found is not None:
         return found
-    created = list(app.events.get(game_id, lte=1))
-    if not created or not isinstance(created[0], GameCreated):
+    created = list(app.events.get(subject_id, lte=1))
+    if not created:
         return None
-    deal = vars(created[0]).get("deal")
-    found = UUID(deal) if isinstance(deal, str) and deal else game_id
+    if isinstance(created[0], Variation.Created):
+        found = origin_of(app, UUID(created[0].game_id))
+    elif isinstance(created[0], GameCreated):
+        deal = vars(created[0]).get("deal")
+        found = (subject_id, UUID(deal) if isinstance(deal, str) and deal else subject_id)
+    if found is None:
+        return None
     if len(known) >= 100_000:
         known.clear()
-    known[game_id] = found
+    known[subject_id] = found
     return found
 
 
-def withhold(app: Any, game_id: UUID, token: str | None) -> None:
-    """Refuse a reader without a token of `game_id` while another game of its deal runs (a
-    token of another game is told why, not only refused)."""
-    if token and (app.is_admin(token) or app.secrets(game_id).role_of(token) is not None):
-        return  # the game's own table, or the administrator
-    first = first_game_of(app, game_id)
-    if first is None:
+def withhold(app: Any, subject_id: UUID, token: str | None) -> None:
+    """Refuse a reader (or writer) of a game, or of anything derived from it, who holds no
+    token of that game while another game of its deal runs (a token of another game is told
+    why, not only refused). `subject_id` names the game or one of its variations."""
+    if app.is_admin(token):
         return
+    found = origin_of(app, subject_id)
+    if found is None:
+        return
+    game_id, first = found
+    if token and app.secrets(game_id).role_of(token) is not None:
+        return  # the game's own table
     for other in games_of(app, first):
         if other == str(game_id) or not app.recorder.select_events(UUID(other), limit=1):
             continue  # a game of the deal this store does not hold (imported without it)
         if not app.game(UUID(other)).closed:
             raise Forbidden(
                 f"Game {other} plays this game's deal and is still running; this game's events "
-                "would give the deal away, so they are shown to its own table only until then.",
+                "would give the deal away, so they and everything made from them (its "
+                "variations, annotations, disputes, exports, statistics) are shown to its own "
+                "table only until then.",
                 code="same_deal_in_play",
             )
 

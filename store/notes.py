@@ -106,7 +106,9 @@ class ReviewToken(msgspec.Struct):
 
 def author_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
     """Who `token` writes as on `target`: `admin`, `recorder`, `seat:<id>`, `reviewer:<name>`;
-    None without a token. A token valid for neither is refused (401 `invalid_token`)."""
+    None without a token. A token valid for neither is refused (401 `invalid_token`), and
+    anyone but the game's own table while the game is withheld (403 `same_deal_in_play`)."""
+    app.withhold(target, token)
     if not token:
         return None
     if app.is_admin(token):

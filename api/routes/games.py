@@ -60,7 +60,7 @@ def create_game(
     settings.check_create(token, admin)
     if data.server_seed is not None and token is None:
         raise Unauthorized("Fixing the server seed needs the administrator token.")
-    return chronicle.create_game(data, admin=admin)
+    return chronicle.create_game(data, admin=admin, token=token)
 
 
 @get("/games", sync_to_thread=True, tags=["games"], responses=problem_responses(400))

@@ -51,7 +51,7 @@ def create_annotation(
     "/games/{game_id:str}/annotations",
     sync_to_thread=True,
     tags=["annotations"],
-    responses=problem_responses(400, 401, 404),
+    responses=problem_responses(400, 401, 403, 404),
 )
 def list_annotations(
     chronicle: NamedDependency[Chronicle],

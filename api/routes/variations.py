@@ -56,6 +56,7 @@ def create_variation(
     gid = parse_game_id(game_id)
     admin = chronicle.is_admin(token)
     settings.check_create(token, admin)
+    chronicle.withhold(gid, token)
     by = notes.author_of(chronicle, gid, token) if token else None
     return variations.branch(chronicle, gid, data, by or "public")
 
@@ -64,29 +65,37 @@ def create_variation(
     "/games/{game_id:str}/variations",
     sync_to_thread=True,
     tags=["variations"],
-    responses=problem_responses(404),
+    responses=problem_responses(403, 404),
 )
-def list_variations(chronicle: NamedDependency[Chronicle], game_id: FromPath[str]) -> VariationList:
+def list_variations(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+) -> VariationList:
     """Every variation branching from the game or its variations, oldest first."""
-    return VariationList(variations.variations_of(chronicle, parse_game_id(game_id)))
+    gid = parse_game_id(game_id)
+    chronicle.withhold(gid, token)
+    return VariationList(variations.variations_of(chronicle, gid))
 
 
 @get(
     "/variations/{variation_id:str}",
     sync_to_thread=True,
     tags=["variations"],
-    responses=problem_responses(404),
+    responses=problem_responses(403, 404),
 )
-def variation_detail(chronicle: NamedDependency[Chronicle], variation_id: FromPath[str]) -> Summary:
+def variation_detail(
+    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
+) -> Summary:
     """Where the variation branches, its status, and its seed (a study's) or commitment."""
-    return variations.summary(chronicle, parse_game_id(variation_id))
+    vid = parse_game_id(variation_id)
+    chronicle.withhold(vid, token)
+    return variations.summary(chronicle, vid)
 
 
 @get(
     "/variations/{variation_id:str}/events",
     sync_to_thread=True,
     tags=["variations"],
-    responses=problem_responses(401, 404),
+    responses=problem_responses(401, 403, 404),
 )
 def variation_events(
     chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
@@ -101,7 +110,7 @@ def variation_events(
     "/variations/{variation_id:str}/state",
     sync_to_thread=True,
     tags=["variations"],
-    responses=problem_responses(400, 401, 404),
+    responses=problem_responses(400, 401, 403, 404),
 )
 def variation_state(
     chronicle: NamedDependency[Chronicle],

@@ -12,12 +12,21 @@ and the evidence bundle; a seat opens one too). At the end of each pair the comm
 answers too: `log` and `show` on the local store and against a real server process, and
 every screen of the replay; and so do that server's live streams (server-sent events from the
 start and from half-way, and the WebSocket).
+
+A finished game F whose deal another table S is playing gives S's cards away, so while S runs
+F is withheld (store/deals.py), and so is everything made from F: its variations (a study, a
+game played on, a study of the study), annotations, review tokens, disputes and their bundles.
+Every read and write of any of them, by the public, by S's recorder and seats, by F's reviewer
+and by the variations' own tokens, over HTTP and the command line against a server, answers
+403 `same_deal_in_play` and stores nothing; F's own table and the administrator still read.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +39,7 @@ import msgspec
 import pytest
 import websockets.sync.client
 from litestar import Litestar
+from litestar.exceptions import WebSocketDisconnect
 from litestar.testing import TestClient
 
 from api.app import create_app
@@ -40,10 +50,13 @@ from replay_cli.local import LocalReader
 from replay_cli.main import main
 from replay_cli.render import event_line, snapshot_lines
 from store import app as service
+from store import variations
 from store.app import RECORDER, Access, Chronicle, NewGame
+from store.simulation import game_id_for, game_key
 from tests.contract.test_hidden_information import make_pair
 from tests.contract.twins import AT, Pair
 from tests.e2e.support import Server
+from tests.short_games import SHORT_SEEDS, plan, players, ruleset_named
 
 ADMIN = "paths-administrator-token"
 STEPS = 24  # actions recorded per pair after B first differs from A
@@ -326,3 +339,269 @@ def test_every_read_path_shows_a_viewer_nothing_of_what_it_cannot_see(store_url:
 def _generators() -> Iterator[None]:
     TwinChronicle.generators = {}
     yield
+
+
+# -- a finished game whose deal another table is playing ---------------------------------------
+
+# Dominion hides every hand and deck order: the most a deal gives away (one game keeps the
+# test within seconds; the withholding does not depend on the ruleset).
+DEAL_RULESETS = ("dominion",)
+
+
+@dataclass
+class DealInPlay:
+    """A finished game F, what was made from it before its deal went back into play, and a
+    running same-deal game S."""
+
+    first: Table  # F: its recorder's and seats' tokens
+    second: Table  # S
+    study: dict[str, Any]  # variations of F as branched: ids and tokens
+    played_on: dict[str, Any]
+    deeper: dict[str, Any]  # a study of the study
+    reviewer: str  # a review token of F
+    dispute: str
+    at: int  # the branching version
+
+    @property
+    def lines(self) -> list[str]:
+        return [v["variation_id"] for v in (self.study, self.played_on, self.deeper)]
+
+
+def _ok(response: httpx.Response, status: int = 201) -> Any:
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def finished_with_tokens(app: Chronicle, ruleset_id: str) -> Table:
+    """The short bot game `finished_game` plays (tests/short_games.py), with its tokens kept."""
+    seed, ruleset = SHORT_SEEDS[ruleset_id], ruleset_named(ruleset_id)
+    key = game_key(seed, 0)
+    new = NewGame(ruleset_id, players(ruleset_id), server_seed=hashlib.sha256(key.encode()).hexdigest())
+    created = app.create_game(new, admin=True, game_id=game_id_for(ruleset_id, seed, 0))
+    gid, bot = UUID(created.game_id), random.Random(key)
+    while (game := app.game(gid)).outcome is None:
+        seats = sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
+        seat = seats[0] if len(seats) == 1 else bot.choice(seats)
+        legal = ruleset.legal_actions(game.state, seat)
+        choice = ruleset.bot_choose(game.state, seat, legal, bot.randrange)
+        app.record(gid, ruleset.codec.encode(choice), RECORDER, seat=seat)
+    return Table(gid, None, created.seat_tokens, created.recorder_token)
+
+
+def _legal(app: Chronicle, line_id: str) -> tuple[str, str]:
+    """A legal action on a line, as notation, and the seat it is for."""
+    found = variations.line(app, UUID(line_id))
+    ruleset = found.game.ruleset
+    seat = ruleset.pending(found.game.state)[0].seat
+    assert seat is not None
+    return ruleset.format_action(ruleset.legal_actions(found.game.state, seat)[0]), seat
+
+
+def deal_in_play(app: Chronicle, http: TestClient[Litestar], ruleset: str) -> DealInPlay:
+    names = players(ruleset)
+    first = finished_with_tokens(app, ruleset)
+    gid, recorder = first.game_id, {"Authorization": f"Bearer {first.recorder_token}"}
+    game = app.game(gid)
+    at = game.actions[len(game.actions) // 3].last_version
+    # Made while the deal is not in play: anyone may branch, the table annotates and disputes.
+    study = _ok(http.post(f"/games/{gid}/variations", json={"at": at}))
+    notation, seat = _legal(app, study["variation_id"])
+    study_recorder = {"Authorization": f"Bearer {study['recorder_token']}"}
+    body = {"action": notation, "seat": seat}
+    _ok(http.post(f"/variations/{study['variation_id']}/actions", json=body, headers=study_recorder))
+    played_on = _ok(http.post(f"/games/{gid}/variations", json={"at": at, "purpose": "game"}))
+    ahead = variations.line(app, UUID(study["variation_id"])).game.version
+    deeper = _ok(http.post(f"/games/{study['variation_id']}/variations", json={"at": ahead}))
+    note = {"at": at, "text": "the deal turns here", "coordinate": f"seat:{game.config.seats[0].id}"}
+    _ok(http.post(f"/games/{gid}/annotations", json=note, headers=recorder))
+    _ok(http.post(f"/games/{study['variation_id']}/annotations", json=note, headers=study_recorder))
+    reviewer = _ok(http.post(f"/games/{gid}/review-tokens", json={"name": "Rev"}, headers=recorder))
+    claim = {"from": 1, "to": at, "claim": "Was the deal fair?"}
+    dispute = _ok(http.post(f"/games/{gid}/disputes", json=claim, headers=recorder))["dispute_id"]
+    # Another table takes up the deal and plays a few steps.
+    made = _ok(http.post("/games", json={"ruleset": ruleset, "players": names, "same_deal_as": str(gid)}))
+    second = Table(UUID(made["game_id"]), None, made["seat_tokens"], made["recorder_token"])
+    for step in plan(app, second.game_id, 4, f"second-{ruleset}"):
+        app.record(second.game_id, step.notation, RECORDER, seat=step.seat)
+    assert app.game(second.game_id).outcome is None
+    return DealInPlay(first, second, study, played_on, deeper, reviewer["review_token"], dispute, at)
+
+
+def derived_reads(deal: DealInPlay) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every read path of F and of everything made from F: name -> (path, query)."""
+    gid, at = deal.first.game_id, deal.at
+    reads: dict[str, tuple[str, dict[str, Any]]] = {}
+    for name, path in [
+        ("detail", ""),
+        ("events", "/events"),
+        ("prompts", "/prompts"),
+        ("legal actions", "/legal-actions"),
+        ("state", "/state"),
+        ("picture", "/picture"),
+        ("turns", "/turns"),
+        ("audit", "/audit"),
+        ("stats", "/stats"),
+        ("export", "/export"),
+        ("disputes", "/disputes"),
+        ("annotations", "/annotations"),
+        ("variations", "/variations"),
+        ("retractions", "/retractions"),
+    ]:
+        reads[f"F {name}"] = (f"/games/{gid}{path}", {})
+    reads["F events from"] = (f"/games/{gid}/events", {"from": at})
+    reads["F state at"] = (f"/games/{gid}/state", {"at": at})
+    reads["F picture at"] = (f"/games/{gid}/picture", {"at": at})
+    reads["F stats csv"] = (f"/games/{gid}/stats", {"format": "csv"})
+    reads["F annotations at"] = (f"/games/{gid}/annotations", {"at": at})
+    for kind in ("ndjson", "bgstats"):
+        reads[f"F export {kind}"] = (f"/games/{gid}/export", {"format": kind})
+    reads["F live"] = (f"/games/{gid}/live", {"after": at})
+    reads["dispute"] = (f"/disputes/{deal.dispute}", {})
+    reads["dispute bundle"] = (f"/disputes/{deal.dispute}/bundle", {})
+    for kind, line in zip(("study", "played on", "deeper"), deal.lines, strict=True):
+        for name, path in [
+            ("", f"/variations/{line}"),
+            ("events", f"/variations/{line}/events"),
+            ("state", f"/variations/{line}/state"),
+            ("audit", f"/variations/{line}/audit"),
+            ("annotations", f"/games/{line}/annotations"),
+            ("variations", f"/games/{line}/variations"),
+            ("as a game", f"/games/{line}"),
+            ("events as a game", f"/games/{line}/events"),
+        ]:
+            reads[f"{kind} {name}"] = (path, {})
+        reads[f"{kind} state at"] = (f"/variations/{line}/state", {"at": at})
+    return reads
+
+
+def derived_writes(app: Chronicle, deal: DealInPlay) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Every write that derives from F: name -> (path, body)."""
+    gid, at = deal.first.game_id, deal.at
+    study, played_on = deal.study["variation_id"], deal.played_on["variation_id"]
+    config = app.game(gid).config
+    writes: dict[str, tuple[str, dict[str, Any]]] = {
+        "branch a study": (f"/games/{gid}/variations", {"at": at}),
+        "play on": (f"/games/{gid}/variations", {"at": at, "purpose": "game"}),
+        "branch the study": (f"/games/{study}/variations", {"at": at}),
+        "annotate": (f"/games/{gid}/annotations", {"at": at, "text": "what was dealt?"}),
+        "annotate the study": (f"/games/{study}/annotations", {"at": at, "text": "what was dealt?"}),
+        "hand out a review token": (f"/games/{gid}/review-tokens", {"name": "Spy"}),
+        "open a dispute": (f"/games/{gid}/disputes", {"from": 1, "to": at, "claim": "deal?"}),
+        "another table": (
+            "/games",
+            {"ruleset": config.ruleset, "players": [s.name for s in config.seats], "same_deal_as": str(gid)},
+        ),
+    }
+    for name, line in (("record into the study", study), ("record into the game played on", played_on)):
+        notation, seat = _legal(app, line)
+        writes[name] = (f"/variations/{line}/actions", {"action": notation, "seat": seat})
+    return writes
+
+
+def _bearer(token: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def _code(response: httpx.Response) -> tuple[int, str | None]:
+    is_problem = response.headers.get("content-type", "").startswith("application/problem+json")
+    return response.status_code, response.json().get("code") if is_problem else None
+
+
+def strangers_of(deal: DealInPlay) -> dict[str, str | None]:
+    """Who may not see S's hidden cards, and so none of F's: the public, S's table, F's
+    reviewer and the holders of the variations' own tokens."""
+    found: dict[str, str | None] = {"the public": None, "S's recorder": deal.second.recorder_token}
+    found |= {f"S's seat {seat}": token for seat, token in deal.second.seat_tokens.items()}
+    found["F's reviewer"] = deal.reviewer
+    for kind, made in (
+        ("study", deal.study),
+        ("game played on", deal.played_on),
+        ("deeper study", deal.deeper),
+    ):
+        found[f"the {kind}'s recorder"] = made["recorder_token"]
+        found |= {f"the {kind}'s seat {seat}": token for seat, token in made["seat_tokens"].items()}
+    return found
+
+
+def cli_refused(*args: str) -> str:
+    """`chronicle ARGS` refused: its one line on stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(list(args))
+    assert status == 1, f"chronicle {' '.join(args)} exited with {status}: {out.getvalue()}"
+    return err.getvalue()
+
+
+def assert_withheld(app: Chronicle, http: TestClient[Litestar], deal: DealInPlay) -> None:
+    """Each stranger gets the game's own refusal on every read and write derived from F, and
+    nothing is appended; F's table and the administrator still read."""
+    reads = derived_reads(deal)
+    withheld = (403, "same_deal_in_play")
+    for who, token in strangers_of(deal).items():
+        headers = _bearer(token)
+        for name, (path, query) in reads.items():
+            answer = http.get(path, params=query, headers=headers)
+            assert _code(answer) == withheld, f"{who} reads {name}: {answer.text}"
+        with http.websocket_connect(f"/games/{deal.first.game_id}/live", headers=headers) as socket:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                socket.receive_text()
+            assert closed.value.code == 4403, who
+        head = app.recorder.max_notification_id()
+        for name, (path, body) in derived_writes(app, deal).items():
+            answer = http.post(path, json=body, headers=headers)
+            assert _code(answer) == withheld, f"{who} writes {name}: {answer.text}"
+        assert app.recorder.max_notification_id() == head, f"{who} wrote something"
+    # F's own table still reads F (it was dealt those cards), and the administrator everything
+    own = [(deal.first.recorder_token, name) for name in reads if name.startswith(("F ", "dispute"))]
+    own += [(token, "F events") for token in deal.first.seat_tokens.values()]
+    for token, name in own:
+        path, query = reads[name]
+        answer = http.get(path, params=query, headers=_bearer(token))
+        assert answer.status_code == 200, f"F's table reads {name}: {answer.text}"
+    for name, (path, query) in reads.items():
+        answer = http.get(path, params=query, headers=_bearer(ADMIN))
+        found = 404 if name.endswith("as a game") else 200  # a variation is read on its own paths
+        assert answer.status_code == found, f"the administrator reads {name}: {answer.text}"
+
+
+def test_a_finished_game_s_deal_reaches_no_one_while_another_table_plays_it(
+    store_url: str, tmp_path: Path
+) -> None:
+    app = Chronicle(store_url, admin_token=ADMIN)
+    played: list[DealInPlay] = []
+    try:
+        with TestClient(create_app(app)) as http:
+            for ruleset in DEAL_RULESETS:
+                played.append(deal_in_play(app, http, ruleset))
+                assert_withheld(app, http, played[-1])
+    finally:
+        app.close()
+    server = Server(store_url, tmp_path / "server.log")
+    try:
+        for deal in played:
+            gid, study = str(deal.first.game_id), deal.study["variation_id"]
+            seat = f"--token={next(iter(deal.second.seat_tokens.values()))}"
+            for command in (
+                ["log", gid],
+                ["log", gid, seat],
+                ["show", study],
+                ["variation", "list", gid],
+                ["export", gid, "--out", str(tmp_path / "f.json")],
+                ["dispute", "list", gid],
+            ):
+                said = cli_refused(*command, "--server", server.url)
+                assert said.count("\n") == 1 and "(same_deal_in_play)" in said, (command, said)
+            assert cli(
+                "log", study, "--store", store_url
+            )  # the local store's owner reads as the administrator
+            # once the other table has finished, the deal is no secret: the same commands read
+            ended = httpx.post(
+                f"{server.url}/games/{deal.second.game_id}/abandon",
+                json={},
+                headers=_bearer(deal.second.recorder_token),
+            )
+            assert ended.status_code in (200, 201), ended.text
+            assert cli("log", study, "--server", server.url)
+            assert study in cli("variation", "list", gid, "--server", server.url)
+    finally:
+        server.kill()

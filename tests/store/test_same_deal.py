@@ -10,10 +10,12 @@ from uuid import UUID
 import pytest
 
 from domain.events import FactRecorded
-from store import deals
+from store import deals, notes, variations
 from store.app import ADMIN, RECORDER, Chronicle, NewGame
 from store.audit import audit_game
 from store.errors import Forbidden, InvalidRequest, Unauthorized
+from store.notes import NewAnnotation
+from store.variations import BranchRequest
 from tests.api.support import ADMIN_TOKEN
 from tests.short_games import finished_game, players
 from tests.store.disputed import play_as
@@ -58,7 +60,8 @@ def test_while_a_same_deal_game_runs_the_deal_s_other_games_are_withheld(app: Ch
     assert app.access(first, None).role == "public"  # no deal in play yet
     second = app.create_game(NewGame("province", ["Cy", "Di"], same_deal_as=str(first)))
     played = UUID(second.game_id)  # a second table, still running too
-    created = app.create_game(NewGame("province", ["Ed", "Flo"], same_deal_as=str(first)))
+    # a third table, created by the administrator (the deal is in play: see below)
+    created = app.create_game(NewGame("province", ["Ed", "Flo"], same_deal_as=str(first)), admin=True)
     running = UUID(created.game_id)
     for other in (first, played):
         for token in (None, created.seat_tokens["A"], created.recorder_token):
@@ -83,6 +86,53 @@ def test_while_a_same_deal_game_runs_the_deal_s_other_games_are_withheld(app: Ch
     app.abandon(running, RECORDER)
     assert app.access(first, None).role == "public"  # the deal is no secret once it is played
     assert app.access(played, None).role == "public"
+
+
+def test_what_derives_from_a_withheld_game_is_withheld_with_it(app: Chronicle) -> None:
+    first = finished_game(app, "province")
+    at = app.game(first).actions[2].last_version
+    study = variations.branch(app, first, BranchRequest(at), "public")
+    played_on = variations.branch(app, first, BranchRequest(at, "game"), "public")
+    deeper = variations.branch(app, UUID(study.variation_id), BranchRequest(at), "public")
+    notes.annotate_as(app, first, "recorder", NewAnnotation(at, "the goals come out here"))
+    reviewer = notes.issue_review_token(app, first, ADMIN_TOKEN, "Rev").review_token
+    lines = [first, *(UUID(v.variation_id) for v in (study, played_on, deeper))]
+    for line in lines:
+        assert app.access(line, None).role == "public"  # no deal in play yet
+    second = app.create_game(NewGame("province", ["Cy", "Di"], same_deal_as=str(first)))
+
+    strangers = [
+        None,
+        second.seat_tokens["A"],
+        second.recorder_token,
+        reviewer,  # a reviewer of the game reads as the public
+        study.recorder_token,  # a variation's own tokens are no tokens of its game
+        played_on.seat_tokens["B"],
+        deeper.recorder_token,
+    ]
+    for line in lines:
+        for token in strangers:
+            with pytest.raises(Forbidden) as refused:
+                app.access(line, token)
+            assert refused.value.code == "same_deal_in_play", (line, token)
+        assert app.access(line, ADMIN_TOKEN).role == "admin"
+    with pytest.raises(Forbidden):  # the variation's recorder reads its line through `access`
+        variations.line_access(app, UUID(study.variation_id), study.recorder_token)
+    with pytest.raises(Forbidden):
+        notes.annotations_of(app, first, None)
+    with pytest.raises(Forbidden):
+        notes.annotate(app, UUID(study.variation_id), study.recorder_token, NewAnnotation(at, "x"))
+    # while the deal is in play, only the game's own table or the administrator sets up another
+    with pytest.raises(Forbidden) as refused:
+        app.create_game(NewGame("province", ["Ed", "Flo"], same_deal_as=str(first)))
+    assert refused.value.code == "same_deal_in_play"
+    assert len(deals.games_of(app, first)) == 2  # nothing was stored
+
+    app.abandon(UUID(second.game_id), RECORDER)
+    for line in lines:
+        for token in strangers:
+            app.withhold(line, token)
+    assert [n.text for n in notes.annotations_of(app, first, None)] == ["the goals come out here"]
 
 
 def test_a_deal_is_lent_only_by_a_finished_digital_game_of_the_same_ruleset_and_size(app: Chronicle) -> None:
@@ -115,7 +165,9 @@ def test_tables_that_join_one_deal_at_once_are_all_stored_and_all_listed(app: Ch
     with ThreadPoolExecutor(4) as pool:
         created = list(
             pool.map(
-                lambda i: app.create_game(NewGame("province", [f"X{i}", f"Y{i}"], same_deal_as=str(first))),
+                lambda i: app.create_game(
+                    NewGame("province", [f"X{i}", f"Y{i}"], same_deal_as=str(first)), admin=True
+                ),
                 range(8),
             )
         )
