@@ -286,3 +286,13 @@ def parse_notation(text: str) -> Any:
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
             return Rejection("E_BAD_PARAMS", f"{verb}: {error}", "dominations 4.0")
     return bad
+
+
+VERBS: tuple[str, ...] = (*_BARE, "buy", "attempt", "spy", "draw", "influence", "place", "province", "resolve")
+VERBS += ("conquer", "city", "monument", "mastery", "score", "age", "final", "dominance", "hegemon")
+
+
+def notation_words(state: Any) -> tuple[str, ...]:
+    """The words of the notation, for the suggestion of a misspelt one (domain/suggestions.py):
+    its verbs and every action kind's name."""
+    return (*VERBS, *_KINDS)

@@ -174,6 +174,9 @@ class DominionRuleset:
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text, state)
 

@@ -119,6 +119,9 @@ class ProvinceRuleset:
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text)
 
