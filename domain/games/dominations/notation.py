@@ -288,8 +288,10 @@ def parse_notation(text: str) -> Any:
     return bad
 
 
-VERBS: tuple[str, ...] = (*_BARE, "buy", "attempt", "spy", "draw", "influence", "place", "province", "resolve")
-VERBS += ("conquer", "city", "monument", "mastery", "score", "age", "final", "dominance", "hegemon")
+VERBS: tuple[str, ...] = (
+    *(*_BARE, "buy", "attempt", "spy", "draw", "influence", "place", "province", "resolve"),
+    *("conquer", "city", "monument", "mastery", "score", "age", "final", "dominance", "hegemon"),
+)
 
 
 def notation_words(state: Any) -> tuple[str, ...]:

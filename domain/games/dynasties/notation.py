@@ -137,8 +137,10 @@ def parse_notation(text: str) -> A.Action | Rejection:
     return _bad(text)
 
 
-VERBS: tuple[str, ...] = ("order", "pick", "shuffle", "city", "province", "move", "rebels", "deal", "draw", "resolve")
-VERBS += ("destroy", "end", "attacker", "defender", "reshuffle")
+VERBS: tuple[str, ...] = (
+    *("order", "pick", "shuffle", "city", "province", "move", "rebels", "deal", "draw", "resolve"),
+    *("destroy", "end", "attacker", "defender", "reshuffle"),
+)
 
 
 def notation_words(state: State) -> tuple[str, ...]:
