@@ -122,6 +122,10 @@ class ProvinceRuleset:
     def notation_words(self, state: State) -> tuple[str, ...]:
         return notation.notation_words(state)
 
+    def coordinate_names(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The spaces an annotation may name (domain/notes.py): the board's work cycle."""
+        return {"space": state.rules.space_ids}
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text)
 
