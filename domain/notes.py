@@ -6,10 +6,14 @@ anchored to a version of the annotated line and, optionally, to one of its coord
 carries a comment, a move glyph, a highlight, or several of these. Editing and deleting are
 events of that stream: nothing written is lost, and the last word is the one shown.
 
-Coordinates are checked loosely, the same way for every game: `KIND:NAME` where the kind is one
-of `COORDINATE_KINDS` (a card, a pile, a space, a province, a tile, a seat) and the name is
-free text (`card:Village`, `pile:Province`, `space:3,4`, `province:Ontario`, `tile:12`). The
-rules do not judge whether the card was there: an annotation is an opinion, not a record.
+Coordinates are `KIND:NAME` where the kind is one of `COORDINATE_KINDS` (a card, a pile, a
+space, a province, a tile, a seat): `card:Village`, `pile:Province`, `space:top`,
+`province:chengdu`. The name must be one the annotated game holds, for the kinds the game
+names (a seat by its id or player's name; the cards and piles of a Dominion game's Supply, a
+Province board's spaces, a Dynasties map's provinces: each ruleset's optional
+`coordinate_names(state)`), and a near miss is answered with the closest name; other kinds stay
+free text. The rules do not judge whether the card was there at that version: an annotation is
+an opinion, not a record.
 
 Who wrote an annotation is its `author`: `seat:<id>`, `recorder`, or `reviewer:<name>` (a
 holder of a review token the recorder handed out). While the annotated game runs, an
@@ -19,7 +23,9 @@ reviewer's token; the administrator sees every side); once the game has ended, t
 
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid5
@@ -78,6 +84,22 @@ def content_problem(content: Content) -> tuple[str, str] | None:
                 f"A coordinate's kind is one of {', '.join(COORDINATE_KINDS)}, not {found['kind']!r}.",
             )
     return None
+
+
+def coordinate_problem(coordinate: str, known: Mapping[str, Collection[str]]) -> tuple[str, str] | None:
+    """(code, sentence) for a coordinate naming what the annotated game does not hold, with
+    the closest name it does; None when the name is the game's, or its kind is not one the
+    game names (`known`: the names of each kind it checks)."""
+    kind, _, name = coordinate.partition(":")
+    names = known.get(kind)
+    if names is None:
+        return None
+    by_case = {n.casefold(): n for n in names}
+    if name.strip().casefold() in by_case:
+        return None
+    close = difflib.get_close_matches(name.strip().casefold(), list(by_case), n=1, cutoff=0.6)
+    hint = f" Did you mean {kind}:{by_case[close[0]]}?" if close else ""
+    return "invalid_coordinate", f"This game has no {kind} {name.strip()!r}.{hint}"
 
 
 class Annotation(msgspec.Struct, frozen=True):

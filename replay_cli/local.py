@@ -6,6 +6,7 @@ commits; the index of every game in the store resolves it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
@@ -16,6 +17,7 @@ from domain import reading
 from domain.game import Game
 from domain.reading import StoredEvent
 from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Viewer
+from domain.variations import Variation
 from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
 from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
@@ -53,21 +55,62 @@ def open_store(url: str | None, create: bool = False) -> Chronicle:
 
 def resolve_game(app: Chronicle, text: str, index: GameIndex | None = None) -> UUID:
     """The game named by a full id or a unique prefix of one."""
+    return resolve_id(text, {"game": lambda: (index or GameIndex(app)).all_ids()}, display_url(app.url))
+
+
+def resolve_line(app: Chronicle, text: str, index: GameIndex | None = None) -> UUID:
+    """The game or variation named by a full id or a unique prefix of one."""
+    return resolve_id(
+        text,
+        {
+            "game": lambda: (index or GameIndex(app)).all_ids(),
+            "variation": lambda: created_ids(app, Variation.Created.TOPIC),
+        },
+        display_url(app.url),
+    )
+
+
+def resolve_dispute(app: Chronicle, text: str) -> UUID:
+    """The dispute named by a full id or a unique prefix of one."""
+    from store.disputes import Dispute
+
+    disputes = {"dispute": lambda: created_ids(app, Dispute.Created.TOPIC)}
+    return resolve_id(text, disputes, display_url(app.url))
+
+
+def created_ids(app: Chronicle, topic: str) -> list[str]:
+    """The ids of every aggregate the store created with `topic`, oldest first."""
+    found: list[str] = []
+    start = 0
+    while True:
+        batch = app.recorder.select_notifications(start, 500, topics=[topic], inclusive_of_start=False)
+        found += [str(n.originator_id) for n in batch]
+        if len(batch) < 500:
+            return found
+        start = batch[-1].id
+
+
+def resolve_id(text: str, kinds: Mapping[str, Callable[[], Iterable[str]]], where: str) -> UUID:
+    """A full id, or the one id a prefix of at least `MIN_PREFIX` characters starts (with or
+    without its dashes), looked for among `kinds` in turn: a prefix names a game when one
+    matches, else a variation (the first kind with a match is the answer; two matches of
+    one kind are ambiguous). The same rule holds over a server (replay_cli/remote.py)."""
     typed = text.strip().lower()
     try:
         return UUID(typed)
     except ValueError:
         pass
+    what = " or ".join(kinds)
     if len(typed) < MIN_PREFIX:
-        raise UsageError(f"a game id prefix needs at least {MIN_PREFIX} characters, not {text!r}")
-    ids = (index or GameIndex(app)).all_ids()
-    matches = [g for g in ids if g.startswith(typed) or g.replace("-", "").startswith(typed)]
-    if not matches:
-        raise CliError(f"no game id starts with {text!r} in {display_url(app.url)}")
-    if len(matches) > 1:
-        shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
-        raise CliError(f"{text!r} is ambiguous: {len(matches)} games match ({shown})")
-    return UUID(matches[0])
+        raise UsageError(f"a {what} id prefix needs at least {MIN_PREFIX} characters, not {text!r}")
+    for kind, ids in kinds.items():
+        matches = [i for i in ids() if i.startswith(typed) or i.replace("-", "").startswith(typed)]
+        if len(matches) > 1:
+            shown = ", ".join(matches[:5]) + (", ..." if len(matches) > 5 else "")
+            raise CliError(f"{text!r} is ambiguous: {len(matches)} {kind}s match ({shown})")
+        if matches:
+            return UUID(matches[0])
+    raise CliError(f"no {what} id starts with {text!r} in {where}")
 
 
 def resolve_viewer(spec: str | None, config: GameConfig) -> Viewer:
@@ -135,7 +178,8 @@ class LocalReader:
         self.index = GameIndex(app)
 
     def resolve(self, game: str) -> str:
-        return str(resolve_game(self.app, game, self.index))
+        """A game or a variation (each reads like a game), by its id or a unique prefix."""
+        return str(resolve_line(self.app, game, self.index))
 
     def _game(self, game_id: str, version: int | None = None) -> Game:
         return self.app.game(UUID(game_id), version=version)

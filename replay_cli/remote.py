@@ -6,6 +6,7 @@ server it accepts only `public` (the request is then sent without the token).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -122,24 +123,54 @@ class RemoteReader:
         self.client = client
         self._paths: dict[str, str] = {}
 
-    def resolve(self, game: str) -> str:
-        """A full game id, or a unique prefix of at least 4 characters (looked up among the
-        games the server lists)."""
+    def resolve(self, game: str, *, variations: bool = True) -> str:
+        """A full game (or variation) id, or a unique prefix of at least 4 characters, looked
+        up among the games the server lists and, when none matches, their variations (the
+        rule of the local store: replay_cli/local.py `resolve_id`)."""
+        found = self._find(game, "game", lambda: [row.game_id for row in self.games(Filters())])
+        if found is None and variations:
+            found = self._find(game, "variation", lambda: self._listed("variations", "variation_id"))
+        if found is None:
+            nor = ", nor any variation" if variations else ""
+            raise CliError(f"no game on the server starts with {game!r}{nor}")
+        return found
+
+    def resolve_dispute(self, text: str) -> str:
+        """A dispute by its full id or a unique prefix, among the disputes over the games the
+        server lists."""
+        found = self._find(text, "dispute", lambda: self._listed("disputes", "dispute_id"))
+        if found is None:
+            raise CliError(f"no dispute on the server starts with {text!r}")
+        return found
+
+    def _find(self, text: str, kind: str, ids: Callable[[], list[str]]) -> str | None:
         try:
-            return str(UUID(game.strip()))
+            return str(UUID(text.strip()))
         except ValueError:
             pass
-        prefix = game.strip().lower()
+        prefix = text.strip().lower()
         if len(prefix) < PREFIX_MIN or any(c not in "0123456789abcdef-" for c in prefix):
             raise UsageError(
-                f"a game is its id or a unique prefix of at least {PREFIX_MIN} hex digits, not {game!r}"
+                f"a {kind} is its id or a unique prefix of at least {PREFIX_MIN} hex digits, not {text!r}"
             )
-        found = [row.game_id for row in self.games(Filters()) if row.game_id.startswith(prefix)]
-        if not found:
-            raise CliError(f"no game on the server starts with {game!r}")
+        found = [i for i in ids() if i.startswith(prefix) or i.replace("-", "").startswith(prefix)]
         if len(found) > 1:
-            raise UsageError(f"{game!r} is the start of {len(found)} games: give more of the id")
-        return found[0]
+            raise CliError(f"{text!r} is the start of {len(found)} {kind}s: give more of the id")
+        return found[0] if found else None
+
+    def _listed(self, what: str, field: str) -> list[str]:
+        """The ids of every game's variations or disputes (`what`), as the server lists them."""
+        ids: list[str] = []
+        for game_id in self.game_ids():
+            try:
+                answer = self.client.get(f"/games/{game_id}/{what}")
+            except CliError as error:
+                if error.http in (401, 403, 404):  # a game withheld from this token
+                    continue
+                raise
+            items = answer.get(what, []) if isinstance(answer, dict) else answer
+            ids += [str(item[field]) for item in items if isinstance(item, dict) and field in item]
+        return ids
 
     def _path(self, game_id: str) -> str:
         """`/games/ID`, or `/variations/ID` for a variation (read like a game)."""

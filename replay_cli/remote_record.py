@@ -27,7 +27,7 @@ class RemoteRecorder:
             raise UsageError("recording on a server needs the recorder's or a seat's token (--token)")
         client = RemoteClient(url, token)
         try:
-            game_id = RemoteReader(client, None).resolve(game)
+            game_id = RemoteReader(client, None).resolve(game, variations=False)
             if seat is not None:
                 seat = remote_seat(seat, _info(client.get(f"/games/{game_id}")).seats)
         except BaseException:

@@ -38,7 +38,7 @@ from eventsourcing.application import AggregateNotFoundError, Application, Proce
 from eventsourcing.persistence import IntegrityError, Recording
 from eventsourcing.persistence import StoredEvent as StoredRecord
 
-from domain import reading
+from domain import reading, suggestions
 from domain.events import ActionRecorded, FactRecorded
 from domain.game import ActionResult, Game
 from domain.reading import StoredEvent
@@ -522,7 +522,7 @@ class Chronicle(Application[UUID]):
                 rng = self._rng(game)
                 facts = game.decide(command, rng)
                 if isinstance(facts, Rejection):
-                    raise RejectedError(facts)
+                    raise RejectedError(self.suggested(game, facts, action, command.seat))
             except (ServiceError, RejectedError):
                 if read:
                     raise
@@ -779,7 +779,7 @@ class Chronicle(Application[UUID]):
         if isinstance(action, str):
             parsed = ruleset.parse_notation(action, game.state)
             if isinstance(parsed, Rejection):
-                raise RejectedError(parsed, status=400)
+                raise RejectedError(self.suggested(game, parsed, action, seat), status=400)
             return Command(parsed, seat, by)  # type: ignore[arg-type]
         kinds = ruleset.codec.action_kinds()
         kind = action.get("kind")
@@ -801,6 +801,17 @@ class Chronicle(Application[UUID]):
                 status=400,
             ) from None
         return Command(decoded, seat, by)  # type: ignore[arg-type]
+
+    def suggested(
+        self, game: Game, rejection: Rejection, action: Mapping[str, Any] | str, seat: str | None
+    ) -> Rejection:
+        """A rejection of notation, with the closest words the acting seat may use (the seats
+        the game waits for when none is named): domain/suggestions.py."""
+        if not isinstance(action, str):
+            return rejection
+        ruleset = game.ruleset
+        seats = [seat] if seat is not None else sorted({p.seat for p in ruleset.pending(game.state)}, key=str)
+        return suggestions.with_suggestion(rejection, ruleset, game.state, seats, action)
 
     def _rng(self, game: Game) -> Rng:
         if game.config.mode != "digital":

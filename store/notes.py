@@ -13,6 +13,7 @@ annotation's author (and the administrator).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
@@ -21,7 +22,15 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
-from domain.notes import Annotation, Annotations, Content, annotations_id, content_problem, visible
+from domain.notes import (
+    Annotation,
+    Annotations,
+    Content,
+    annotations_id,
+    content_problem,
+    coordinate_problem,
+    visible,
+)
 from store.app import Chronicle, _now
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.limits import Name
@@ -178,6 +187,23 @@ def _checked(content: Content) -> Content:
     return content
 
 
+def _on_the_game(found: Line, content: Content) -> Content:
+    """`content`, refused when its coordinate names what the annotated game does not hold."""
+    if content.coordinate is None:
+        return content
+    game = found.game
+    known: dict[str, Collection[str]] = {
+        "seat": [*game.config.seat_ids(), *(s.name for s in game.config.seats)]
+    }
+    names = getattr(game.ruleset, "coordinate_names", None)
+    if names is not None:
+        known |= names(game.state)
+    problem = coordinate_problem(content.coordinate, known)
+    if problem is not None:
+        raise InvalidRequest(problem[1], code=problem[0])
+    return content
+
+
 def _writer(app: Chronicle, target: UUID, token: str | None) -> tuple[Line, str]:
     found = line(app, target)
     author = author_of(app, target, token)
@@ -197,7 +223,7 @@ def annotate_as(app: Chronicle, target: UUID, author: str, new: NewAnnotation) -
     found = line(app, target)
     if not 1 <= new.at <= found.game.version:
         raise InvalidRequest(f"Version {new.at} is outside 1..{found.game.version}.", code="invalid_version")
-    content = _checked(Content(new.text, new.glyph, new.highlight, new.coordinate))
+    content = _on_the_game(found, _checked(Content(new.text, new.glyph, new.highlight, new.coordinate)))
     annotation_id = uuid4().hex[:12]
     for _attempt in range(5):
         notes = _annotations(app, target) or Annotations.open(target, _now())
@@ -242,6 +268,7 @@ def edit_as(
 ) -> Annotation:
     """Replace an annotation's content: its author's, or with `admin` anyone's."""
     content = _checked(Content(change.text, change.glyph, change.highlight, change.coordinate))
+    content = _on_the_game(line(app, target), content)
     notes, by = _own(app, target, author, annotation_id, admin)
     notes.edit(annotation_id, by, content, _now())
     _save(app, notes)

@@ -337,7 +337,7 @@ def record(
     rng: Rng = SeededRng(seed, str(variation_id), game.config.client_seed) if seed else NoRng()
     facts = game.decide(command, rng)
     if not isinstance(facts, list):
-        raise RejectedError(facts)
+        raise RejectedError(app.suggested(game, facts, action, command.seat))
     codec = game.ruleset.codec
     when = _now()
     variation.record(

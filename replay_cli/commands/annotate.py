@@ -26,7 +26,7 @@ import msgspec
 from domain.notes import Annotation
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
-from replay_cli.local import open_store, resolve_game, resolve_seat
+from replay_cli.local import open_store, resolve_line, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.sources import add_store_option, add_token_options, server_token
 from store import notes, variations
@@ -115,11 +115,8 @@ def _local(args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def _target(app: Any, text: str) -> UUID:
-    """A variation by its full id, else a game by its id or a unique prefix."""
-    try:
-        return UUID(text.strip())
-    except ValueError:
-        return resolve_game(app, text)
+    """A game or a variation by its id or a unique prefix."""
+    return resolve_line(app, text)
 
 
 def _remote(args: argparse.Namespace, token: str | None) -> dict[str, Any] | None:

@@ -28,7 +28,7 @@ import msgspec
 
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
-from replay_cli.local import open_store, resolve_game
+from replay_cli.local import open_store, resolve_dispute, resolve_game
 from replay_cli.parser import file_name
 from replay_cli.sources import add_store_option, add_token_options, server_token
 from store.app import ADMIN, Chronicle
@@ -49,14 +49,14 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     opening.add_argument("--to", dest="last", type=int, required=True, metavar="M", help="last version")
     opening.add_argument("--claim", required=True, metavar="TEXT", help="what is disputed, in words")
     ruling = verbs.add_parser("rule", help="record a human ruling on a dispute")
-    ruling.add_argument("dispute", metavar="DISPUTE", help="dispute id")
+    ruling.add_argument("dispute", metavar="DISPUTE", help="dispute id or a unique prefix")
     ruling.add_argument("--text", required=True, metavar="TEXT")
     showing = verbs.add_parser("show", help="print a dispute with its verdict and rulings")
-    showing.add_argument("dispute", metavar="DISPUTE", help="dispute id")
+    showing.add_argument("dispute", metavar="DISPUTE", help="dispute id or a unique prefix")
     listing = verbs.add_parser("list", help="list the disputes over a game")
     listing.add_argument("game", metavar="GAME", help="game id or a unique prefix")
     exporting = verbs.add_parser("export", help="write the dispute's evidence bundle (JSON)")
-    exporting.add_argument("dispute", metavar="DISPUTE", help="dispute id")
+    exporting.add_argument("dispute", metavar="DISPUTE", help="dispute id or a unique prefix")
     exporting.add_argument(
         "--out", metavar="FILE", type=file_name, help="write to FILE instead of standard output"
     )
@@ -65,13 +65,6 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         verb.add_argument("--server", metavar="URL", help="a Chronicle server instead of the local store")
         add_token_options(verb)
         verb.set_defaults(run=run)
-
-
-def _dispute_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise UsageError(f"{text!r} is not a dispute id") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,15 +84,15 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(dispute_lines(shown)))
             return 0
         if args.verb == "rule":
-            shown = disputes.rule(app, _dispute_id(args.dispute), ADMIN, args.text)
+            shown = disputes.rule(app, resolve_dispute(app, args.dispute), ADMIN, args.text)
             print("\n".join(dispute_lines(shown)))
             return 0
         if args.verb == "show":
-            print("\n".join(dispute_lines(disputes.show(app, _dispute_id(args.dispute), ADMIN))))
+            print("\n".join(dispute_lines(disputes.show(app, resolve_dispute(app, args.dispute), ADMIN))))
             return 0
         if args.verb == "list":
             return _list(app, resolve_game(app, args.game))
-        data = msgspec.json.encode(evidence.build(app, _dispute_id(args.dispute), ADMIN))
+        data = msgspec.json.encode(evidence.build(app, resolve_dispute(app, args.dispute), ADMIN))
     finally:
         app.close()
     return _write(args, data)
@@ -124,7 +117,7 @@ def _remote(args: argparse.Namespace, token: str | None) -> int:
     client = RemoteClient(args.server, token)
     try:
         if args.verb == "open":
-            game_id = RemoteReader(client, None).resolve(args.game)
+            game_id = RemoteReader(client, None).resolve(args.game, variations=False)
             body = {"from": args.first, "to": args.last, "claim": args.claim}
             print(
                 "\n".join(
@@ -135,11 +128,11 @@ def _remote(args: argparse.Namespace, token: str | None) -> int:
             )
             return 0
         if args.verb == "list":
-            game_id = RemoteReader(client, None).resolve(args.game)
+            game_id = RemoteReader(client, None).resolve(args.game, variations=False)
             return _list_views(
                 game_id, msgspec.convert(client.get(f"/games/{game_id}/disputes"), list[DisputeView])
             )
-        dispute_id = _dispute_id(args.dispute)
+        dispute_id = RemoteReader(client, None).resolve_dispute(args.dispute)
         if args.verb == "rule":
             answer = client.post(f"/disputes/{dispute_id}/rulings", {"text": args.text})
             print("\n".join(dispute_lines(msgspec.convert(answer, DisputeView))))

@@ -91,7 +91,7 @@ def _end_remote(args: argparse.Namespace, token: str | None, how: str) -> None:
         whose = "the recorder's or the seat's" if how == "resign" else "the recorder's"
         raise UsageError(f"to {how} on a server give {whose} token (--token)")
     with closing(open_client(args, token)) as client:
-        game_id = RemoteReader(client, None).resolve(args.game)
+        game_id = RemoteReader(client, None).resolve(args.game, variations=False)
         info = _info(client.get(f"/games/{game_id}"))
         body = {"reason": args.reason}
         if how == "resign":

@@ -191,5 +191,5 @@ def _export_remote(args: argparse.Namespace, token: str | None) -> bytes:
     from replay_cli.remote import RemoteReader
 
     with closing(open_client(args, token)) as client:
-        game_id = RemoteReader(client, None).resolve(args.game)
+        game_id = RemoteReader(client, None).resolve(args.game, variations=False)
         return client.get_bytes(f"/games/{game_id}/export", format=args.format)

@@ -5,8 +5,10 @@ The user owns the local store, so they record as the table's recorder: any seat 
 `--server URL` the actions go to a server, with the token from `--token`, `--token-file` or
 `CHRONICLE_TOKEN`: the recorder's token records for any seat, a seat's token for its seat.
 Actions given on the command line are recorded in order, each atomically with its facts; the
-first illegal one stops the command (those before it stay recorded) with exit status 1.
-Without actions, an interactive loop reads one action per line.
+first illegal one stops the command (those before it stay recorded) with exit status 1, and
+its message names the later actions it did not enter. `?` among them lists the legal actions
+at that point, as in the interactive loop. Without actions, an interactive loop reads one
+action per line.
 
 `undo [K]` (on the command line or in the loop) retracts the last K live actions, 1 by
 default (domain/corrections.py): they stay in the record, marked retracted, and the game goes
@@ -31,7 +33,7 @@ from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
 from replay_cli.commands import Subparsers
-from replay_cli.errors import CliError, UsageError, rejection_of
+from replay_cli.errors import REFUSED, CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.reading import EventLine, GameInfo
@@ -242,18 +244,46 @@ def run(args: argparse.Namespace) -> int:
     try:
         if not args.actions:
             return Session(recorder, args.json, args.reason).run(input)
-        for step in split_undos(args.actions):
-            if isinstance(step, int):
-                undone = recorder.undo(step, args.reason)
-                for line in undone.lines:
-                    print(event_line(line))
-                print(undone.summary(), flush=True)
-                continue
-            for line in recorder.record(parse_action(step, args.json)):
-                print(event_line(line), flush=True)
+        steps = split_undos(args.actions)
+        for done, step in enumerate(steps):
+            try:
+                _step(recorder, step, args)
+            except (CliError, RejectedError, ServiceError) as error:
+                raise _stopped(error, steps[done + 1 :]) from None
         return 0
     finally:
         recorder.close()
+
+
+def _step(recorder: Table, step: str | int, args: argparse.Namespace) -> None:
+    """One word of the command line: an action, an `undo`, or `?` (the legal actions, as the
+    interactive loop lists them)."""
+    if isinstance(step, int):
+        undone = recorder.undo(step, args.reason)
+        for line in undone.lines:
+            print(event_line(line))
+        print(undone.summary(), flush=True)
+    elif step.strip() == "?":
+        Session(recorder, args.json).list_legal()
+        sys.stdout.flush()
+    else:
+        for line in recorder.record(parse_action(step, args.json)):
+            print(event_line(line), flush=True)
+
+
+def _stopped(error: CliError | RejectedError | ServiceError, rest: list[str | int]) -> CliError:
+    """The refusal that stopped a batch, naming the later actions it did not enter (those
+    before it stay recorded)."""
+    if isinstance(error, RejectedError):
+        message, status = rejection_of(error.rejection), REFUSED
+    elif isinstance(error, ServiceError):
+        message, status = f"{error.detail.rstrip('.')} ({error.code})", REFUSED
+    else:
+        message, status = error.message, error.status
+    if rest:
+        named = ", ".join(f"undo {s}" if isinstance(s, int) else repr(s) for s in rest)
+        message += f"; not entered: {named}"
+    return CliError(message, status)
 
 
 class Session:
@@ -268,7 +298,7 @@ class Session:
         self.reason = reason  # for an `undo` that gives none
         # Words the loop answers itself rather than the ruleset (`undo [K] [REASON]` too).
         self.commands: dict[str, Callable[[], bool]] = {
-            "?": self._list_legal,
+            "?": self.list_legal,
             "help": self._help,
             "quit": lambda: False,
             "exit": lambda: False,
@@ -352,7 +382,7 @@ class Session:
             print(event_line(event))
         print(undone.summary())
 
-    def _list_legal(self) -> bool:
+    def list_legal(self) -> bool:
         explained = self.recorder.legal_explained()
         width = min(40, max((len(n) for n, _ in explained), default=0))
         for notation, meaning in explained:

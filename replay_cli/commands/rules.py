@@ -5,7 +5,7 @@ REFERENCE is a ruleset id (`province`, `dominion`, ...), `records` (the rules of
 record) or `corrections` (taking actions back). Without SECTION the whole reference is
 printed; `chronicle rules province 3.2` prints one section with its subsections. The rule of a
 rejection may be pasted as it is: `chronicle rules "province 3.2"`. `--list` names the
-sections.
+sections; `chronicle rules --list` alone names the references.
 """
 
 from __future__ import annotations
@@ -23,15 +23,29 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("reference", metavar="REFERENCE", help="a ruleset id, records or corrections")
+    parser.add_argument(
+        "reference", nargs="?", metavar="REFERENCE", help="a ruleset id, records or corrections"
+    )
     parser.add_argument("section", nargs="?", metavar="SECTION", help="a section, e.g. 3.2")
-    parser.add_argument("--list", action="store_true", help="list the sections instead")
+    parser.add_argument(
+        "--list", action="store_true", help="list the sections instead (alone: list the references)"
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from store.references import reference, reference_ids
 
+    if args.reference is None:
+        if not args.list:
+            raise UsageError(
+                f"name a rules reference ({', '.join(reference_ids())}); --list alone lists them"
+            )
+        for listed_id in reference_ids():
+            found_reference = reference(listed_id)
+            title = found_reference.title if found_reference is not None else ""
+            print(f"{listed_id:<12} {title}")
+        return 0
     name, _, inline = args.reference.strip().partition(" ")
     section_id = args.section or inline.strip() or None
     found = reference(name)

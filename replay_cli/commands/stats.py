@@ -25,7 +25,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 import msgspec
@@ -40,6 +40,7 @@ BOLD, DIM, RED, GREEN, RESET = "\x1b[1m", "\x1b[2m", "\x1b[31m", "\x1b[32m", "\x
 SPARKS = "▁▂▃▄▅▆▇█"
 CHART_HEIGHT = 8
 CHART_WIDTH = 60
+TABLE_WIDTH = 120  # a wide terminal's columns; --wide prints every column
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -63,6 +64,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("--table", action="append", default=[], metavar="ID", help="only these tables")
     parser.add_argument("--limit", type=int, default=20, metavar="N", help="rows per table (20; 0: all)")
+    parser.add_argument(
+        "--wide",
+        action="store_true",
+        help=f"every column, however wide (default: the columns that fit in {TABLE_WIDTH})",
+    )
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--csv", action="store_true", help="CSV, headed by the stable column ids")
     output.add_argument("--json", action="store_true", help="JSON")
@@ -115,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.csv:
             sys.stdout.write(to_csv(tables))
         else:
-            for line in game_lines(stats, tables, colour):
+            for line in game_lines(stats, tables, colour, None if args.wide else TABLE_WIDTH):
                 print(line)
         return 0
     heading, found = _remote_tables(args) if args.server is not None else _local_tables(args, filters)
@@ -134,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
         print(_style(heading[0], BOLD, colour) + heading[1])
         for t in chosen:
             print()
-            for line in table_lines(t, colour, args.limit):
+            for line in table_lines(t, colour, args.limit, None if args.wide else TABLE_WIDTH):
                 print(line)
     return 0
 
@@ -229,7 +235,7 @@ def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]
     return (f"{body['games']} finished games", where), tables
 
 
-def game_lines(stats: Any, tables: list[Any], colour: bool) -> list[str]:
+def game_lines(stats: Any, tables: list[Any], colour: bool, width: int | None = None) -> list[str]:
     names = ", ".join(f"{seat} {name}" for seat, name in stats.seats.items())
     lines = [_style(f"Game {stats.game_id} ({stats.ruleset}, {stats.mode}, {stats.status})", BOLD, colour)]
     lines.append(
@@ -240,7 +246,7 @@ def game_lines(stats: Any, tables: list[Any], colour: bool) -> list[str]:
     lines.extend(chart_lines(stats, colour))
     for t in tables[1:]:
         lines.append("")
-        lines.extend(table_lines(t, colour, 0))
+        lines.extend(table_lines(t, colour, 0, width))
     return lines
 
 
@@ -262,8 +268,10 @@ def format_value(value: Any, kind: str) -> str:
     return str(value)
 
 
-def table_lines(table: Any, colour: bool, limit: int) -> list[str]:
-    """A table aligned in columns: text to the left, numbers to the right."""
+def table_lines(table: Any, colour: bool, limit: int, width: int | None = None) -> list[str]:
+    """A table aligned in columns: text to the left, numbers to the right. With a `width`,
+    the columns that would run past it are left out (the first always stays), and a line
+    below the table says so."""
     rows = table.rows if limit == 0 else table.rows[:limit]
     # a composite key repeats the columns beside it
     composite = table.id in (
@@ -278,6 +286,13 @@ def table_lines(table: Any, colour: bool, limit: int) -> list[str]:
     columns = [c for c in table.columns if not (composite and c.id == table.key)]
     cells = [[format_value(row.get(c.id), c.kind) for c in columns] for row in rows]
     widths = [max([len(c.label), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
+    left_out: list[str] = []
+    if width is not None:
+        kept = 1
+        while kept < len(columns) and sum(widths[: kept + 1]) + 2 * kept <= width:
+            kept += 1
+        left_out = [c.label for c in columns[kept:]]
+        columns, widths, cells = columns[:kept], widths[:kept], [r[:kept] for r in cells]
 
     def align(text: str, i: int) -> str:
         return text.ljust(widths[i]) if columns[i].kind == "text" else text.rjust(widths[i])
@@ -295,6 +310,9 @@ def table_lines(table: Any, colour: bool, limit: int) -> list[str]:
         lines.append(
             _style(f"... {len(table.rows) - len(rows)} more rows (--limit 0 shows all)", DIM, colour)
         )
+    if left_out:
+        more = f"{len(left_out)} more columns" if len(left_out) > 1 else "1 more column"
+        lines.append(_style(f"... {more} from {left_out[0]!r} on (--wide shows all)", DIM, colour))
     return lines
 
 
@@ -311,6 +329,21 @@ def sparkline(values: Sequence[float], width: int = CHART_WIDTH) -> str:
     low, high = min(shown), max(shown)
     span = high - low or 1.0
     return "".join(SPARKS[round((v - low) / span * (len(SPARKS) - 1))] for v in shown)
+
+
+def chart_marks(seats: Mapping[str, str]) -> dict[str, str]:
+    """One distinct character per seat for the chart: the seats' first characters when they
+    differ (Province's A and B), else their last (Dominion's p1, p2 read 1, 2), else the
+    players' initials, else 1, 2, 3... (then letters: at most 16 seats)."""
+    ids = list(seats)
+    for scheme in (
+        [s[:1] for s in ids],
+        [s[-1:] for s in ids],
+        [seats[s][:1].upper() for s in ids],
+    ):
+        if all(m.strip() and m != "*" for m in scheme) and len(set(scheme)) == len(ids):
+            return dict(zip(ids, scheme, strict=True))
+    return {s: "123456789abcdefghijklmnopq"[i] for i, s in enumerate(ids)}
 
 
 def chart_lines(stats: Any, colour: bool) -> list[str]:
@@ -330,10 +363,11 @@ def chart_lines(stats: Any, colour: bool) -> list[str]:
     span = high - low or 1.0
     grid = [[" "] * width for _ in range(CHART_HEIGHT)]
     palette = [GREEN, RED, "\x1b[34m", "\x1b[33m", "\x1b[35m", "\x1b[36m"]
+    marks = chart_marks(stats.seats)
     for index, seat in enumerate(seats):
         for x, value in enumerate(columns[seat]):
             y = CHART_HEIGHT - 1 - round((value - low) / span * (CHART_HEIGHT - 1))
-            mark = seat[0]
+            mark = marks[seat]
             if colour:
                 mark = f"{palette[index % len(palette)]}{mark}{RESET}"
             grid[y][x] = "*" if grid[y][x] != " " else mark
@@ -344,8 +378,9 @@ def chart_lines(stats: Any, colour: bool) -> list[str]:
         tick = f"{value:g}" if y in (0, CHART_HEIGHT - 1) else ""
         lines.append(f"{tick.rjust(label)} |" + "".join(row))
     lines.append(" " * label + " +" + "-" * width)
-    legend = ", ".join(f"{seat[0]} = {name}" for seat, name in stats.seats.items())
-    lines.append(" " * (label + 2) + legend + " (* both)")
+    legend = ", ".join(f"{marks[seat]} = {name}" for seat, name in stats.seats.items())
+    meet = "both" if len(seats) == 2 else "more than one"
+    lines.append(" " * (label + 2) + legend + f", * = {meet}")
     lines.append("")
     for name in metrics:
         for seat in seats:

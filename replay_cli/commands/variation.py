@@ -29,7 +29,7 @@ import msgspec
 from replay_cli.commands import Subparsers
 from replay_cli.commands.record import parse_action
 from replay_cli.errors import UsageError
-from replay_cli.local import open_store, resolve_game, resolve_seat
+from replay_cli.local import open_store, resolve_line, resolve_seat
 from replay_cli.parser import ChronicleParser, intermix
 from replay_cli.reading import EventLine
 from replay_cli.render import event_line
@@ -48,7 +48,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     )
     commands = parser.add_subparsers(dest="variation_command", required=True, metavar="SUBCOMMAND")
     new = commands.add_parser("new", help="branch a variation (or a new game with --play)")
-    new.add_argument("game", metavar="GAME", help="game (or variation) id; locally a game also by prefix")
+    new.add_argument("game", metavar="GAME", help="game (or variation) id, or a unique prefix")
     new.add_argument("--at", type=int, required=True, metavar="N", help="the version it branches at")
     new.add_argument("--play", action="store_true", help="play on from here: a new game with seat tokens")
     new.add_argument(
@@ -58,7 +58,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     _sources(new)
     new.set_defaults(run=run_new)
     record = commands.add_parser("record", help="record actions into a variation")
-    record.add_argument("variation", metavar="VAR", help="the variation's id")
+    record.add_argument("variation", metavar="VAR", help="the variation's id, or a unique prefix")
     record.add_argument("actions", nargs="+", metavar="ACTION", help="in the ruleset's notation")
     record.add_argument("--seat", metavar="S", help="the seat the actions are for (id or player name)")
     record.add_argument("--json", action="store_true", help="each action is a JSON object, not notation")
@@ -66,7 +66,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     intermix(record)
     record.set_defaults(run=run_record)
     listed = commands.add_parser("list", help="the variations of a game")
-    listed.add_argument("game", metavar="GAME", help="game id; locally also a unique prefix")
+    listed.add_argument("game", metavar="GAME", help="game id, or a unique prefix")
     listed.add_argument("--json", action="store_true", help="print them as a JSON object")
     _sources(listed)
     listed.set_defaults(run=run_list)
@@ -79,11 +79,8 @@ def _sources(parser: ChronicleParser | argparse.ArgumentParser) -> None:
 
 
 def _line_id(app: Any, text: str) -> UUID:
-    """A variation by its full id, else a game by its id or a unique prefix."""
-    try:
-        return UUID(text.strip())
-    except ValueError:
-        return resolve_game(app, text)
+    """A game or a variation by its id or a unique prefix."""
+    return resolve_line(app, text)
 
 
 def _client(args: argparse.Namespace) -> Any:
@@ -94,6 +91,13 @@ def _client(args: argparse.Namespace) -> Any:
     return RemoteClient(args.server, server_token(args))
 
 
+def _remote_line(client: Any, text: str) -> str:
+    """A game or a variation on the server, by its id or a unique prefix."""
+    from replay_cli.remote import RemoteReader
+
+    return RemoteReader(client, None).resolve(text)
+
+
 def run_new(args: argparse.Namespace) -> int:
     if args.players and not args.play:
         raise UsageError("--player goes with --play (a study keeps the game's players)")
@@ -102,7 +106,8 @@ def run_new(args: argparse.Namespace) -> int:
         client = _client(args)
         try:
             body = {k: v for k, v in msgspec.to_builtins(request).items() if v is not None}
-            branched = msgspec.convert(client.post(f"/games/{args.game}/variations", body), Branched)
+            base = _remote_line(client, args.game)
+            branched = msgspec.convert(client.post(f"/games/{base}/variations", body), Branched)
         finally:
             client.close()
     else:
@@ -137,9 +142,10 @@ def run_record(args: argparse.Namespace) -> int:
     if args.server is not None:
         client = _client(args)
         try:
+            served = _remote_line(client, args.variation)
             for action in actions:
                 body = {"action": action} | ({"seat": args.seat} if args.seat else {})
-                answer = client.post(f"/variations/{args.variation}/actions", body)
+                answer = client.post(f"/variations/{served}/actions", body)
                 for event in answer["events"]:
                     print(event_line(EventLine(event["version"], event["type"], event["text"])), flush=True)
         finally:
@@ -168,7 +174,7 @@ def run_list(args: argparse.Namespace) -> int:
     if args.server is not None:
         client = _client(args)
         try:
-            found = client.get(f"/games/{args.game}/variations")["variations"]
+            found = client.get(f"/games/{_remote_line(client, args.game)}/variations")["variations"]
             listed = [msgspec.convert(v, Summary) for v in found]
         finally:
             client.close()

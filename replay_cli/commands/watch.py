@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Iterator
 from typing import Any
-from uuid import UUID
 
 import msgspec
 
@@ -37,7 +36,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="game id (locally also a unique prefix)")
+    parser.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     parser.add_argument(
         "--after",
         type=int,
@@ -83,19 +82,16 @@ def _local(args: argparse.Namespace) -> Iterator[EventLine]:
 def _remote(args: argparse.Namespace, token: str | None) -> Iterator[EventLine]:
     import httpx
 
-    from replay_cli.remote import RemoteClient, _problem
+    from replay_cli.remote import RemoteClient, RemoteReader, _problem
 
     if args.store is not None:
         raise UsageError("give --store or --server, not both")
     if args.viewer not in (None, "public"):
         raise UsageError("over a server the token decides what you see; --as takes only 'public' there")
-    try:
-        game_id = str(UUID(args.game.strip()))
-    except ValueError:
-        raise UsageError(f"over a server, give the full game id, not {args.game!r}") from None
     client = RemoteClient(args.server, None if args.viewer == "public" else token)
     position, failures = args.after, 0
     try:
+        game_id = RemoteReader(client, None).resolve(args.game, variations=False)
         while True:
             headers = {"Accept": "text/event-stream", "Last-Event-ID": str(position)}
             try:

@@ -180,6 +180,9 @@ class DominationsRuleset:
     def describe(self, fact: Any, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
     def parse_notation(self, text: str, state: State) -> Any:
         return notation.parse_notation(text)
 

@@ -14,6 +14,12 @@ def _k(m: Mapping[str, int]) -> str:
     return ", ".join(f"{v} {d}" for d, v in m.items()) or "nothing"
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """ "1 drawn card", "2 drawn cards", "no entries": a count with its noun in number."""
+    word = one if n == 1 else many or one + "s"
+    return f"{n} {word}" if n else f"no {many or one + 's'}"
+
+
 def describe(fact: Any, config: GameConfig) -> str:
     n = config.seat_name
     if isinstance(fact, ev.GameSetUp):
@@ -21,7 +27,7 @@ def describe(fact: Any, config: GameConfig) -> str:
     if isinstance(fact, ev.DeckShuffled):
         return f"The {fact.deck} deck ({fact.count} cards) was shuffled (n={fact.n})."
     if isinstance(fact, ev.DrawsRequested):
-        return f"The table must enter {len(fact.requests)} drawn card(s)."
+        return f"The table must enter {_count(len(fact.requests), 'drawn card')}."
     if isinstance(fact, ev.CardRecorded):
         card = fact.card or "a card"
         return f"Recorded {card} drawn from the {fact.deck} pile ({fact.target})."
@@ -29,13 +35,14 @@ def describe(fact: Any, config: GameConfig) -> str:
         return f"Provinces revealed for Age {fact.age}: {', '.join(fact.provinces) or 'none'}."
     if isinstance(fact, ev.LandDealt):
         shown = f": {', '.join(fact.tiles)}" if fact.tiles else ""
-        return f"{n(fact.seat)} drew {fact.count} land tile(s){shown}."
+        return f"{n(fact.seat)} drew {_count(fact.count, 'land tile')}{shown}."
     if isinstance(fact, ev.LandHandsBoxed):
         return "Every land hand was returned to the box."
     if isinstance(fact, ev.AgeBegan):
         return f"Age {fact.age} begins; {n(fact.first_player)} plays first."
     if isinstance(fact, ev.TilePlaced):
-        loci = f", completing {len(fact.loci_completed)} Locus/Loci" if fact.loci_completed else ""
+        done = len(fact.loci_completed)
+        loci = f", completing {_count(done, 'Locus', 'Loci')}" if done else ""
         where = f"{fact.cell} (rotation {fact.rotation})"
         return f"{n(fact.seat)} placed {fact.tile} on {where}, producing {_k(fact.produced)}{loci}."
     if isinstance(fact, ev.ConquestCardBought):
@@ -82,9 +89,10 @@ def describe(fact: Any, config: GameConfig) -> str:
         tail = "; the Age ends" if fact.end_of_age else f"; {n(fact.next_seat or '')} is next"
         return f"{n(fact.seat)} ended the turn{tail}."
     if isinstance(fact, ev.ProvinceAgeEffects):
-        return f"End of Age {fact.age}: {len(fact.effects)} province effect(s) applied."
+        return f"End of Age {fact.age}: {_count(len(fact.effects), 'province effect')} applied."
     if isinstance(fact, ev.BaseScoringDeclared):
-        return f"End of Age {fact.age}: {len(fact.entries)} base-game scoring entr(y/ies) declared."
+        entries = _count(len(fact.entries), "base-game scoring entry", "base-game scoring entries")
+        return f"End of Age {fact.age}: {entries} declared."
     if isinstance(fact, ev.DominanceAwarded):
         held = ", ".join(f"{c}: {n(s)}" for c, s in fact.holders.items() if s) or "none"
         return f"Dominance cards for the next Age: {held}."
@@ -95,9 +103,11 @@ def describe(fact: Any, config: GameConfig) -> str:
     if isinstance(fact, ev.KnowledgeReset):
         return "Every player's Knowledge returns to 0."
     if isinstance(fact, ev.KeptCardsReset):
-        return f"{len(fact.cards)} kept rebellion card(s) go to the discard pile."
+        kept = _count(len(fact.cards), "kept rebellion card")
+        return f"{kept[0].upper()}{kept[1:]} {'goes' if len(fact.cards) == 1 else 'go'} to the discard pile."
     if isinstance(fact, ev.FinalScoringDeclared):
-        return f"Final scoring: {len(fact.entries)} entr(y/ies) declared."
+        return f"Final scoring: {_count(len(fact.entries), 'entry', 'entries')} declared."
     if isinstance(fact, ev.GameEnded):
-        return f"The game ends; winner(s): {', '.join(n(s) for s in fact.winners)}."
+        won = "winner" if len(fact.winners) == 1 else "winners"
+        return f"The game ends; {won}: {', '.join(n(s) for s in fact.winners) or 'none'}."
     return type(fact).__name__

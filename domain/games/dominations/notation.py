@@ -10,6 +10,10 @@
     monument M1 M1-L1 CRA:2 1  (monument, level card, declared cost, VP)
     mastery ARC-1 1,0 ART:3    (card, tree position row,column, declared cost)
     peek                       corsaires CRA SCI   (the swap of corsaires_exchange)
+    score age p1 Moche 3 VP 1 Influence SCI:2; p2 FX1 2 VP; dominance p1:2; hegemon 3
+                               (the table's end-of-Age scoring: an entry per player and source,
+                               then the Dominance VP and the Hegemon token when declared)
+    score final p1 Moche 3 VP  (the final scoring's entries; a bare `score final` has none)
 and for every kind the general form `<kind> <JSON object of its non-default fields>`, e.g.
     place_tile {"source":"hand","tile":"L002","cell":"D(0,0)","rotation":0}
 `format_action` gives the short form when one exists; `parse_notation` reads both.
@@ -36,6 +40,7 @@ USAGE = (
     "end | abandon | siege | corsaires [FROM TO] | peek | buy DOMAIN"
     " | attempt PROVINCE [spy] [draw CARD...] | influence N"
     " | draw CARD | city CELL LEVEL COST | monument ID LEVEL_CARD COST VP | mastery CARD ROW,COL COST"
+    " | score age|final [PLAYER SOURCE [N VP] [N Influence] [KNOWLEDGE]; ...]"
     " | KIND {json}"
 )
 
@@ -98,7 +103,94 @@ def _read_pos(text: str) -> tuple[int, int] | None:
     return int(row), int(column)
 
 
+def _entry(entry: ac.ScoreEntry) -> str | None:
+    """One scoring entry as `PLAYER SOURCE [N VP] [N Influence] [KNOWLEDGE]`, or None when its
+    words would not read back (a space or semicolon in a name, a source named like a clause)."""
+    if not _plain(entry.player, entry.source) or ";" in entry.player + entry.source:
+        return None
+    if entry.player.lower() in ("dominance", "hegemon"):
+        return None
+    parts = [entry.player, entry.source]
+    if entry.vp:
+        parts.append(f"{entry.vp} VP")
+    if entry.influence:
+        parts.append(f"{entry.influence} Influence")
+    if entry.knowledge:
+        parts.append(_map(entry.knowledge))
+    return " ".join(parts)
+
+
+def _short_scoring(action: Any) -> str | None:
+    """`score age ...` and `score final ...`, the table's declared scorings in words."""
+    if not isinstance(action, ac.AgeEndBaseScoring | ac.FinalScoring):
+        return None
+    entries = [_entry(e) for e in action.entries]
+    if any(e is None for e in entries):
+        return None
+    clauses = [e for e in entries if e is not None]
+    if isinstance(action, ac.FinalScoring):
+        return "; ".join(["score final", *clauses]).replace("score final; ", "score final ", 1)
+    if action.dominance_vp:
+        if not all(_plain(seat) and ":" not in seat and "," not in seat for seat in action.dominance_vp):
+            return None
+        clauses.append(f"dominance {_map(action.dominance_vp)}")
+    if action.hegemon_token_active:
+        vp = action.hegemon_token_vp
+        clauses.append("hegemon" if vp is None else f"hegemon {vp}")
+    elif action.hegemon_token_vp is not None:
+        return None
+    return "; ".join(["score age", *clauses]).replace("score age; ", "score age ", 1)
+
+
+def _read_entry(text: str) -> ac.ScoreEntry | None:
+    words = text.split()
+    if len(words) < 2:
+        return None
+    player, source, rest = words[0], words[1], words[2:]
+    fields: dict[str, Any] = {}
+    while rest:
+        word = rest.pop(0)
+        unit = rest[0].lower() if rest else ""
+        if word.lstrip("-").isdigit() and unit in ("vp", "influence") and unit not in fields:
+            fields[unit] = int(word)
+            rest.pop(0)
+        elif ":" in word and "knowledge" not in fields and (known := _read_map(word)) is not None:
+            fields["knowledge"] = known
+        else:
+            return None
+    return ac.ScoreEntry(player, source, **fields)
+
+
+def _read_scoring(args: list[str], text: str) -> Any:
+    """The clauses of `score age ...` / `score final ...` (after its two words), else None."""
+    body = text.strip().split(None, 2)[2] if len(args) > 1 else ""
+    clauses = [c.strip() for c in body.split(";")] if body.strip() else []
+    entries: list[ac.ScoreEntry] = []
+    dominance: dict[str, int] = {}
+    hegemon: tuple[bool, int | None] = (False, None)
+    for clause in clauses:
+        head, _, tail = clause.partition(" ")
+        if args[0].lower() == "age" and head.lower() == "dominance" and not dominance:
+            found = _read_map(tail.strip())
+            if not found:
+                return None
+            dominance = found
+        elif args[0].lower() == "age" and head.lower() == "hegemon" and not hegemon[0]:
+            if tail.strip() and not tail.strip().lstrip("-").isdigit():
+                return None
+            hegemon = (True, int(tail) if tail.strip() else None)
+        elif (entry := _read_entry(clause)) is not None and not dominance and not hegemon[0]:
+            entries.append(entry)
+        else:
+            return None
+    if args[0].lower() == "final":
+        return ac.FinalScoring(tuple(entries))
+    return ac.AgeEndBaseScoring(tuple(entries), dominance, hegemon[0], hegemon[1])
+
+
 def format_action(action: Any) -> str:
+    if (scoring := _short_scoring(action)) is not None:
+        return scoring
     if isinstance(action, ac.PlaceTile) and (short := _short_place(action)) is not None:
         return short
     if (
@@ -179,6 +271,9 @@ def parse_notation(text: str) -> Any:
     if verb == "mastery" and len(args) == 3:
         cost, pos = _read_map(args[2]), _read_pos(args[1])
         return bad if cost is None or pos is None else ac.AcquireMastery(args[0], pos, cost)
+    if verb == "score" and args and args[0].lower() in ("age", "final"):
+        scoring = _read_scoring(args, text)
+        return bad if scoring is None else scoring
     if verb == "corsaires" and len(args) == 2:
         return ac.CorsairesExchange(args[0], args[1])
     if verb in _KINDS:
@@ -191,3 +286,15 @@ def parse_notation(text: str) -> Any:
         except (msgspec.DecodeError, msgspec.ValidationError) as error:
             return Rejection("E_BAD_PARAMS", f"{verb}: {error}", "dominations 4.0")
     return bad
+
+
+VERBS: tuple[str, ...] = (
+    *(*_BARE, "buy", "attempt", "spy", "draw", "influence", "place", "province", "resolve"),
+    *("conquer", "city", "monument", "mastery", "score", "age", "final", "dominance", "hegemon"),
+)
+
+
+def notation_words(state: Any) -> tuple[str, ...]:
+    """The words of the notation, for the suggestion of a misspelt one (domain/suggestions.py):
+    its verbs and every action kind's name."""
+    return (*VERBS, *_KINDS)

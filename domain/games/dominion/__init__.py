@@ -174,6 +174,18 @@ class DominionRuleset:
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
+    def coordinate_names(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The cards and piles an annotation may name (domain/notes.py): the Supply's piles,
+        their cards and the landscapes, once the kingdom is laid out (all public)."""
+        if not state.supply:
+            return {}
+        cards = {card for pile in state.supply.values() for card in pile}
+        piles = (*state.supply, *state.events, *state.landmarks)
+        return {"card": (*sorted(cards), *piles), "pile": piles}
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text, state)
 

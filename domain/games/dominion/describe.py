@@ -88,7 +88,9 @@ def describe(fact: ev.Fact, config: GameConfig) -> str:
     if isinstance(fact, ev.Shuffled):
         return f"{name(fact.player)} shuffles {count_text(fact.count)}."
     if isinstance(fact, ev.Observed):
-        return f"The table sees {name(fact.player)}'s next {_shown(fact.cards, fact.count)}."
+        seen = f": {cards_text(fact.cards)}" if fact.cards else ""
+        next_cards = "next card" if fact.count == 1 else f"next {count_text(fact.count)}"
+        return f"The table sees {name(fact.player)}'s {next_cards}{seen}."
     if isinstance(fact, ev.AutoResolved):
         who = name(fact.player) if fact.player else "The table"
         what = fact.source or fact.decision.replace("_", " ")

@@ -237,3 +237,16 @@ def _bad(text: str) -> Rejection:
         f"Cannot read {text!r}: try 'play Village', 'buy Gold', 'end', 'discard Copper Estate'.",
         "dominion 4.1",
     )
+
+
+VERBS = (
+    *("play", "treasure", "treasures", "buy", "event", "pay", "bid", "pass", "end", "select", "gain"),
+    *("choose", "yes", "no", "react", "observe", "draw", "kingdom", "first", "shuffle", "nothing"),
+    *SELECT_VERBS,
+)
+
+
+def notation_words(state: State) -> tuple[str, ...]:
+    """The words of the notation, for the suggestion of a misspelt one (domain/suggestions.py):
+    the verbs and every card, pile and landscape name Chronicle knows, all public."""
+    return (*VERBS, *_KNOWN)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.games.dominion.data import DATA
+from domain.games.dominion.describe import count_text
 from domain.picture import Picture, Row, Table, cards, label, seat_labels
 
 BASIC_ORDER = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
@@ -38,7 +39,7 @@ def _count(p: Mapping[str, Any], key: str) -> str:
 
 
 def _player_row(seat: str, p: Mapping[str, Any], names: Mapping[str, str], current: Any) -> Row:
-    hand = f"{cards(p['hand'])}" if "hand" in p else f"{p.get('hand_count', 0)} cards"
+    hand = f"{cards(p['hand'])}" if "hand" in p else count_text(p.get("hand_count", 0))
     durations = ", ".join(d.get("card", "?") for d in p.get("durations") or ())
     play = cards(p.get("in_play"))
     if durations:

@@ -175,6 +175,13 @@ class DynastiesRuleset:
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
+    def coordinate_names(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The provinces an annotation may name (domain/notes.py): the map's."""
+        return {"province": state.map.ids}
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text)
 

@@ -133,3 +133,47 @@ def tie_card(cards: tuple[str, ...], rank: int) -> int:
 
 def is_card(text: str) -> bool:
     return text in INDEX
+
+
+_RANK_NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_FACE_NAMES = {11: "jack", 12: "queen", 13: "king", 14: "ace"}
+
+
+def _rank_name(value: int) -> str:
+    return _FACE_NAMES.get(value) or _RANK_NAMES[value - 2]
+
+
+def _ranks(value: int) -> str:
+    word = _rank_name(value)
+    return word + ("es" if word == "six" else "s")
+
+
+def _short(value: int) -> str:
+    return {10: "10", 11: "J", 12: "Q", 13: "K", 14: "A"}.get(value, str(value))
+
+
+def hand_words(hand: HandValue) -> str:
+    """A hand's value as players say it: "a pair of twos (Q 10 8)", "king high (8 4)", "a full
+    house, kings over fives". The key positions that no card fills (D17's zeros) are left out;
+    the cards in brackets are the kickers that break a tie, highest first."""
+    key = hand.key[: hand.filled]
+    if not key:
+        return "no cards"
+    head, rest = key[0], key[1:]
+    name = hand.category
+    if name == "two_pair" and len(key) >= 2:
+        head_words, rest = f"two pair, {_ranks(key[0])} and {_ranks(key[1])}", key[2:]
+    elif name == "full_house" and len(key) >= 2:
+        head_words, rest = f"a full house, {_ranks(key[0])} over {_ranks(key[1])}", key[2:]
+    else:
+        head_words = {
+            "high_card": f"{_rank_name(head)} high",
+            "one_pair": f"a pair of {_ranks(head)}",
+            "three_of_a_kind": f"three {_ranks(head)}",
+            "straight": f"a straight to the {_rank_name(head)}",
+            "flush": f"a flush, {_rank_name(head)} high",
+            "four_of_a_kind": f"four {_ranks(head)}",
+            "straight_flush": f"a straight flush to the {_rank_name(head)}",
+        }.get(name, f"{name.replace('_', ' ')} {_short(head)}")
+    kickers = f" ({' '.join(_short(v) for v in rest)})" if rest else ""
+    return head_words + kickers

@@ -5,6 +5,7 @@ naturally."""
 from __future__ import annotations
 
 from domain.games.dynasties import events as E
+from domain.games.dynasties.cards import hand_words
 from domain.ruleset import GameConfig
 
 
@@ -89,8 +90,8 @@ def describe(fact: E.Fact, config: GameConfig) -> str:
         a, d = fact.attacker_hand, fact.defender_hand
         tie = " (tie)" if fact.tie else ""
         return (
-            f"Showdown: attacker {_cards(fact.attacker_cards)} = {a.category} {list(a.key)}; defender "
-            f"{_cards(fact.defender_cards)} = {d.category} {list(d.key)}: {fact.winner} wins{tie}."
+            f"Showdown: attacker {_cards(fact.attacker_cards)}, {hand_words(a)}; defender "
+            f"{_cards(fact.defender_cards)}, {hand_words(d)}: {fact.winner} wins{tie}."
         )
     if isinstance(fact, E.CityDestructionRolled):
         fate = "destroyed" if fact.destroyed else "stands"

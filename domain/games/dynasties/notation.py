@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from domain.games.dynasties import actions as A
 from domain.games.dynasties.engine import reject
-from domain.games.dynasties.state import Source
+from domain.games.dynasties.state import Source, State
 from domain.ruleset import Rejection
 
 USAGE = (
@@ -135,3 +135,15 @@ def parse_notation(text: str) -> A.Action | Rejection:
     except ValueError:
         return _bad(text)
     return _bad(text)
+
+
+VERBS: tuple[str, ...] = (
+    *("order", "pick", "shuffle", "city", "province", "move", "rebels", "deal", "draw", "resolve"),
+    *("destroy", "end", "attacker", "defender", "reshuffle"),
+)
+
+
+def notation_words(state: State) -> tuple[str, ...]:
+    """The words of the notation, for the suggestion of a misspelt one (domain/suggestions.py):
+    the verbs and the provinces of the game's map, all public."""
+    return (*VERBS, *state.map.ids)

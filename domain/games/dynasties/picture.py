@@ -45,6 +45,11 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
     if view.get("status") == "finished":
         who = " and ".join(label(names, w) for w in winners) or "nobody"
         headline = f"Game over ({view.get('end_reason')}): {who} won"
+    elif active is None:
+        # Before the first round: the turn order is rolled, then homelands are picked.
+        picker = view.get("next_picker")
+        step = f"{label(names, picker)} picks a homeland" if picker else "the turn order is rolled"
+        headline = f"Setting up: {step}"
     else:
         headline = f"Round {view.get('round')}: {label(names, active)} to play ({view.get('phase')} phase)"
     deck = view.get("deck") or {}

@@ -119,6 +119,13 @@ class ProvinceRuleset:
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
+    def notation_words(self, state: State) -> tuple[str, ...]:
+        return notation.notation_words(state)
+
+    def coordinate_names(self, state: State) -> dict[str, tuple[str, ...]]:
+        """The spaces an annotation may name (domain/notes.py): the board's work cycle."""
+        return {"space": state.rules.space_ids}
+
     def parse_notation(self, text: str, state: State) -> Action | Rejection:
         return notation.parse_notation(text)
 

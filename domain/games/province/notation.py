@@ -29,6 +29,7 @@ from domain.games.province.actions import (
     UseLender,
 )
 from domain.games.province.engine import reject
+from domain.games.province.state import PIECES, State
 from domain.ruleset import Rejection
 
 USAGE = (
@@ -135,3 +136,19 @@ def parse_notation(text: str) -> Action | Rejection:
     if action is None:
         return reject("invalid_payload", f"Cannot read {text!r}; use {USAGE}.", "7.3")
     return action
+
+
+def notation_words(state: State) -> tuple[str, ...]:
+    """The words of the notation, for the suggestion of a misspelt one (domain/suggestions.py):
+    the verbs, pieces, spaces, buildings and goals of this game, all public."""
+    rules = state.rules
+    return (
+        *_PARSERS,
+        *_BARE,
+        *PIECES,
+        *rules.space_ids,
+        *rules.by_id,
+        *(g.id for g in rules.goals),
+        "white",
+        "black",
+    )

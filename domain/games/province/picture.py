@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.games.province.data import DATA
+from domain.games.province.table_inputs import AWAITING_TEXT
 from domain.picture import Picture, Row, Table, label, seat_labels
 
 BUILDINGS = {b.id: b for b in DATA.buildings}
@@ -47,6 +48,12 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
     if end:
         winner = end.get("winner")
         headline = f"Game over: {label(names, winner)} wins" if winner else "Game over: a draw"
+    elif active is None:
+        # Before the first turn nobody plays: the table decides who starts, or in a digital
+        # game the engine draws it.
+        waiting = AWAITING_TEXT.get(str(view.get("awaiting")), "who goes first")
+        who = "the table decides" if view.get("mode") == "physical" else "the engine draws"
+        headline = f"Setting up: {who} {waiting}"
     else:
         headline = f"Turn {view.get('turn')}: {label(names, active)} to play ({view.get('phase')})"
         if view.get("final_turn"):
