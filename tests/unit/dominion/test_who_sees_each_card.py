@@ -14,7 +14,7 @@ unrevealed is its player's. The new top card of a discard pile is everyone's (`t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
@@ -22,7 +22,8 @@ import pytest
 
 from domain.games.dominion import RULESET
 from domain.games.dominion import events as ev
-from domain.ruleset import PUBLIC, Viewer
+from domain.games.dominion.state import State
+from domain.ruleset import PUBLIC, Rejection, Viewer
 from tests.unit.dominion.scenarios import Game, table
 
 ALL, PLAYER = "all", "player"
@@ -352,3 +353,150 @@ def test_each_card_s_facts_show_their_cards_to_whom_the_rules_say(case: Case) ->
         seen = _who_sees(fact)
         assert found.setdefault(label, seen) == seen, f"{label} shown to {found[label]} and to {seen}"
     assert found == case.sees, game.lines()
+
+
+# --- twins: the same card played on cards the others cannot tell apart --------------------------
+
+
+@dataclass(frozen=True)
+class Twin:
+    """A case played twice, on hidden cards that differ (`deck_b`, `hand_b`, `discard_b`) and
+    answered alike but for those cards (`answers_b`): a seat that does not own them and the
+    public must get the same answers from both at every step (design.md 5)."""
+
+    case: Case
+    answers_b: Sequence[tuple[str, str]]
+    deck_b: Sequence[str] | None = None
+    hand_b: Sequence[str] | None = None
+    discard_b: Sequence[str] | None = None
+
+
+def _b(twin: Twin) -> Case:
+    case = twin.case
+    return replace(
+        case,
+        deck=case.deck if twin.deck_b is None else twin.deck_b,
+        hand=case.hand if twin.hand_b is None else twin.hand_b,
+        discard=case.discard if twin.discard_b is None else twin.discard_b,
+        answers=twin.answers_b,
+    )
+
+
+def _seen_by(
+    before: State, game: Game, facts: Sequence[ev.Fact], text: str, seat: str, viewer: Viewer
+) -> bytes:
+    """Everything `viewer` may read after a step: its facts, the action's line (redacted as
+    the state it answered), the table's picture and the open prompts."""
+    action = RULESET.parse_notation(text, before)
+    assert not isinstance(action, Rejection), action
+    return msgspec.json.encode(
+        [
+            [
+                msgspec.to_builtins(RULESET.redact(f, viewer))
+                for f in facts
+                if not isinstance(f, ev.StackSaved)
+            ],
+            RULESET.format_action(RULESET.redact_action(action, seat, before, viewer)),
+            RULESET.view(game.state, viewer),
+            [
+                msgspec.to_builtins(RULESET.redact_prompt(p, game.state, viewer))
+                for p in RULESET.pending(game.state)
+            ],
+        ]
+    )
+
+
+def _steps(case: Case) -> list[tuple[str, str]]:
+    return [("p1", case.play or f"play {case.card}"), *case.answers]
+
+
+TWINS = [
+    # Sentry's two cards differ; the discard keeps its count and its top card
+    Twin(
+        Case(
+            "Sentry",
+            {},
+            deck=("Copper", "Gold", "Estate", "Silver"),
+            answers=[("p1", "trash nothing"), ("p1", "discard Gold, Estate")],
+            options=E2,
+        ),
+        deck_b=("Copper", "Silver", "Estate", "Gold"),
+        answers_b=[("p1", "trash nothing"), ("p1", "discard Silver, Estate")],
+    ),
+    Twin(
+        Case(
+            "Sentry",
+            {},
+            deck=("Copper", "Gold", "Estate", "Silver"),
+            answers=[("p1", "trash nothing"), ("p1", "discard nothing"), ("p1", "topdeck Gold, Estate")],
+            options=E2,
+        ),
+        deck_b=("Copper", "Duchy", "Silver", "Gold"),
+        answers_b=[("p1", "trash nothing"), ("p1", "discard nothing"), ("p1", "topdeck Duchy, Silver")],
+    ),
+    Twin(
+        Case(
+            "Harbinger",
+            {},
+            discard=("Gold", "Estate", "Copper"),
+            answers=[("p1", "topdeck Gold")],
+            options=E2,
+        ),
+        discard_b=("Silver", "Estate", "Copper"),
+        answers_b=[("p1", "topdeck Silver")],
+    ),
+    Twin(
+        Case(
+            "Artisan",
+            {},
+            hand=("Copper", "Estate"),
+            answers=[("p1", "gain Silver"), ("p1", "topdeck Estate")],
+            options=E2,
+        ),
+        hand_b=("Copper", "Duchy"),
+        answers_b=[("p1", "gain Silver"), ("p1", "topdeck Duchy")],
+    ),
+    Twin(
+        Case(
+            "Poacher",
+            {},
+            hand=("Copper", "Estate", "Gold"),
+            answers=[("p1", "discard Gold, Estate")],
+            options=E2,
+            supply={"Curse": 0, "Estate": 0},
+        ),
+        hand_b=("Copper", "Estate", "Silver"),
+        answers_b=[("p1", "discard Silver, Estate")],
+    ),
+    Twin(
+        Case("Cellar", {}, hand=("Copper", "Estate", "Duchy"), answers=[("p1", "discard Copper, Estate")]),
+        hand_b=("Silver", "Estate", "Duchy"),
+        answers_b=[("p1", "discard Silver, Estate")],
+    ),
+]
+
+
+def first_shown_difference(twin: Twin, viewer: Viewer) -> str | None:
+    """The first step at which `viewer` can tell the twins apart, described; None if none."""
+    a, b = twin.case.start(), _b(twin).start()
+    assert a.state != b.state
+    for (seat, step_a), (_, step_b) in zip(_steps(twin.case), _steps(_b(twin)), strict=True):
+        before_a, before_b = a.state, b.state
+        facts_a, facts_b = a.do(seat, step_a), b.do(seat, step_b)
+        shown_a = _seen_by(before_a, a, facts_a, step_a, seat, viewer)
+        shown_b = _seen_by(before_b, b, facts_b, step_b, seat, viewer)
+        if shown_a != shown_b:
+            return (
+                f"{twin.case.card}: {step_a!r} and {step_b!r} show {viewer}\nA: {shown_a!r}\nB: {shown_b!r}"
+            )
+    assert a.state != b.state  # the difference lasted to the end, out of the viewer's sight
+    return None
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda t: t.case.card)
+@pytest.mark.parametrize("viewer", [Viewer("seat", "p2"), PUBLIC], ids=str)
+def test_a_card_played_on_hidden_cards_that_differ_looks_the_same_to_the_others(
+    twin: Twin, viewer: Viewer
+) -> None:
+    found = first_shown_difference(twin, viewer)
+    assert found is None, found
