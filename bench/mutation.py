@@ -83,6 +83,7 @@ GROUPS = (
             "tests/unit/dominion/test_dominion_interface.py",
             "tests/unit/dominion/test_dominion_unseen.py",
             "tests/unit/dominion/test_dominion_redaction.py",
+            "tests/unit/dominion/test_who_sees_each_card.py",
             "tests/unit/dynasties/test_dynasties_interface.py",
             "tests/unit/dominations/test_dominations_redaction.py",
             "tests/unit/dominations/test_dominations_rules.py",

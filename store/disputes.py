@@ -38,6 +38,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import reading
 from domain.ruleset import Viewer
+from store import chain
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.identity import store_name
 from store.verdict import Finding, Verdict, verdict
@@ -63,6 +64,9 @@ class Dispute(Aggregate):
         opened_by: str  # recorder, admin, or seat:<id>
         game_version: int  # the game's version when the dispute was opened
         verdict: dict[str, Any]
+        # the hash chain's digest at that version: the record the verdict judged, which a
+        # bundle exported later must reproduce (empty in disputes opened before it was kept)
+        game_head: str = ""
 
     class Ruled(Aggregate.Event):
         TOPIC = "chronicle:Dispute.Ruled"
@@ -101,6 +105,7 @@ class Dispute(Aggregate):
         opened_by: str,
         game_version: int,
         verdict: dict[str, Any],
+        game_head: str = "",
     ) -> None:
         self.game_id = game_id
         self.first = first
@@ -109,6 +114,7 @@ class Dispute(Aggregate):
         self.opened_by = opened_by
         self.game_version = game_version
         self.verdict = verdict
+        self.game_head = game_head
         self.rulings: list[dict[str, str]] = []
 
 
@@ -141,6 +147,7 @@ class DisputeView(msgspec.Struct):
     verdict: Verdict
     rulings: list[Ruling]
     view: str
+    game_head: str = ""  # shown only to a viewer who sees the stored events whole (store/chain.py)
 
 
 def _who(access: Any) -> str:
@@ -162,7 +169,7 @@ def open_dispute(app: Any, game_id: UUID, access: Any, first: int, last: int, cl
             f"The range must lie within versions 1..{game.version}, its start not after its end.",
             code="invalid_range",
         )
-    events = app.stored_events(game_id)
+    events = app.stored_events(game_id, lte=game.version)
     seed = None
     if game.config.mode == "digital":
         # inside the store the sealed seed re-decides a running game; it is never shown
@@ -176,6 +183,7 @@ def open_dispute(app: Any, game_id: UUID, access: Any, first: int, last: int, cl
         opened_by=_who(access),
         game_version=game.version,
         verdict=msgspec.to_builtins(found),
+        game_head=chain.digest_of(events[-1]) or chain.digests(game_id, chain.records_of(events))[-1],
     )
     app.save(dispute)
     return show(app, dispute.id, access)
@@ -238,6 +246,7 @@ def show(app: Any, dispute_id: UUID, access: Any) -> DisputeView:
         found,
         _rulings(app, dispute.rulings),
         str(viewer),
+        dispute.game_head if viewer.kind == "omniscient" else "",
     )
 
 

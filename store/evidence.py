@@ -17,9 +17,17 @@ A bundle (`chronicle-evidence-v1`, one JSON object) holds:
 
 What `verify` checks, with no store and no server (only the installed rulesets):
 
-1. the chain: every event's digest recomputed from the one before, and the head;
-2. the seed against the commitment in the game's first event (and the finishing event's);
-3. the verdict: the range re-decided from the bundle's events with the seed, compared finding
+1. the chain: every event's digest recomputed from the one before, the head, and the digest at
+   the version the dispute was opened at against the one the dispute recorded then (`dispute.
+   game_head`): a bundle cut short, or rechained after an event was dropped, no longer holds
+   that record;
+2. the events end as the game did: a finished or abandoned game's bundle ends with the event
+   that closed it, and a bundle holding a seed holds the event that revealed it;
+3. the seed against the commitment in the game's first event (and the finishing event's);
+4. the transcript covers its range: one finding for each action of the range as the events
+   show them, in order, up to where the verdict says the walk stopped, and `holds` agrees
+   with the findings (so a finding dropped from its end is found in every form of bundle);
+5. the verdict: the range re-decided from the bundle's events with the seed, compared finding
    by finding with the transcript.
 
 The first divergence is reported (`Divergence`: where, what) and the check fails.
@@ -29,9 +37,11 @@ What it cannot check, and says so instead of failing:
 - a redacted bundle (a seat's or the public's, of a running game): the chain is over the
   stored events, hidden facts included, and its digests are withheld from a viewer who may
   not see those facts (store/chain.py: they would let that viewer test guesses), so neither
-  the chain nor a re-decision can be run on what the viewer holds. Verify then checks that
-  the bundle is whole (versions without gaps, the range within them) and that each finding
-  names the action the events show at its version; the verdict itself rests on the server.
+  the chain nor a re-decision can be run on what the viewer holds, and the bundle carries no
+  recorded head. Verify then checks that the bundle is whole (versions without gaps up to
+  the version the dispute was opened at, the range within them) and that the findings name,
+  one for one, the actions the events show in the range; the verdict itself rests on the
+  server.
   The same dispute exported once the game has ended is a full bundle.
 - a stored-form bundle of a running digital game (the recorder's): the chain is checked, but
   the seed is still sealed, so the actions cannot be re-decided (the rules draw from it).
@@ -51,7 +61,7 @@ import msgspec
 from eventsourcing.persistence import Mapper
 from eventsourcing.persistence import StoredEvent as StoredRecord
 
-from domain.events import GameAbandoned, GameCreated, GameFinished
+from domain.events import ActionRecorded, GameAbandoned, GameCreated, GameFinished
 from store import chain
 from store.verdict import Finding, Verdict, verdict
 
@@ -81,6 +91,7 @@ class BundleDispute(msgspec.Struct):
     opened_at: str
     game_version: int
     rulings: list[dict[str, str]]
+    game_head: str = ""  # the chain's digest at `game_version` (stored form only)
 
 
 class Bundle(msgspec.Struct):
@@ -120,6 +131,7 @@ def build(app: Any, dispute_id: UUID, access: Any) -> Bundle:
         shown.opened_at,
         shown.game_version,
         [msgspec.to_builtins(r) for r in shown.rulings],
+        shown.game_head,
     )
     seed = game.revealed_seed if game.config.mode == "digital" and game.closed else None
     if viewer.kind == "omniscient":
@@ -199,7 +211,37 @@ def _versions(bundle: Bundle) -> list[int]:
     dispute = bundle.dispute
     if not 1 <= dispute.first <= dispute.last <= len(versions):
         raise _Failed("events", None, f"the range {dispute.first}-{dispute.last} lies outside the events")
+    if len(versions) < dispute.game_version:
+        raise _Failed(
+            "events",
+            len(versions) + 1,
+            f"the events end at version {len(versions)}, before version {dispute.game_version}, "
+            "where the game stood when the dispute was opened",
+        )
     return [v for v in versions if isinstance(v, int)]
+
+
+def _check_findings(bundle: Bundle, actions: list[int]) -> None:
+    """The transcript names, one for one and in order, the actions of its range (versions
+    `actions`, as the events show them) up to the version its walk stopped at; and it holds
+    exactly when none of them diverged."""
+    stated, dispute = bundle.verdict, bundle.dispute
+    if (stated.first, stated.last) != (dispute.first, dispute.last):
+        raise _Failed("verdict", None, "the transcript is not over the dispute's range")
+    stop = stated.stopped.version if stated.stopped is not None else None
+    expected = [v for v in actions if stated.first <= v <= stated.last and (stop is None or v <= stop)]
+    found = [f.version for f in stated.findings]
+    if found != expected:
+        missing = next((v for v in expected if v not in found), None)
+        if missing is not None:
+            what = f"the transcript has no finding for the action at version {missing}"
+            raise _Failed("verdict", missing, what)
+        wrong = next(f for f, e in zip(found, [*expected, None], strict=False) if f != e)
+        what = f"the transcript's finding at version {wrong} is not the next action of its range"
+        raise _Failed("verdict", wrong, what)
+    holds = stated.stopped is None and all(f.verdict == "legal" for f in stated.findings)
+    if stated.holds != holds:
+        raise _Failed("verdict", None, f"the verdict says holds {stated.holds!r}; its findings say {holds!r}")
 
 
 def _verify_stored(bundle: Bundle, report: Report) -> None:
@@ -217,11 +259,15 @@ def _verify_stored(bundle: Bundle, report: Report) -> None:
     if bundle.chain is None or found.head != bundle.chain.head:
         raise _Failed("chain", len(records), "the chain's head is not the one the bundle states")
     report.verified.append(f"hash chain over {len(records)} events, head {found.head}")
+    _check_recorded_head(bundle, game_id, records, report)
     events = _domain_events(game_id, records)
     created = events[0]
     _check_game(bundle, created)
+    _check_closing(bundle, events)
     seed = _check_seed(bundle, events, report)
     if created.mode == "digital" and seed is None:
+        # not re-decided: the transcript is held to the actions the events show
+        _check_findings(bundle, [r.version for r in records if r.topic == ActionRecorded.TOPIC])
         report.unchecked.append(
             "the re-decision: the game was running when the bundle was made and its seed is sealed "
             "until it ends (export the dispute again then)"
@@ -234,6 +280,35 @@ def _verify_stored(bundle: Bundle, report: Report) -> None:
         f"verdict: {len(again.findings)} actions of versions {again.first}-{again.last} re-decided"
         + (", random outcomes recomputed" if again.random_checked else "")
     )
+
+
+def _check_recorded_head(bundle: Bundle, game_id: UUID, records: list[chain.Record], report: Report) -> None:
+    dispute = bundle.dispute
+    if not dispute.game_head:
+        report.unchecked.append(
+            "the head when the dispute was opened: the dispute recorded none; compare the chain's "
+            "head with one you kept"
+        )
+        return
+    at = chain.digests(game_id, records[: dispute.game_version])[-1]
+    if at != dispute.game_head:
+        raise _Failed(
+            "chain",
+            dispute.game_version,
+            f"the digest at version {dispute.game_version} is not {dispute.game_head}, the head the "
+            "dispute recorded when it was opened",
+        )
+    report.verified.append(f"the head at version {dispute.game_version} is the one the dispute recorded")
+
+
+def _check_closing(bundle: Bundle, events: list[Any]) -> None:
+    if bundle.game.status != "running" and not isinstance(events[-1], GameFinished | GameAbandoned):
+        raise _Failed(
+            "events",
+            len(events) + 1,
+            f"the bundle says the game is {bundle.game.status}, but its events do not end with "
+            "the event that closed it",
+        )
 
 
 def _game_id(bundle: Bundle) -> UUID:
@@ -278,6 +353,8 @@ def _check_game(bundle: Bundle, created: Any) -> None:
 def _check_seed(bundle: Bundle, events: list[Any], report: Report) -> bytes | None:
     created = events[0]
     closing = next((e for e in events if isinstance(e, GameFinished | GameAbandoned)), None)
+    if bundle.seed is not None and closing is None:
+        raise _Failed("seed", None, "the bundle holds a seed but not the event that revealed it")
     if bundle.seed is None:
         if created.mode == "digital" and closing is not None:
             raise _Failed(
@@ -311,9 +388,10 @@ def _compare(stated: Verdict, again: Verdict) -> None:
                 f"{getattr(said, field)!r}, the rules give {getattr(found, field)!r}",
             )
     if len(stated.findings) != len(again.findings):
+        shorter = min(len(stated.findings), len(again.findings))
         raise _Failed(
             "verdict",
-            None,
+            max(stated.findings, again.findings, key=len)[shorter].version,
             f"the transcript has {len(stated.findings)} findings, the rules give {len(again.findings)}",
         )
     for name in ("holds", "first", "last", "random_checked", "stopped", "summary"):
@@ -327,11 +405,7 @@ def _compare(stated: Verdict, again: Verdict) -> None:
 
 def _verify_redacted(bundle: Bundle, report: Report) -> None:
     _versions(bundle)
-    stated, dispute = bundle.verdict, bundle.dispute
-    if (stated.first, stated.last) != (dispute.first, dispute.last) or any(
-        not dispute.first <= f.version <= dispute.last for f in stated.findings
-    ):
-        raise _Failed("verdict", None, "the transcript is not over the dispute's range")
+    _check_findings(bundle, [e["version"] for e in bundle.events if e.get("type") == "action"])
     by_version = {e["version"]: e for e in bundle.events}
     for finding in bundle.verdict.findings:
         shown = by_version.get(finding.version)
@@ -344,7 +418,8 @@ def _verify_redacted(bundle: Bundle, report: Report) -> None:
     if bundle.seed is not None:
         raise _Failed("seed", None, "a redacted bundle of a running game cannot hold a seed")
     report.verified.append(
-        f"{len(bundle.events)} events without a gap; each finding names the action shown at its version"
+        f"{len(bundle.events)} events without a gap; one finding for each action of the range, "
+        "naming the action shown at its version"
     )
     report.unchecked.append(
         "the hash chain: its digests cover hidden facts and are withheld from this view "

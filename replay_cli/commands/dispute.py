@@ -180,6 +180,8 @@ def dispute_lines(shown: object) -> list[str]:
         f"claim     {shown.claim}",
         *verdict_lines(shown.verdict),
     ]
+    if shown.game_head:  # what a bundle of this dispute must reproduce: worth noting
+        lines.insert(2, f"head      {shown.game_head} (the hash chain at version {shown.game_version})")
     for ruling in shown.rulings:
         lines.append(f"ruling    {ruling.text}  ({ruling_provenance(ruling)})")
     return lines

@@ -98,6 +98,20 @@ def test_a_dispute_over_a_dynasties_battle_verifies_offline_with_no_store_and_no
     assert status == 1
     assert f"DIVERGED (chain) at version {dealt['version']}" in out
 
+    # the game's last event cut off and the chain's head recomputed: the dispute recorded the
+    # head it was opened at (printed when it was opened), which the bundle no longer reaches
+    head = next(line.split()[1] for line in opened.splitlines() if line.startswith("head"))
+    assert _chronicle(capsys, "dispute", "export", dispute_id, "--out", str(bundle), *store)[0] == 0
+    cut = json.loads(bundle.read_text())
+    assert cut["chain"]["head"] == cut["dispute"]["game_head"] == head
+    last = cut["events"].pop()
+    digests = [e["fields"]["chain"] for e in cut["events"]]
+    cut["chain"]["head"] = digests[-1]
+    bundle.write_text(json.dumps(cut))
+    status, out = _chronicle(capsys, "verify", str(bundle))
+    assert status == 1
+    assert f"DIVERGED (events) at version {last['version']}" in out
+
 
 def test_a_same_deal_province_game_shows_in_the_statistics_beside_the_first(
     cli: Cli, capsys: pytest.CaptureFixture[str]

@@ -411,3 +411,23 @@ def first_difference(pair: Pair) -> tuple[int, str, Any, Any] | None:
             if msgspec.json.encode(x[key]) != msgspec.json.encode(y[key]):
                 return version, key, x[key], y[key]
     return None
+
+
+def hidden_differences(pair: Pair) -> set[str]:
+    """The kinds of fact (`type` or `type:source`) that differ between A and B at one version
+    of the compared part while the viewer is shown them alike: the hidden information the pair
+    really put to the test. A fact wrongly shown to the viewer never differs so (the pair ends
+    where it would), so a kind the rules keep hidden that no pair differs in is a finding."""
+    ruleset = pair.ruleset
+    found: set[str] = set()
+    for x, y in zip(pair.a.events[: pair.common], pair.b.events[: pair.common], strict=False):
+        if not (isinstance(x, Game.FactRecorded) and isinstance(y, Game.FactRecorded)):
+            continue
+        fx, fy = ruleset.codec.decode_fact(x.fact), ruleset.codec.decode_fact(y.fact)
+        if type(fx) is not type(fy) or shown(ruleset, [fx], OMNISCIENT) == shown(ruleset, [fy], OMNISCIENT):
+            continue
+        if shown(ruleset, [fx], pair.viewer) == shown(ruleset, [fy], pair.viewer):
+            kind = x.fact.get("type", type(fx).__name__)
+            source = x.fact.get("source")
+            found.add(f"{kind}:{source}" if isinstance(source, str) else str(kind))
+    return found

@@ -96,9 +96,15 @@ def test_verify_reports_the_first_divergence_of_a_tampered_bundle(app: Chronicle
     assert report.divergence is not None
     assert (report.divergence.check, report.divergence.version) == ("chain", dealt)
 
-    # the forger recomputes the chain: the head changes, and the rules still see the edit
+    # the forger recomputes the chain: the head changes from the one the dispute recorded
     forged = json.loads(json.dumps(edited))
     _rechain(forged)
+    report = _verify(forged)
+    assert report.divergence is not None
+    opened_at = forged["dispute"]["game_version"]
+    assert (report.divergence.check, report.divergence.version) == ("chain", opened_at)
+    # ... and with that head forged too, the rules still see the edit
+    forged["dispute"]["game_head"] = forged["chain"]["head"]
     report = _verify(forged)
     assert report.divergence is not None and report.divergence.check == "verdict"
     assert report.divergence.version is not None and report.divergence.version < dealt
@@ -125,6 +131,50 @@ def test_verify_reports_the_first_divergence_of_a_tampered_bundle(app: Chronicle
     assert "'illegal'" in report.divergence.what and "'legal'" in report.divergence.what
 
     assert _verify(clean).ok
+
+
+def test_verify_finds_a_bundle_cut_short_and_a_transcript_with_its_last_finding_dropped(
+    app: Chronicle,
+) -> None:
+    game_id = dynasties_with_battle(app)
+    first, last = battle_range(app, game_id)
+    shown = disputes.open_dispute(app, game_id, ADMIN, first, last, "claim")
+    clean = _bundle(app, shown.dispute_id)
+    stored = app.stored_events(game_id)
+    assert clean["dispute"]["game_head"] == chain.digest_of(stored[-1]) == clean["chain"]["head"]
+    assert shown.game_head == clean["dispute"]["game_head"]
+    assert any("the head at version" in v for v in _verify(clean).verified)
+
+    # the last event (the game's end) dropped: the events no longer reach the version the
+    # dispute was opened at
+    cut = json.loads(json.dumps(clean))
+    del cut["events"][-1]
+    report = _verify(cut)
+    assert report.divergence is not None
+    assert (report.divergence.check, report.divergence.version) == ("events", len(stored))
+    # ... with that version restated: the chain's head is not the bundle's
+    cut["dispute"]["game_version"] = len(stored) - 1
+    report = _verify(cut)
+    assert report.divergence is not None and "head is not the one the bundle states" in report.divergence.what
+    # ... with the chain's head restated too: not the head the dispute recorded when opened
+    _rechain(cut)
+    report = _verify(cut)
+    assert report.divergence is not None and "the head the dispute recorded" in report.divergence.what
+    assert (report.divergence.check, report.divergence.version) == ("chain", len(stored) - 1)
+    # ... nor when that head is forged as well: the game has ended, its end is missing
+    cut["dispute"]["game_head"] = cut["chain"]["head"]
+    report = _verify(cut)
+    assert report.divergence is not None and report.divergence.check == "events"
+    assert "closed it" in report.divergence.what
+    cut["game"]["status"] = "running"
+    report = _verify(cut)
+    assert report.divergence is not None and report.divergence.check == "seed"
+
+    dropped = json.loads(json.dumps(clean))
+    gone = dropped["verdict"]["findings"].pop()
+    report = _verify(dropped)
+    assert report.divergence is not None and report.divergence.check == "verdict"
+    assert report.divergence.version == gone["version"]
 
 
 def _running_dominion(app: Chronicle) -> tuple[UUID, dict[str, str]]:
@@ -161,6 +211,20 @@ def test_a_seat_disputes_a_running_game_and_learns_nothing_hidden(app: Chronicle
     report = _verify(lied)
     assert report.divergence is not None and report.divergence.check == "verdict"
 
+    # a seat's bundle holds no digest, not even the head the dispute recorded
+    assert bundle["dispute"]["game_head"] == "" and shown.game_head == ""
+    dropped = json.loads(json.dumps(bundle))
+    gone = dropped["verdict"]["findings"].pop()
+    report = _verify(dropped)
+    assert report.divergence is not None
+    assert (report.divergence.check, report.divergence.version) == ("verdict", gone["version"])
+    cut = json.loads(json.dumps(bundle))
+    del cut["events"][-1]
+    cut["dispute"]["last"] = cut["verdict"]["last"] = version - 1  # the range kept within
+    report = _verify(cut)
+    assert report.divergence is not None
+    assert (report.divergence.check, report.divergence.version) == ("events", version)
+
     # the recorder's bundle of the running game: stored events and chain, but no seed
     full = _bundle(app, shown.dispute_id, RECORDER)
     assert full["form"] == "stored" and full["seed"] is None
@@ -168,6 +232,16 @@ def test_a_seat_disputes_a_running_game_and_learns_nothing_hidden(app: Chronicle
     assert report.ok, report.divergence
     assert any("seed is sealed" in u for u in report.unchecked)
     assert sealed not in json.dumps(full)
+    assert full["dispute"]["game_head"] == chain.digest_of(app.stored_events(game_id)[version - 1])
+    dropped = json.loads(json.dumps(full))
+    gone = dropped["verdict"]["findings"].pop()
+    report = _verify(dropped)
+    assert report.divergence is not None
+    assert (report.divergence.check, report.divergence.version) == ("verdict", gone["version"])
+    said = json.loads(json.dumps(full))
+    said["verdict"]["holds"] = False
+    report = _verify(said)
+    assert report.divergence is not None and report.divergence.check == "verdict"
 
 
 def test_who_may_open_and_rule_and_what_a_range_may_be(app: Chronicle) -> None:
@@ -265,6 +339,20 @@ def test_disputes_travel_with_their_game_through_export_and_import(app: Chronicl
     assert carried.events[-1].topic == "chronicle:Dispute.Imported"
     assert carried.events[-1].fields["store"] == exported.origin != again.origin
     assert _verify(_bundle(app, shown.dispute_id)).ok
+
+    # a dispute stored without the head it was opened at still reads, and its bundle verifies
+    # with that head named as unchecked
+    older = decode(encode(exported, "json"))
+    del older.disputes[0].events[0].fields["game_head"]
+    target = Chronicle(f"sqlite:///{tmp_path}/older.sqlite3", admin_token=ADMIN_TOKEN)
+    try:
+        import_game(target, older)
+        assert disputes.show(target, UUID(shown.dispute_id), ADMIN).game_head == ""
+        report = _verify(_bundle(target, shown.dispute_id))
+        assert report.ok, report.divergence
+        assert any("the dispute recorded none" in u for u in report.unchecked)
+    finally:
+        target.close()
 
     # a dispute that claims to be over another game is refused before anything is stored
     stray = decode(encode(exported, "json"))

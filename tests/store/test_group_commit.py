@@ -127,6 +127,29 @@ def test_a_clash_in_a_batch_refuses_that_append_alone(
     assert stored(recorder, taken) == [1, 2]  # nothing of the refused append, not even version 3
 
 
+def test_an_append_that_clashes_on_a_later_event_leaves_none_of_its_events(
+    recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
+) -> None:
+    """The clash comes after the append's first event is inserted: rolling back to its
+    savepoint takes that event out again, and the appends around it still commit."""
+
+    def one_by_one(batch: list[Append]) -> None:
+        raise AssertionError("a clash is rolled back to its savepoint, not written again one by one")
+
+    taken, free = uuid4(), uuid4()
+    recorder.insert_events(events(taken, 1, 2))
+    recorder.insert_events(events(taken, 4))  # version 4 taken, version 3 still free
+    monkeypatch.setattr(recorder, "_write_alone", one_by_one)
+    batch = [Append(events(free, 1), {}), Append(events(taken, 3, 4), {}), Append(events(free, 2), {})]
+    recorder._write_batch(batch)
+    assert [type(a.error) for a in batch] == [type(None), IntegrityError, type(None)]
+    assert stored(recorder, taken) == [1, 2, 4]  # version 3, inserted before the clash, is gone
+    assert stored(recorder, free) == [1, 2]
+    assert [len(a.result() or []) for a in (batch[0], batch[2])] == [1, 1]
+    recorder.insert_events(events(taken, 3))  # and version 3 is free for the next append
+    assert stored(recorder, taken) == [1, 2, 3, 4]
+
+
 def test_a_failing_append_fails_alone(recorder: GroupCommitSQLiteRecorder) -> None:
     bad, good = uuid4(), uuid4()
     unwritable = StoredEvent(bad, 1, "test:Event", {"state": "not bytes"})  # type: ignore[arg-type]

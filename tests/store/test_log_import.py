@@ -9,6 +9,7 @@ from uuid import UUID
 
 import pytest
 
+from domain.events import FactRecorded
 from store.app import Chronicle
 from store.audit import audit_events
 from store.imports import LogRefused, import_log
@@ -204,10 +205,13 @@ def test_a_player_who_resigns_in_a_log_of_todays_format_resigns_in_the_game(app:
     assert audit.clean, audit.divergence
 
 
-def test_an_opponents_sentry_look_the_log_hides_is_refused_where_it_happens(app: Chronicle) -> None:
-    """Sentry's look reads the cards: "a looks at 2 cards." is entered with the names the next
-    lines give ("trashes 2 Estates"), and where they give none ("topdecks 2 cards") the rules
-    refuse the unnamed cards. The real game imports to there, audit-clean."""
+def test_an_opponents_sentry_look_the_log_hides_is_entered_unseen_and_the_game_imports_whole(
+    app: Chronicle,
+) -> None:
+    """Sentry's look is its player's alone (6.5): "a looks at 2 cards." is entered with the
+    names the next lines give ("trashes 2 Estates") and `?` where they give none ("topdecks 2
+    cards", ada's Sentry in turn 15). The real game imports to ada's resignation, audit-clean,
+    with the scores its gains give."""
     name = "today-183976797.txt"
     kingdom = (
         "Merchant",
@@ -221,11 +225,18 @@ def test_an_opponents_sentry_look_the_log_hides_is_refused_where_it_happens(app:
         "Market",
     )
     report = import_log(app, (LOGS / name).read_text(), name, (*kingdom, "Laboratory"))
-    assert report.status == "refused" and report.refusal is not None
-    assert (report.refusal.turn, report.refusal.line) == (15, 373)
-    assert report.refusal.text == "a looks at 2 cards." and report.refusal.code == "card_must_be_named"
-    assert (report.turns, report.turns_log) == (29, 34) and report.unexplained == []
+    assert report.status == "left" and report.refusal is None, report
+    assert (report.turns, report.turns_log) == (34, 34) and report.unexplained == []
+    assert report.scores == report.scores_log == {"ada": 21, "domibot_v1.4": 28}
     game_id = UUID(report.game_id)
+    game = app.game(game_id)
+    assert game.status == "finished" and game.resigned == "p1"
+    looks = [
+        e.fact
+        for e in app.stored_events(game_id)
+        if isinstance(e, FactRecorded) and e.fact["type"] == "looked" and e.fact["player"] == "p1"
+    ]
+    assert any(None in f["cards"] or "?" in f["cards"] for f in looks), looks  # seen by ada alone
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
     assert report.actions == audit.actions

@@ -5,6 +5,8 @@ annotations and variations travel with its export and import."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -73,6 +75,31 @@ def test_a_study_draws_from_its_stated_derived_seed_and_its_audit_rechecks_every
     forged = variations.audit(app, vid, ANONYMOUS)
     assert not forged.clean and forged.divergence is not None
     assert (forged.divergence.code, forged.divergence.version) == ("fact_differs", game.version + 1)
+
+
+def _written_out(key_hex: str, variation_id: str) -> str:
+    """The README's derivation, computed here rather than by the code under test:
+    HMAC-SHA256(key=game seed, msg="chronicle-variation|" + variation id)."""
+    message = ("chronicle-variation|" + variation_id).encode("utf-8")
+    return hmac.new(bytes.fromhex(key_hex), message, hashlib.sha256).hexdigest()
+
+
+def test_a_study_s_seed_is_the_hmac_of_its_own_id_under_the_seed_it_branches_from(app: Chronicle) -> None:
+    """Each input of the derivation moves the seed: two studies at one position differ by
+    their ids alone, and a study of a study is keyed by the study's seed, not the game's."""
+    game_id = finished_game(app, "dominion")
+    revealed = app.game(game_id).revealed_seed
+    assert revealed is not None
+    at = _position(app, game_id)
+    first = variations.branch(app, game_id, BranchRequest(at=at), "public")
+    second = variations.branch(app, game_id, BranchRequest(at=at), "public")
+    assert first.seed == _written_out(revealed, first.variation_id)
+    assert second.seed == _written_out(revealed, second.variation_id)
+    assert first.seed != second.seed
+    deeper = variations.branch(app, UUID(first.variation_id), BranchRequest(at=at), "public")
+    assert deeper.seed == _written_out(first.seed, deeper.variation_id)
+    assert deeper.seed != _written_out(revealed, deeper.variation_id)
+    assert variations.audit(app, UUID(deeper.variation_id), ANONYMOUS).clean
 
 
 def test_a_game_played_on_from_a_position_keeps_each_seats_hand_and_its_seed_sealed(app: Chronicle) -> None:

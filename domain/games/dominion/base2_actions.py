@@ -45,14 +45,17 @@ from domain.games.dominion.engine import (
     ask,
     card_frame,
     gain,
+    observe,
     peek,
     reaction_window,
+    settle,
+    shuffle,
     targets,
     trash,
 )
 from domain.games.dominion.events import Chose, Discarded, Looked, Played, Plus, Revealed, Topdecked
 from domain.games.dominion.fold import take
-from domain.games.dominion.state import Decision, Frame
+from domain.games.dominion.state import PRIVATE_LOOK, Decision, Frame
 
 CARDS = ("Artisan", "Bandit", "Harbinger", "Merchant", "Poacher", "Sentry", "Vassal")
 
@@ -127,10 +130,14 @@ def sentry(ctx: Ctx, f: Frame) -> None:
                 cards = pl.deck[: 2 - len(pl.looking)]
                 ctx.emit(Looked(seat, cards, len(cards)))
                 continue
-            top = peek(ctx, f.p)  # shuffles, or asks the recorder
-            if top is None:
-                break
-            if top == WAIT:
+            if not pl.unknown:
+                if not pl.discard:
+                    break
+                shuffle(ctx, f.p)
+                continue
+            # a physical table: the recorder enters what the player looked at, `?` for a card
+            # only the player saw (6.5); the cards then join the known top of the deck
+            if not observe(ctx, f.p, 2 - len(pl.looking), PRIVATE_LOOK):
                 return
         f = ctx.set(replace(f, step=2))
         looking = ctx.state.players[f.p].looking
@@ -229,6 +236,8 @@ def _topdeck(source: str) -> Any:
     def answer(ctx: Ctx, d: Decision, cards: Any) -> None:
         if not cards:
             return
+        if source == "looking":  # a card named where the table saw only `?` (6.4)
+            settle(ctx, d.p, "looking", tuple(cards))
         top = None
         if source == "discard":  # the discard pile's new top card shows (6.5)
             rest = take(ctx.state.players[d.p].discard[::-1], tuple(cards))
@@ -243,10 +252,12 @@ def _bandit(ctx: Ctx, d: Decision, cards: Any) -> None:
 
 
 def _sentry_trash(ctx: Ctx, d: Decision, cards: Any) -> None:
+    settle(ctx, d.p, "looking", tuple(cards))
     trash(ctx, d.p, tuple(cards), "looking")
 
 
 def _sentry_discard(ctx: Ctx, d: Decision, cards: Any) -> None:
+    settle(ctx, d.p, "looking", tuple(cards))
     if cards:
         public = ctx.state.variants.all_discards_public
         ctx.emit(Discarded(ctx.seat(d.p), tuple(cards), "looking", len(cards), cards[-1], public))

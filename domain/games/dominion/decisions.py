@@ -331,7 +331,9 @@ def check(state: State, d: Decision, value: Any, verb: str | None = None) -> Rej
         if extra:
             pl = state.players[d.p]
             names = tuple(c for c in extra.elements() if c != UNSEEN)
-            bindable = not d.cards and all(fits(d, c) for c in names)
+            # a name may stand for a `?` of the zone, or of the cards listed (a Sentry's
+            # unseen look), when the pool holds it
+            bindable = (not d.cards or UNSEEN in d.cards) and all(fits(d, c) for c in names)
             if not (bindable and _unseen.can_bind(pl, cands, cards)):
                 where = "among the cards you may pick" if d.cards else f"in your {d.zone or 'hand'}"
                 kinds = f" ({'/'.join(d.types)})" if d.types else ""

@@ -193,9 +193,9 @@ def shuffle(ctx: Ctx, p: int) -> None:
 
 def observe(ctx: Ctx, p: int, n: int = 1, verb: str = "draw") -> bool:
     """Ask the recorder for the next n card(s) of p's deck's unseen part (fewer if it holds
-    fewer); True if that was forced. `verb` says what the cards are for: `draw` and `aside`
-    (face down) take `?` for a card not seen, `reveal` and `look` (the rules read the card)
-    need its name."""
+    fewer); True if that was forced. `verb` says what the cards are for: `draw`, `aside`
+    (face down) and `look privately` (Sentry) take `?` for a card not seen, `reveal` and
+    `look` (the rules read the card) need its name."""
     unknown = ctx.state.players[p].unknown
     k = max(1, min(n, len(unknown)))
     return ask(ctx, Decision(RECORDER, "observe", "observe", verb=verb, lo=1, hi=k, target=p))

@@ -34,7 +34,7 @@ from domain.games.dominion.actions import (
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import answers
 from domain.games.dominion.rules import ENDS_ACTION_PHASE, after_action_phase
-from domain.games.dominion.state import RECORDER, UNSEEN, Decision, State
+from domain.games.dominion.state import RECORDER, UNSEEN, UNSEEN_VERBS, Decision, State
 from domain.games.dominion.view import PRIVATE_CHOICES
 from domain.ruleset import Prompt
 
@@ -195,7 +195,7 @@ def _bounds(state: State, d: Decision) -> dict[str, Any]:
         # How many cards this step takes (a Clean-up draw of 5 takes 5, or what the deck's
         # unseen part still holds before a shuffle): naming more is refused.
         out.update({"player": state.seats[d.target], "min": d.lo, "max": d.hi, "verb": d.verb})
-        out["unseen_allowed"] = d.purpose != "identify" and d.verb in ("draw", "aside")
+        out["unseen_allowed"] = d.purpose != "identify" and d.verb in UNSEEN_VERBS
         if d.zone:
             out["zone"] = d.zone
     elif d.kind == "kingdom":
@@ -267,7 +267,7 @@ def pending(state: State) -> tuple[Prompt, ...]:
                 player=player,
                 count=_count(d),
                 verb=d.verb,
-                unseen="; ? for a card not seen" if d.verb in ("draw", "aside") else "",
+                unseen="; ? for a card not seen" if d.verb in UNSEEN_VERBS else "",
             )
             seat = None if d.p == RECORDER else state.seats[d.p]
             out.append(Prompt(seat, d.purpose, text, (KIND_TAG[d.kind],), _bounds(state, d)))

@@ -32,8 +32,9 @@ Rulings on today's wording (dominion.games):
   drawn before the shuffle are those of the draw line the old deck can give.
 - A player who resigned ("ada has resigned.", after the last turn) resigns in the game once
   every other line is accounted for.
-- Sentry's look reads the cards (dominion-2e.md 2): an opponent's "looks at 2 cards" cannot be
-  entered, and the import stops there (`refused`, `card_must_be_named`).
+- Sentry's look is its player's alone (6.5): an opponent's "looks at 2 cards" is entered with
+  the names the next lines give ("trashes 2 Estates") and `?` for the rest ("topdecks 2
+  cards").
 """
 
 from __future__ import annotations

@@ -31,6 +31,11 @@ from domain.games.dominion.options import Variants
 SEATS = ("p1", "p2", "p3", "p4", "p5", "p6")
 RECORDER = -1
 UNSEEN = "?"  # a card the recorder of a physical game did not see (6.4); JSON null
+# What the recorder enters cards from a deck for, where a card not seen may stay `?` (6.5):
+# drawn, set aside face down, or looked at by its player alone (Sentry). `reveal` and `look`
+# (a card the rules read, such as Library's draw) need its name.
+PRIVATE_LOOK = "look privately"
+UNSEEN_VERBS = ("draw", "aside", PRIVATE_LOOK)
 AS = ">"  # Overlord>Village: an Overlord in play acting as a Village
 
 

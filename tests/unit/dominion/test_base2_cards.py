@@ -493,3 +493,102 @@ def test_a_seat_sees_the_cards_its_sentry_looks_at_and_nobody_else_does() -> Non
     assert RULESET.view(game.state, P1)["players"]["p1"]["looking"] == ["Gold", "Province"]
     assert "looking" not in RULESET.view(game.state, P2)["players"]["p1"]
     assert "looking" not in RULESET.view(game.state, PUBLIC)["players"]["p1"]
+
+
+# --- what a player looks at alone, at a physical table (6.5) ---------------------------------
+
+
+def test_an_opponents_sentry_looks_at_two_cards_the_recorder_did_not_see() -> None:
+    """The table sees that Sentry looks at two cards, not which: `?` is entered for each, the
+    trashed card is named (binding one `?`), the discarded and returned ones may stay unseen."""
+    game = physical(
+        second(
+            zones={
+                "p1": {
+                    "hand": ["Sentry"],
+                    "deck": [],
+                    "unknown": ["?", "?", "?", "?"],
+                    "pool": ["Copper", "Estate", "Gold", "Silver"],
+                    "discard": [],
+                }
+            }
+        )
+    )
+    game.do("p1", "play Sentry")
+    game.do(None, "observe ?")  # the card drawn
+    prompt = RULESET.pending(game.state)[0]
+    assert prompt.bounds["unseen_allowed"] is True and prompt.bounds["max"] == 2
+    assert "look privately; ? for a card not seen" in prompt.text
+    game.do(None, "observe ?, ?")
+    assert game.player("p1").looking == ("?", "?")
+    assert game.refused("p1", "trash ?").code == "card_must_be_named"  # a trashed card is seen
+    assert game.refused("p1", "trash Province").code == "not_a_candidate"  # not among p1's cards
+    game.do("p1", "trash Estate")
+    assert game.state.trash == ("Estate",) and game.player("p1").looking == ("?",)
+    assert "Estate" not in game.player("p1").pool
+    game.do("p1", "discard nothing")  # the last card goes back at once
+    p1 = game.player("p1")
+    assert p1.deck == ("?",) and p1.looking == () and sorted(p1.pool) == ["Copper", "Gold", "Silver"]
+    assert "Ann looks at 2 cards from their deck." in lines_for(game, P2)
+
+
+def test_an_opponents_sentry_may_discard_and_put_back_cards_nobody_named() -> None:
+    game = physical(
+        second(
+            zones={
+                "p1": {
+                    "hand": ["Sentry"],
+                    "deck": ["?", "?", "?"],
+                    "unknown": [],
+                    "pool": ["Copper", "Estate", "Gold"],
+                }
+            }
+        )
+    )
+    game.do("p1", "play Sentry")  # the deck's top three are known to be there: no entry asked
+    assert game.player("p1").looking == ("?", "?")
+    game.do("p1", "trash nothing")
+    game.do("p1", "discard ?")  # and the other goes back at once
+    p1 = game.player("p1")
+    assert p1.discard == ("?",) and p1.looking == () and p1.deck == ("?",)
+    assert sorted(p1.pool) == ["Copper", "Estate", "Gold"]
+
+
+def test_library_reads_the_card_it_draws_so_the_recorder_names_it() -> None:
+    """Library's draw is read by the rules (is it an Action?): not a private look."""
+    game = physical(
+        table(
+            zones={
+                "p1": {
+                    "hand": ["Library"],
+                    "deck": [],
+                    "unknown": ["?"] * 6,
+                    "pool": ["Copper", "Copper", "Estate", "Gold", "Silver", "Village"],
+                    "discard": [],
+                }
+            }
+        )
+    )
+    game.do("p1", "play Library")
+    assert RULESET.pending(game.state)[0].bounds["unseen_allowed"] is False
+    assert game.refused(None, "observe ?").code == "card_must_be_named"
+    game.do(None, "observe Copper")
+
+
+def test_harbinger_puts_back_a_card_of_the_discard_pile_the_table_never_saw() -> None:
+    game = physical(
+        second(
+            zones={
+                "p1": {
+                    "hand": ["Harbinger"],
+                    "deck": ["?"],
+                    "unknown": [],
+                    "discard": ["Gold", "?"],
+                    "pool": ["Copper", "Silver"],
+                }
+            }
+        )
+    )
+    game.do("p1", "play Harbinger")
+    game.do("p1", "topdeck ?")
+    assert game.player("p1").deck[0] == "?" and game.player("p1").discard == ("Gold",)

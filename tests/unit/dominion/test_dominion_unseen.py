@@ -17,7 +17,7 @@ from domain.games.dominion.events import GameEnded, Identified, Observed
 from domain.games.dominion.state import UNSEEN, State
 from domain.games.dominion.stats import per_game
 from domain.ruleset import OMNISCIENT, PUBLIC, Command, Rejection, Viewer
-from tests.unit.dominion.scenarios import Game, config
+from tests.unit.dominion.scenarios import Game, config, table
 from tests.unit.dominion.unseen_table import record
 
 KINGDOM = "kingdom Cellar, Market, Militia, Mine, Moat, Remodel, Smithy, Village, Woodcutter, Workshop"
@@ -243,3 +243,54 @@ def test_a_game_with_every_card_of_a_seat_unseen_plays_on_every_legal_answer(opt
     for fact in game.facts:
         replayed = RULESET.evolve(replayed, fact)
     assert replayed == game.state
+
+
+TEN = ["Village", "Smithy", "Market", "Moat", "Cellar", "Chapel", "Witch", "Festival", "Militia"]
+
+
+def _physical(**kwargs: Any) -> Game:
+    game = table(**kwargs)
+    game.state = replace(game.state, mode="physical")
+    return game
+
+
+def test_archive_sets_aside_cards_only_its_player_looks_at_entered_unseen() -> None:
+    game = _physical(
+        kingdom=["Archive", *TEN],
+        zones={
+            "p1": {
+                "hand": ["Archive"],
+                "deck": [],
+                "unknown": ["?"] * 4,
+                "pool": ["Copper", "Estate", "Gold", "Silver"],
+            }
+        },
+    )
+    game.do("p1", "play Archive")
+    prompt = RULESET.pending(game.state)[0]
+    assert prompt.kind == "observe" and prompt.bounds["unseen_allowed"] is True
+    game.do(None, "observe ?, ?, ?")
+    assert game.player("p1").lasting[0].sets == ((UNSEEN,) * 3,)
+
+
+def test_annex_keeps_cards_of_the_discard_pile_the_table_never_saw() -> None:
+    game = _physical(
+        kingdom=[*TEN, "Library"],
+        landscapes=["Annex"],
+        phase="buy",
+        coins=0,
+        zones={
+            "p1": {
+                "hand": [],
+                "deck": [],
+                "unknown": [],
+                "discard": ["?", "?", "Gold"],
+                "pool": ["Copper", "Estate"],
+            }
+        },
+    )
+    game.do("p1", "buy Annex")
+    game.do("p1", "keep ?, Gold")
+    p1 = game.player("p1")  # the rest shuffled into the deck; Annex gains a Duchy
+    assert Counter(p1.discard) == Counter({UNSEEN: 1, "Gold": 1, "Duchy": 1})
+    assert len(p1.deck) + len(p1.unknown) == 1
