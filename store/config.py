@@ -12,7 +12,9 @@ The administrator's token comes from `CHRONICLE_ADMIN_TOKEN`, or from the file n
 
 On PostgreSQL each process opens at most `connections` sessions (`?connections=N` in the URL,
 else `CHRONICLE_PG_CONNECTIONS`, else `CONNECTIONS`): one pool of N - 1 that everything in the
-process shares (store/postgres_pool.py), and one for the projections runner's lease.
+process shares (store/postgres_pool.py), and one for the projections runner's lease. A process
+that opens the store waits up to `CHRONICLE_PG_WAIT` seconds for the database to answer
+(store/postgres_ready.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ CONNECTIONS = 6
 # holds two (one for the lock, one to create it): three in the pool still leave a request its
 # turn, so no thread waits on a connection another thread of the process never gives back.
 MIN_CONNECTIONS = 4
+WAIT = 60.0  # seconds a process opening the store waits for PostgreSQL to answer
+WAIT_KEY = "CHRONICLE_PG_WAIT"
 
 
 class StoreConfigError(ValueError):
@@ -93,6 +97,7 @@ def store_env(url: str) -> dict[str, str]:
             # one session kept, up to N - 1 while busy: the lease's is the last (projections/lease.py)
             "POSTGRES_POOL_SIZE": "1",
             "POSTGRES_MAX_OVERFLOW": str(postgres_connections(url) - 2),
+            WAIT_KEY: str(postgres_wait()),
         }
         schema = parse_qs(parsed.query).get("schema")
         if schema:
@@ -122,6 +127,20 @@ def postgres_connections(url: str) -> int:
             f"{source} takes a number of connections, at least {MIN_CONNECTIONS}, not {text!r}"
         )
     return count
+
+
+def postgres_wait() -> float:
+    """Seconds a process opening a PostgreSQL store waits for it to answer (`CHRONICLE_PG_WAIT`)."""
+    text = os.environ.get(WAIT_KEY)
+    if not text:
+        return WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise StoreConfigError(f"{WAIT_KEY} takes a number of seconds, 0 or more, not {text!r}")
+    return seconds
 
 
 MASK = "***"

@@ -77,3 +77,12 @@ class RetractionPending(ServiceError):
     status = 409
     code = "retraction_already_pending"
     title = "A retraction request is already pending"
+
+
+class StoreUnavailable(ServiceError):
+    """The store cannot be opened: its database did not answer in time, or lacks the schema
+    and may not create it."""
+
+    status = 503
+    code = "store_unavailable"
+    title = "The event store is unavailable"

@@ -15,7 +15,8 @@ process creators also take turns (a thread lock): creating takes two of the proc
 sessions (store/postgres_pool.py), and two threads each holding one while waiting for the
 other's lock or for a second session would wait until the pool gave up on them.
 
-The factory's datastore is a share of the process's one pool on the store.
+The factory's datastore is a share of the process's one pool on the store, opened once the
+database answers and holds the schema (store/postgres_ready.py).
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ from eventsourcing import postgres
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
 from eventsourcing.utils import Environment, EnvType
 
-from store.config import store_env
-from store.postgres_pool import share
+from store.config import WAIT, WAIT_KEY, store_env
+from store.postgres_pool import connection_kwargs, share
+from store.postgres_ready import ready
 
 TOPIC = "store.postgres:PostgresFactory"
 _LOCK_NAME = "chronicle:create-tables:"
 _creators = threading.Lock()  # this process's threads creating tables, one at a time
+_ready: set[tuple[str, ...]] = set()  # the databases and schemas this process found ready
 
 
 @contextmanager
@@ -58,9 +61,25 @@ def table_creation_lock(datastore: postgres.PostgresDatastore) -> Iterator[psyco
         yield connection
 
 
+def open_when_ready(datastore: postgres.PostgresDatastore, wait: float) -> None:
+    """Wait up to `wait` seconds for the database of `datastore` to answer (once a process)
+    and create its schema if missing."""
+    kwargs = {k: v for k, v in connection_kwargs(datastore).items() if k != "row_factory"}
+    found = (*(str(kwargs.get(k)) for k in ("host", "port", "dbname", "user")), datastore.schema)
+    if found not in _ready:
+        ready(kwargs, datastore.schema, wait)
+        _ready.add(found)
+
+
 def shared_datastore(url: str) -> postgres.PostgresDatastore:
     """A share of this process's pool on the PostgreSQL store at `url` (close it when done)."""
     return PostgresFactory(Environment(env=store_env(url))).datastore
+
+
+def wait_for_store(url: str) -> None:
+    """Return once the PostgreSQL store at `url` answers and holds its schema (created if
+    missing); `StoreUnavailable` if it does not answer within the wait."""
+    shared_datastore(url).close()
 
 
 class PostgresFactory(postgres.PostgresFactory):
@@ -69,7 +88,9 @@ class PostgresFactory(postgres.PostgresFactory):
 
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
-        self.datastore = share(self.datastore)
+        own = self.datastore
+        open_when_ready(own, float(self.env.get(WAIT_KEY) or WAIT))
+        self.datastore = share(own)
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
         with self._creating():

@@ -1,16 +1,19 @@
-"""What the PostgreSQL tests of connections share: the sessions a process holds, as
-PostgreSQL lists them, sampled while a test runs."""
+"""What the PostgreSQL tests of connections and start-up share: the sessions a process holds,
+as PostgreSQL lists them, sampled while a test runs; and a schema that does not exist yet."""
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
+from uuid import uuid4
 
 import psycopg
 
-from tests.conftest import POSTGRES
+from tests.conftest import POSTGRES, postgres_unreachable
 
 
 def _socket_inodes(pid: int) -> set[str]:
@@ -87,3 +90,24 @@ class Sampler(threading.Thread):
         self.stopping.set()
         self.join(timeout=30)
         assert self.error is None, repr(self.error)
+
+
+def schema_exists(name: str) -> bool:
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        found = connection.execute("SELECT 1 FROM pg_namespace WHERE nspname = %s", (name,)).fetchone()
+    return found is not None
+
+
+@contextmanager
+def missing_schema() -> Iterator[tuple[str, str]]:
+    """A schema name no schema has yet, and the store URL that names it; whatever creates it,
+    it is dropped afterwards. Skipped (failed under CI) without a PostgreSQL server."""
+    from tests.conftest import _unreachable
+
+    _unreachable("PostgreSQL", POSTGRES, postgres_unreachable())
+    name = f"t_{uuid4().hex}"
+    try:
+        yield name, f"{POSTGRES}?schema={name}"
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
