@@ -36,7 +36,10 @@ def pool_bounds(env: dict[str, str]) -> tuple[int, int]:
     return least, least + int(env["POSTGRES_MAX_OVERFLOW"])
 
 
-def test_a_default_postgresql_holds_twelve_servers_and_a_runner_with_room_to_spare() -> None:
+def test_a_default_postgresql_holds_twelve_servers_and_a_runner_with_room_to_spare(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CHRONICLE_PG_CONNECTIONS", raising=False)
     available = 100 - 3  # PostgreSQL's default max_connections, less superuser_reserved_connections
     servers, runner, spare = 12, 1, 10  # spare: CLI commands, an administrator's psql
     held = (servers + runner) * CONNECTIONS
@@ -45,6 +48,7 @@ def test_a_default_postgresql_holds_twelve_servers_and_a_runner_with_room_to_spa
 
 
 def test_the_bound_comes_from_the_url_else_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CHRONICLE_PG_CONNECTIONS", raising=False)
     assert pool_bounds(store_env(URL + "&connections=9")) == (1, 8)
     monkeypatch.setenv("CHRONICLE_PG_CONNECTIONS", "5")
     assert pool_bounds(store_env(URL)) == (1, 4)
