@@ -28,14 +28,14 @@ from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
-import psycopg
 from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, EnvType
 from psycopg import sql
+from psycopg.rows import tuple_row
 
 from domain.events import GameFinished
 from projections.game_stats import fold_rows, game_statistics, stored_rows
@@ -43,7 +43,7 @@ from projections.lease import lease_for
 from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
-from store.postgres import holding_lock
+from store.postgres import shared_datastore, table_creation_lock
 
 log = logging.getLogger("chronicle.projections")
 
@@ -170,10 +170,9 @@ class Catalog:
         if self.sqlite:
             self.path = views_dir(url) / "catalog.sqlite3"
             self.table = self.TABLE
-        else:
-            parsed = urlparse(url)
-            self.conninfo = parsed._replace(query="").geturl()
-            schema = parse_qs(parsed.query).get("schema", ["public"])[0]
+        else:  # on the process's shared sessions (store/postgres_pool.py)
+            self.datastore = shared_datastore(url)
+            schema = self.datastore.schema
             self.table = (
                 sql.SQL("{0}.{1}").format(sql.Identifier(schema), sql.Identifier(self.TABLE)).as_string(None)
             )
@@ -184,7 +183,7 @@ class Catalog:
         if self.sqlite:
             self._execute(create)
         else:  # under the lock every process creates its tables with (store/postgres.py)
-            with psycopg.connect(self.conninfo, autocommit=True) as pg, holding_lock(pg, schema):
+            with table_creation_lock(self.datastore) as pg:
                 pg.execute(create)
 
     @contextmanager
@@ -199,8 +198,17 @@ class Catalog:
                     connection.execute("ROLLBACK")
                     raise
         else:
-            with psycopg.connect(self.conninfo) as pg, pg.cursor() as pg_cursor:
+            with (
+                self.datastore.get_connection() as pg,
+                pg.transaction(),
+                pg.cursor(row_factory=tuple_row) as pg_cursor,
+            ):
                 yield pg_cursor
+
+    def close(self) -> None:
+        """Give back the catalog's share of the process's sessions (PostgreSQL)."""
+        if not self.sqlite:
+            self.datastore.close()
 
     def _execute(self, statement: str, *params: Any) -> list[tuple[Any, ...]]:
         text = statement if self.sqlite else statement.replace("?", "%s")
@@ -226,7 +234,7 @@ class Catalog:
             generation = int(rows[0][0] or 0) + 1
             try:
                 self._execute(f"INSERT INTO {self.table} VALUES (?, ?, 'building')", view, generation)
-            except (sqlite3.IntegrityError, psycopg.errors.UniqueViolation):
+            except (sqlite3.IntegrityError, IntegrityError):
                 continue
             return generation
         raise RuntimeError(f"cannot allocate a generation of view {view}")
@@ -450,6 +458,7 @@ class ProjectionHost:
             self._thread.join()
         self._close_runners()
         self._release()
+        self.catalog.close()
 
     def run_forever(self) -> None:
         try:
@@ -457,6 +466,7 @@ class ProjectionHost:
         finally:
             self._close_runners()
             self._release()
+            self.catalog.close()
 
     def step(self) -> None:
         """One poll: run the views if this host holds (or now takes) the lease."""
@@ -569,6 +579,7 @@ class StatsReader:
             for view in self._views.values():
                 close_view(view)
             self._views.clear()
+        self.catalog.close()
 
 
 def lag(view: StatsView, app: Chronicle, head: int) -> tuple[int, int, float]:
@@ -624,5 +635,6 @@ def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[st
                     close_view(opened)
         return found
     finally:
+        catalog.close()
         if app is None:
             reader.close()

@@ -9,6 +9,12 @@ only through `display_url`, which masks its password.
 
 The administrator's token comes from `CHRONICLE_ADMIN_TOKEN`, or from the file named by
 `CHRONICLE_ADMIN_TOKEN_FILE` (so it need not sit in the environment of every process).
+
+On PostgreSQL each process opens at most `connections` sessions (`?connections=N` in the URL,
+else `CHRONICLE_PG_CONNECTIONS`, else `CONNECTIONS`): one pool of N - 1 that everything in the
+process shares (store/postgres_pool.py), and one for the projections runner's lease. A process
+that opens the store waits up to `CHRONICLE_PG_WAIT` seconds for the database to answer
+(store/postgres_ready.py).
 """
 
 from __future__ import annotations
@@ -18,6 +24,16 @@ from pathlib import Path
 from urllib.parse import parse_qs, parse_qsl, unquote, urlencode, urlparse, urlsplit
 
 STORE_FILE = "games.sqlite3"
+
+# Twelve servers and a projections runner hold 78 sessions: within PostgreSQL's default of 100
+# (three of them reserved for superusers), with room left for the CLI and an administrator.
+CONNECTIONS = 6
+# The runner holds one pooled session for its subscription (LISTEN) and a table being created
+# holds two (one for the lock, one to create it): three in the pool still leave a request its
+# turn, so no thread waits on a connection another thread of the process never gives back.
+MIN_CONNECTIONS = 4
+WAIT = 60.0  # seconds a process opening the store waits for PostgreSQL to answer
+WAIT_KEY = "CHRONICLE_PG_WAIT"
 
 
 class StoreConfigError(ValueError):
@@ -79,8 +95,10 @@ def store_env(url: str) -> dict[str, str]:
             "POSTGRES_PORT": str(parsed.port or 5432),
             "POSTGRES_USER": unquote(parsed.username or "postgres"),
             "POSTGRES_PASSWORD": unquote(parsed.password or ""),
-            "POSTGRES_POOL_SIZE": "5",
-            "POSTGRES_MAX_OVERFLOW": "10",
+            # one session kept, up to N - 1 while busy: the lease's is the last (projections/lease.py)
+            "POSTGRES_POOL_SIZE": "1",
+            "POSTGRES_MAX_OVERFLOW": str(postgres_connections(url) - 2),
+            WAIT_KEY: str(postgres_wait()),
         }
         schema = parse_qs(parsed.query).get("schema")
         if schema:
@@ -89,6 +107,41 @@ def store_env(url: str) -> dict[str, str]:
     raise StoreConfigError(
         f"unknown store {display_url(url)!r}: use sqlite:///FILE or postgresql://USER@HOST/DB"
     )
+
+
+def postgres_connections(url: str) -> int:
+    """The most PostgreSQL sessions one process opens on the store at `url`."""
+    given = parse_qs(urlparse(url).query).get("connections")
+    text, source = (
+        (given[0], "?connections=")
+        if given
+        else (os.environ.get("CHRONICLE_PG_CONNECTIONS"), "CHRONICLE_PG_CONNECTIONS")
+    )
+    if not text:
+        return CONNECTIONS
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < MIN_CONNECTIONS:
+        raise StoreConfigError(
+            f"{source} takes a number of connections, at least {MIN_CONNECTIONS}, not {text!r}"
+        )
+    return count
+
+
+def postgres_wait() -> float:
+    """Seconds a process opening a PostgreSQL store waits for it to answer (`CHRONICLE_PG_WAIT`)."""
+    text = os.environ.get(WAIT_KEY)
+    if not text:
+        return WAIT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise StoreConfigError(f"{WAIT_KEY} takes a number of seconds, 0 or more, not {text!r}")
+    return seconds
 
 
 MASK = "***"

@@ -84,3 +84,12 @@ class RetractionPending(ServiceError):
 class StoreNotAnswering(OperationalError):
     """A part of the store (its database, or the SQLite writer process) did not answer within
     its bound: a 503 `store_unavailable` whose message, written for the caller, says which."""
+
+
+class StoreUnavailable(ServiceError):
+    """The store cannot be opened: its database did not answer in time, or lacks the schema
+    and may not create it."""
+
+    status = 503
+    code = "store_unavailable"
+    title = "The event store is unavailable"

@@ -10,11 +10,18 @@ would not all come up.
 This factory (the library's, selected by `PERSISTENCE_MODULE`, store/config.py) creates each
 recorder's tables under a session advisory lock named for the schema: creators queue, and
 whoever comes second finds the tables there. The lock is held on its own connection only
-while tables are created, so it never touches a transaction that writes events.
+while tables are created, so it never touches a transaction that writes events. Within a
+process creators also take turns (a thread lock): creating takes two of the process's shared
+sessions (store/postgres_pool.py), and two threads each holding one while waiting for the
+other's lock or for a second session would wait until the pool gave up on them.
+
+The factory's datastore is a share of the process's one pool on the store, opened once the
+database answers and holds the schema (store/postgres_ready.py).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,9 +29,16 @@ from typing import Any
 import psycopg
 from eventsourcing import postgres
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
+from eventsourcing.utils import Environment, EnvType
+
+from store.config import WAIT, WAIT_KEY, store_env
+from store.postgres_pool import connection_kwargs, share
+from store.postgres_ready import ready
 
 TOPIC = "store.postgres:PostgresFactory"
 _LOCK_NAME = "chronicle:create-tables:"
+_creators = threading.Lock()  # this process's threads creating tables, one at a time
+_ready: set[tuple[str, ...]] = set()  # the databases and schemas this process found ready
 
 
 @contextmanager
@@ -40,13 +54,43 @@ def holding_lock(connection: psycopg.Connection[Any], schema: str) -> Iterator[N
 
 
 @contextmanager
-def table_creation_lock(datastore: postgres.PostgresDatastore) -> Iterator[None]:
-    with datastore.get_connection() as connection, holding_lock(connection, datastore.schema):
-        yield
+def table_creation_lock(datastore: postgres.PostgresDatastore) -> Iterator[psycopg.Connection[Any]]:
+    """The schema's table-creation lock, taken in turn by this process's threads, held on one
+    of `datastore`'s sessions (an autocommit one), which the `with` block may use too."""
+    with _creators, datastore.get_connection() as connection, holding_lock(connection, datastore.schema):
+        yield connection
+
+
+def open_when_ready(datastore: postgres.PostgresDatastore, wait: float) -> None:
+    """Wait up to `wait` seconds for the database of `datastore` to answer (once a process)
+    and create its schema if missing."""
+    kwargs = {k: v for k, v in connection_kwargs(datastore).items() if k != "row_factory"}
+    found = (*(str(kwargs.get(k)) for k in ("host", "port", "dbname", "user")), datastore.schema)
+    if found not in _ready:
+        ready(kwargs, datastore.schema, wait)
+        _ready.add(found)
+
+
+def shared_datastore(url: str) -> postgres.PostgresDatastore:
+    """A share of this process's pool on the PostgreSQL store at `url` (close it when done)."""
+    return PostgresFactory(Environment(env=store_env(url))).datastore
+
+
+def wait_for_store(url: str) -> None:
+    """Return once the PostgreSQL store at `url` answers and holds its schema (created if
+    missing); `StoreUnavailable` if it does not answer within the wait."""
+    shared_datastore(url).close()
 
 
 class PostgresFactory(postgres.PostgresFactory):
-    """The library's factory, each recorder's tables created under the schema's lock."""
+    """The library's factory on the process's shared pool, each recorder's tables created
+    under the schema's lock."""
+
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        own = self.datastore
+        open_when_ready(own, float(self.env.get(WAIT_KEY) or WAIT))
+        self.datastore = share(own)
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
         with self._creating():

@@ -9,7 +9,14 @@ import os
 from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.sources import add_store_option
-from store.config import StoreConfigError, admin_token_from_env, display_url, store_env, store_url
+from store.config import (
+    StoreConfigError,
+    admin_token_from_env,
+    display_url,
+    sqlite_file,
+    store_env,
+    store_url,
+)
 from store.sealing import secret_key
 
 APP = "api.asgi:app"
@@ -64,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--workers takes a number of processes, at least 1")
     if importlib.util.find_spec("api.asgi") is None:
         raise CliError("the HTTP API is not installed (no module api.asgi)")
+    if sqlite_file(url) is None:  # waited for once here, and its schema made, before any worker
+        from store.postgres import wait_for_store
+
+        wait_for_store(url)
     import uvicorn
 
     from api.settings import EdgeSettings, SettingsError
