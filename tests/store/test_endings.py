@@ -54,7 +54,7 @@ def test_a_seat_resigning_ranks_last_and_the_game_ends_with_who_and_why(app: Chr
     assert ended.status == game.status == "finished" and game.resigned == "A"
     assert game.outcome is not None
     assert game.outcome.ranks == {"A": 2, "B": 1} and game.outcome.winners == ("B",)
-    assert game.outcome.reason == "resigned" and game.outcome.details == {"resigned": "A"}
+    assert game.outcome.reason == "resigned" and game.outcome.details["resigned"] == "A"
     stored = app.stored_events(game_id)
     assert isinstance(stored[-2], GameResigned) and isinstance(stored[-1], GameFinished)
     assert (stored[-2].seat, stored[-2].by, stored[-2].reason) == ("A", "seat", "called away")

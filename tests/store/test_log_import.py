@@ -98,8 +98,27 @@ def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicl
     # The player who quit resigns: the game ends, the resigner ranks last despite the most VP.
     assert game.status == "finished" and game.resigned == "p2"
     assert game.outcome is not None and game.outcome.ranks["p2"] == 4 and "p2" not in game.outcome.winners
+    # The three bots who stayed tie on 3 VP; Villager Bot took a third turn, so the other two
+    # win (fewest turns, dominion.md 7.3), as the log's own places say.
+    names = report.players
+    assert (
+        [names[seat] for seat in game.outcome.winners]
+        == _log_places(QUIT)[1]
+        == ["Defender Bot", "Banker Bot"]
+    )
+    assert game.outcome.ranks == {"p1": 3, "p2": 4, "p3": 1, "p4": 1}
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
+
+
+def _log_places(name: str) -> dict[int, list[str]]:
+    """The names the 2012-13 log's closing lines put in each place ("1st place: Banker Bot")."""
+    places: dict[int, list[str]] = {}
+    for line in (LOGS / name).read_text().splitlines():
+        place, found, player = line.partition(" place: ")
+        if found:
+            places.setdefault(int(place.rstrip("stndrh")), []).append(player.strip())
+    return places
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,7 @@ from domain.ruleset import (
     Boundary,
     Codec,
     GameConfig,
+    Outcome,
     Prompt,
     Rejection,
     RulesetMeta,
@@ -182,6 +183,9 @@ class DominionRuleset:
 
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)
+
+    def resign_outcome(self, state: State, seat: str) -> Outcome:
+        return rules.resign_outcome(state, seat)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat, and
