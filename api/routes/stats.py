@@ -45,11 +45,12 @@ class TablePage(msgspec.Struct):
     id: str
     title: str
     key: str
-    columns: list[dict[str, str]]
+    columns: list[dict[str, str]]  # id, label, kind and description (the column's definition)
     rows: list[dict[str, Any]]
     total: int
     offset: int
     limit: int
+    description: str = ""  # what one row is
 
 
 class StatsAnswer(msgspec.Struct):
@@ -161,6 +162,7 @@ def _page(t: Table, offset: int, limit: int) -> TablePage:
         len(t.rows),
         offset,
         limit,
+        t.description,
     )
 
 

@@ -187,6 +187,9 @@ class DynastiesRuleset:
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)
 
+    def rounds(self, state: State) -> int:
+        return rules.rounds(state)
+
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         return stats.metrics(state)
 

@@ -794,4 +794,10 @@ def resign_outcome(state: State, seat: str) -> Outcome:
 
 
 def progress(state: State) -> tuple[int, str | None]:
-    return (state.round, state.active)
+    """The turn is one player's turn, as in every game; a round is every player's turn once
+    (`rounds`)."""
+    return (state.turns, state.active)
+
+
+def rounds(state: State) -> int:
+    return state.round
