@@ -85,6 +85,8 @@ class ViewStatus(msgspec.Struct):
     events_behind: int = 0  # events after its position (those that finish no game never count)
     games_behind: int = 0  # finished games it has yet to count
     lag_seconds: float = 0.0  # how long the oldest of those has waited
+    finished: int = 0  # games finished up to `head`: games + left_out + games_behind
+    left_out: int = 0  # finished at or before its position but not counted (could not be folded)
 
 
 Ruleset = Annotated[

@@ -100,7 +100,7 @@ def test_killing_the_runner_midway_changes_no_figure(games: Cli) -> None:
     resumed = games.ok("stats", "--json", "--no-update")
     status = games.ok("projections", "status")
     assert status.startswith("runner: nobody runs the views now")  # the killed one's lock went with it
-    assert "stats generation 1 (active): 7 games counted, at position " in status
+    assert "stats generation 1 (active): 7 of 7 finished games counted, at position " in status
     assert status.rstrip().endswith("caught up; nothing after it")
     rebuilt = games.ok("projections", "rebuild", "stats")
     assert "generation 2 built" in rebuilt
