@@ -11,7 +11,7 @@ import pytest
 
 from store.app import Chronicle
 from store.audit import audit_events
-from store.imports import LogRefused, import_log
+from store.imports import LogRefused, implemented_sets, import_log
 
 LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
@@ -248,3 +248,24 @@ def test_an_opponents_sentry_look_the_log_hides_is_refused_where_it_happens(app:
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
     assert report.actions == audit.actions
+
+
+def test_a_log_that_contradicts_itself_is_refused_with_its_reason_storing_nothing(app: Chronicle) -> None:
+    # KeyNoir's second turn given to Lady Sarra: the rules give it to KeyNoir (log line 29).
+    text = (LOGS / TWO_PLAYER).read_text()
+    edited = text.replace("---------- KeyNoir: turn 2 ----------", "---------- Lady Sarra: turn 3 ----------")
+    before = app.recorder.max_notification_id()
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, edited, "edited")
+    assert refused.value.code == "log_inconsistent"
+    assert "Line 29 ('---------- Lady Sarra: turn 3 ----------')" in refused.value.detail
+    assert "the rules give it to KeyNoir" in refused.value.detail
+    assert app.recorder.max_notification_id() == before
+
+
+def test_the_refusal_of_cards_names_the_sets_the_installed_card_data_holds(app: Chronicle) -> None:
+    assert implemented_sets() == "the base game (1st and 2nd edition) and Empires"
+    name = "log.4fec9f5b30c40b085b22e3fe.1344218998422.txt"
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, (LOGS / name).read_text(), name)
+    assert refused.value.detail.startswith(f"Chronicle implements {implemented_sets()}; this log uses ")

@@ -110,6 +110,16 @@ class DominionRuleset:
         excluded = [n.strip() for n in str(config.options.get("exclude", "")).split(",") if n.strip()]
         expansions = str(config.options.get("expansions", "base"))
         edition = 2 if config.options.get("base_edition") == 2 else 1
+        kingdom = str(config.options.get("kingdom", "random"))
+        if kingdom in DATA.presets and kingdom not in DATA.presets_for(expansions, edition):
+            offered = ", ".join(DATA.presets_for(expansions, edition)) or "none"
+            return Rejection(
+                "preset_not_in_sets",
+                f"The recommended kingdom {kingdom!r} is not one of this game's sets and base edition "
+                f"(expansions {expansions}, base_edition {edition}; offered: {offered}); "
+                "name its piles with kingdom=manual.",
+                "dominion 1.5",
+            )
         pool = DATA.randomizers(expansions, edition)
         known = DATA.nameable(expansions)
         unknown = [n for n in excluded if n not in known and n not in DATA.landscapes]
