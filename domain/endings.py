@@ -32,6 +32,13 @@ def resignation_outcome(
     if custom is not None:
         found: Outcome = custom(state, seat)
         return found
+    return score_ranking(ruleset, state, seat, seats)
+
+
+def score_ranking(ruleset: Ruleset[Any, Any, Any], state: Any, seat: str, seats: tuple[str, ...]) -> Outcome:
+    """`seat` last, the others by their current "vp" metric alone: the default, and the ruling
+    every game's resignations were recorded under before they followed the game's own order
+    (the audit accepts a resignation recorded so)."""
     metrics = getattr(ruleset, "metrics", None)
     vp: dict[str, float] = metrics(state).get("vp", {}) if metrics is not None else {}
     scores = {s: int(vp.get(s, 0)) for s in seats}
