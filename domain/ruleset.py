@@ -328,7 +328,8 @@ class Ruleset(Protocol[S, A, F]):
     def format_action(self, action: A) -> str: ...
 
     def progress(self, state: S) -> tuple[int, str | None]:
-        """(turn number, seat to act or None) for replay jumps and statistics."""
+        """(turn number, seat to act or None) for replay jumps and statistics. A turn is one
+        player's turn in every game: the number counts the turns started so far."""
         ...
 
     def boundary(self, fact: F) -> Boundary | None:
@@ -373,13 +374,15 @@ Die = tuple[str, int, tuple[int, ...]]
 
 
 class StatisticsHooks(Protocol):
-    """Two optional methods a ruleset may add for the statistics (projections/game_stats.py);
+    """Optional methods a ruleset may add for the statistics (projections/game_stats.py);
     a ruleset without them still gets every statistic that does not need them.
 
     - `metrics(state)`: figures worth following turn by turn, per seat, e.g.
       `{"vp": {"A": 3, "B": 5}, "coins": {...}}`; "vp" is the score progression;
     - `dice(fact)`: every die rolled in a fact (shuffles and draws excluded), for the fairness
-      tests.
+      tests;
+    - `rounds(state)`: the rounds played so far, for a game whose turns come in rounds (a
+      round is every player's turn once; `progress` counts turns, one player's each).
 
     A game package may also hold a pure `stats` module with `per_game(config, facts, outcome)`
     (its figures of one game, from the facts of the live line) and `tables(games)` (its tables
@@ -388,6 +391,8 @@ class StatisticsHooks(Protocol):
     def metrics(self, state: Any) -> dict[str, dict[str, float]]: ...
 
     def dice(self, fact: Any) -> tuple[Die, ...]: ...
+
+    def rounds(self, state: Any) -> int: ...
 
 
 def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, Any] | Rejection:

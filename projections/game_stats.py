@@ -66,8 +66,8 @@ class GameStatistics(msgspec.Struct):
     tags: list[str]
     created_at: str
     status: str
-    turns: int
-    actions: int
+    turns: int  # turns started, every player's counted (the ruleset's `progress`)
+    actions: int  # actions recorded for a seat: the table's entries when no seat was asked are not
     retracted_actions: int
     activity: list[SeatActivity]
     progression: list[TurnSample]
@@ -79,6 +79,7 @@ class GameStatistics(msgspec.Struct):
     ranks: dict[str, int] = {}
     winners: list[str] = []
     position: int = 0  # the finishing event's position in the store (0 while running)
+    rounds: int | None = None  # where the ruleset counts rounds (`StatisticsHooks.rounds`)
 
 
 _DECODERS: dict[str, Callable[[Any], Any]] = {}
@@ -424,6 +425,7 @@ def _fold(
     if metrics is not None:
         samples.append(TurnSample(turn, turn_seat, metrics(state)))
 
+    rounds_of = getattr(ruleset, "rounds", None)
     outcome = ruleset.outcome(state)
     if finished is not None:
         outcome = msgspec.convert(finished[2], Outcome)
@@ -455,6 +457,7 @@ def _fold(
         ranks=dict(outcome.ranks) if outcome is not None else {},
         winners=list(outcome.winners) if outcome is not None else [],
         position=position,
+        rounds=rounds_of(state) if rounds_of is not None else None,
     )
 
 

@@ -240,8 +240,20 @@ class Catalog:
         raise RuntimeError(f"cannot allocate a generation of view {view}")
 
     def activate(self, view: str, generation: int) -> None:
+        """Make `generation` the one readers use, unless it is gone from the catalog or a newer
+        one is active already (a later rebuild finished first: readers never go back)."""
         with self._cursor() as cursor:
             mark = "?" if self.sqlite else "%s"
+            cursor.execute(
+                f"SELECT generation, state FROM {self.table} "
+                f"WHERE view_name = {mark} AND generation >= {mark}",
+                (view, generation),
+            )
+            found = {int(g): str(s) for g, s in cursor.fetchall()}
+            if found.get(generation) not in ("building", "active") or "active" in (
+                s for g, s in found.items() if g > generation
+            ):
+                return
             cursor.execute(
                 f"UPDATE {self.table} SET state = 'retired' WHERE view_name = {mark} AND state = 'active' "
                 f"AND generation <> {mark}",
@@ -258,7 +270,9 @@ class Catalog:
 
 def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
     """Drop the generations older than the previous active one (readers of the previous one
-    may still be finishing a request)."""
+    may still be finishing a request), and every generation left building below the active
+    one: a rebuild stopped before it finished, overtaken by a later one (it can never be
+    activated without taking readers back in time)."""
     generations = catalog.generations(view)
     active = catalog.active(view)
     if active is None:
@@ -266,10 +280,8 @@ def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
     retired = [g for g, state in generations if state == "retired"]
     keep = max(retired) if retired else None
     dropped = []
-    for generation, state in generations:
+    for generation, _state in generations:
         if generation in (active, keep) or generation > active:
-            continue
-        if state == "building" and generation > (keep or 0):
             continue
         stale = open_view(url, view, generation)
         try:
@@ -519,6 +531,31 @@ class ProjectionHost:
         if active is None and runner.caught_up():
             self.catalog.activate(view, target)
             drop_stale(self.url, view, self.catalog)
+        newer = [g for g in building if active is not None and g > active]
+        self._resume(view, max(newer) if newer else None)
+
+    def _resume(self, view: str, generation: int | None) -> None:
+        """Finish the rebuild of `generation` (a generation newer than the active one, still
+        building): its rebuild may have been stopped part-way, and nothing else would ever
+        finish it. It is activated once caught up, as the rebuild would have. Should the
+        rebuild still be running, both fill the same generation, each game once."""
+        key = f"{view} rebuild"
+        runner = self.runners.get(key)
+        if runner is not None and runner.generation != generation:
+            runner.close()
+            del self.runners[key]
+            runner = None
+        if generation is None:
+            return
+        if runner is None:
+            log.warning("resuming the rebuild of %s generation %s", view, generation)
+            runner = self.runners[key] = GenerationRunner(self.url, view, generation)
+        runner.check()
+        if runner.caught_up():
+            self.catalog.activate(view, generation)
+            runner.close()
+            del self.runners[key]
+            drop_stale(self.url, view, self.catalog)
 
 
 # -- reading --------------------------------------------------------------------------
@@ -582,6 +619,20 @@ class StatsReader:
         self.catalog.close()
 
 
+def finished_games(app: Chronicle, head: int) -> int:
+    """The finishing events at or before `head` (each game finishes once), counted up to
+    `LAG_COUNT_LIMIT` at a time."""
+    total, start = 0, 0
+    while True:
+        found = app.recorder.select_notifications(
+            start=start, limit=LAG_COUNT_LIMIT, stop=head, topics=FINISHED, inclusive_of_start=False
+        )
+        total += len(found)
+        if len(found) < LAG_COUNT_LIMIT:
+            return total
+        start = found[-1].id
+
+
 def lag(view: StatsView, app: Chronicle, head: int) -> tuple[int, int, float]:
     """How far `view` is behind the store's `head`: the events after its position, the
     finished games among them it has yet to count, and the seconds the oldest of those has
@@ -605,26 +656,33 @@ LAG_COUNT_LIMIT = 10_000  # finished games counted one by one; more reads as "10
 
 def status(url: str | None = None, app: Chronicle | None = None) -> list[dict[str, Any]]:
     """Each generation of each view: its state, position and games, whether it is current
-    and how far behind (`lag`) (`app`, if given, is an open application on the same store)."""
+    and how far behind (`lag`) (`app`, if given, is an open application on the same store).
+    The counts add up: of the `finished` games up to the store's head, `games` are counted,
+    `games_behind` come after the view's position, and `left_out` are at or before it but not
+    counted (a game its ruleset could not fold, logged when the view reached it)."""
     url = store_url(url if app is None else app.url)
     catalog = Catalog(url)
     reader = app if app is not None else Chronicle(url)
     try:
         head = reader.recorder.max_notification_id() or 0
+        finished = finished_games(reader, head)
         found = []
         for view in VIEWS:
             for generation, state in catalog.generations(view):
                 opened = open_view(url, view, generation)
                 try:
                     events_behind, games_behind, seconds = lag(opened, reader, head)
+                    games = opened.count()
                     found.append(
                         {
                             "view": view,
                             "generation": generation,
                             "state": state,
                             "position": opened.max_tracking_id(APP_NAME) or 0,
-                            "games": opened.count(),
+                            "games": games,
                             "head": head,
+                            "finished": finished,
+                            "left_out": max(0, finished - games_behind - games),
                             "caught_up": games_behind == 0,
                             "events_behind": events_behind,
                             "games_behind": games_behind,

@@ -78,15 +78,32 @@ def progression_table(stats: GameStatistics) -> Table:
             if name not in metrics:
                 metrics.append(name)
     seats = list(stats.seats)
-    columns = [Column("turn", "Turn", "count"), Column("seat", "Seat", "text")] + [
-        Column(f"{name}_{seat}", f"{name} {stats.seats[seat]}") for name in metrics for seat in seats
+    columns = [
+        Column("turn", "Turn", "count", "the turn just ended (0: after setup); a turn is one player's"),
+        Column("seat", "Seat", "text", "the seat whose turn it was"),
+    ] + [
+        Column(
+            f"{name}_{seat}",
+            f"{name} {stats.seats[seat]}",
+            "number",
+            f"the ruleset's {name} figure of {stats.seats[seat]} at the end of the turn",
+        )
+        for name in metrics
+        for seat in seats
     ]
     rows = [
         {"turn": s.turn, "seat": s.seat or ""}
         | {f"{name}_{seat}": s.metrics.get(name, {}).get(seat) for name in metrics for seat in seats}
         for s in stats.progression
     ]
-    return Table("progression", f"Progression of game {stats.game_id}", "turn", columns, rows)
+    return Table(
+        "progression",
+        f"Progression of game {stats.game_id}",
+        "turn",
+        columns,
+        rows,
+        "One row per turn: the figures the ruleset follows, at the end of the turn.",
+    )
 
 
 def activity_table(stats: GameStatistics) -> Table:
@@ -101,13 +118,26 @@ def activity_table(stats: GameStatistics) -> Table:
         for a in stats.activity
     ]
     columns = [
-        Column("seat", "Seat", "text"),
-        Column("player", "Player", "text"),
-        Column("actions", "Actions", "count"),
-        Column("decision_seconds", "Decision time (s)", "seconds"),
-        Column("mean_decision_seconds", "Mean per action (s)", "seconds"),
+        Column("seat", "Seat", "text", "the seat's id"),
+        Column("player", "Player", "text", "the player's name"),
+        Column(
+            "actions",
+            "Actions",
+            "count",
+            "actions recorded for the seat (by its token or by the recorder for it); the recorder's "
+            "entries when no seat was asked, and retracted actions, are not counted",
+        ),
+        Column(
+            "decision_seconds",
+            "Decision time (s)",
+            "seconds",
+            "seconds from the event before each of those actions to the action, summed",
+        ),
+        Column("mean_decision_seconds", "Mean per action (s)", "seconds", "decision time / actions"),
     ]
-    return Table("activity", "Actions and decision time", "seat", columns, rows)
+    return Table(
+        "activity", "Actions and decision time", "seat", columns, rows, "One row per seat of the game."
+    )
 
 
 def game_dice_table(stats: GameStatistics) -> Table:
@@ -127,14 +157,21 @@ def game_dice_table(stats: GameStatistics) -> Table:
             }
         )
     columns = [
-        Column("stream", "Stream", "text"),
-        Column("rolls", "Dice", "count"),
-        Column("counts", "Count per face", "text"),
-        Column("chi_square", "Chi-square"),
-        Column("dof", "df", "count"),
-        Column("p_value", "p-value", "ratio"),
+        Column("stream", "Stream", "text", "the random stream and the die size"),
+        Column("rolls", "Dice", "count", "dice rolled (one roll of two dice counts two)"),
+        Column("counts", "Count per face", "text", "how often each face came up, face 1 first"),
+        Column("chi_square", "Chi-square", "number", "Pearson's chi-square against a fair die"),
+        Column("dof", "df", "count", "degrees of freedom: faces - 1"),
+        Column("p_value", "p-value", "ratio", "the chance of a chi-square this large from fair dice"),
     ]
-    return Table("game_dice", "Random outcomes per stream", "stream", columns, rows)
+    return Table(
+        "game_dice",
+        "Random outcomes per stream",
+        "stream",
+        columns,
+        rows,
+        "One row per random stream and die size of the game (shuffles and draws are not dice).",
+    )
 
 
 def game_tables(stats: GameStatistics) -> list[Table]:

@@ -37,17 +37,28 @@ Kind = Literal["text", "count", "number", "ratio", "seconds"]
 
 
 class Column(msgspec.Struct, frozen=True):
+    """One column: `description` defines the figure (what is counted, what is left out)."""
+
     id: str
     label: str
     kind: Kind = "number"
+    description: str = ""
 
 
 class Table(msgspec.Struct):
+    """A table of figures. `description` says what one row is; with each column's own
+    definition it makes the table's legend (`legend`), served with the table."""
+
     id: str
     title: str
     key: str  # the column whose value names a row
     columns: list[Column]
     rows: list[dict[str, Any]]
+    description: str = ""
+
+    def legend(self) -> list[str]:
+        """The table's description, then every column's label and definition."""
+        return [self.description, *(f"{c.label}: {c.description}" for c in self.columns)]
 
     def figures(self) -> dict[str, Any]:
         """Every figure by its stable id `<table>/<row key>/<column>`."""
@@ -59,11 +70,13 @@ class Table(msgspec.Struct):
         }
 
     def page(self, offset: int, limit: int) -> Table:
-        return Table(self.id, self.title, self.key, self.columns, self.rows[offset : offset + limit])
+        return Table(
+            self.id, self.title, self.key, self.columns, self.rows[offset : offset + limit], self.description
+        )
 
 
-def _c(id: str, label: str, kind: Kind = "number") -> Column:
-    return Column(id, label, kind)
+def _c(id: str, label: str, kind: Kind, description: str) -> Column:
+    return Column(id, label, kind, description)
 
 
 def games_played(games: Sequence[GameStatistics]) -> Table:
@@ -73,12 +86,34 @@ def games_played(games: Sequence[GameStatistics]) -> Table:
         for (ruleset, mode), n in sorted(counts.items())
     ]
     columns = [
-        _c("ruleset_mode", "Ruleset/mode", "text"),
-        _c("ruleset", "Ruleset", "text"),
-        _c("mode", "Mode", "text"),
-        _c("games", "Games", "count"),
+        _c(
+            "ruleset_mode",
+            "Ruleset/mode",
+            "text",
+            "the ruleset and the mode (digital or physical) the row counts",
+        ),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id"),
+        _c(
+            "mode",
+            "Mode",
+            "text",
+            "digital (the server deals and rolls) or physical (a recorder enters the table's play)",
+        ),
+        _c(
+            "games",
+            "Games",
+            "count",
+            "finished games of that ruleset and mode (an abandoned game is not finished)",
+        ),
     ]
-    return Table("games_played", "Games played", "ruleset_mode", columns, rows)
+    return Table(
+        "games_played",
+        "Games played",
+        "ruleset_mode",
+        columns,
+        rows,
+        "One row per ruleset and mode, over the finished games.",
+    )
 
 
 def game_length(games: Sequence[GameStatistics]) -> Table:
@@ -88,6 +123,7 @@ def game_length(games: Sequence[GameStatistics]) -> Table:
     rows = []
     for ruleset, group in sorted(by_ruleset.items()):
         turns = [g.turns for g in group]
+        rounds = [g.rounds for g in group if g.rounds is not None]
         rows.append(
             {
                 "ruleset": ruleset,
@@ -96,21 +132,48 @@ def game_length(games: Sequence[GameStatistics]) -> Table:
                 "median_turns": statistics.median(turns),
                 "min_turns": min(turns),
                 "max_turns": max(turns),
+                "mean_rounds": statistics.fmean(rounds) if rounds else None,
                 "mean_actions": statistics.fmean(g.actions for g in group),
                 "mean_minutes": statistics.fmean(g.duration_seconds for g in group) / 60,
             }
         )
     columns = [
-        _c("ruleset", "Ruleset", "text"),
-        _c("games", "Games", "count"),
-        _c("mean_turns", "Mean turns"),
-        _c("median_turns", "Median turns"),
-        _c("min_turns", "Fewest turns", "count"),
-        _c("max_turns", "Most turns", "count"),
-        _c("mean_actions", "Mean actions"),
-        _c("mean_minutes", "Mean minutes"),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id"),
+        _c("games", "Games", "count", "finished games of the ruleset"),
+        _c(
+            "mean_turns",
+            "Mean turns",
+            "number",
+            "turns per game, on average: a turn is one player's turn (a round of four players is four)",
+        ),
+        _c("median_turns", "Median turns", "number", "the median of the turns per game"),
+        _c("min_turns", "Fewest turns", "count", "the fewest turns a game took"),
+        _c("max_turns", "Most turns", "count", "the most turns a game took"),
+        _c(
+            "mean_rounds",
+            "Mean rounds",
+            "number",
+            "rounds per game (every player's turn once), on average, where the game counts them "
+            "(Dynasties); empty elsewhere",
+        ),
+        _c(
+            "mean_actions",
+            "Mean actions",
+            "number",
+            "actions per game, on average: those recorded for a seat (by its token or by the "
+            "recorder for it); the recorder's entries of what the table dealt, drew or rolled "
+            "when no seat was asked, and retracted actions, are not counted",
+        ),
+        _c("mean_minutes", "Mean minutes", "number", "minutes from a game's creation to its end, on average"),
     ]
-    return Table("game_length", "Game length", "ruleset", columns, rows)
+    return Table(
+        "game_length",
+        "Game length",
+        "ruleset",
+        columns,
+        rows,
+        "One row per ruleset, over its finished games.",
+    )
 
 
 def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
@@ -151,25 +214,37 @@ def win_rate_by_seat(games: Sequence[GameStatistics]) -> Table:
             }
         )
     columns = [
-        _c("ruleset_seat", "Ruleset/players/seat", "text"),
-        _c("ruleset", "Ruleset", "text"),
-        _c("players", "Players", "count"),
-        _c("seat", "Seat", "text"),
-        _c("games", "Games", "count"),
-        _c("wins", "Wins", "count"),
-        _c("draws", "Draws", "count"),
-        _c("win_rate", "Win rate", "ratio"),
-        _c("ci_low", "95% low", "ratio"),
-        _c("ci_high", "95% high", "ratio"),
+        _c("ruleset_seat", "Ruleset/players/seat", "text", "the ruleset, the player count and the seat"),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id"),
+        _c("players", "Players", "count", "the number of seats in the game"),
+        _c("seat", "Seat", "text", "the seat's id, in seat order"),
+        _c("games", "Games", "count", "finished games with that seat at that player count"),
+        _c("wins", "Wins", "count", "games the seat won alone"),
+        _c("draws", "Draws", "count", "games the seat shared first place in, or that nobody won"),
+        _c("win_rate", "Win rate", "ratio", "wins / games"),
+        _c("ci_low", "95% low", "ratio", "the low end of the win rate's 95% Wilson interval"),
+        _c("ci_high", "95% high", "ratio", "the high end of the win rate's 95% Wilson interval"),
     ]
-    return Table("win_rate_by_seat", "Win rate by seat (95% Wilson interval)", "ruleset_seat", columns, rows)
+    return Table(
+        "win_rate_by_seat",
+        "Win rate by seat (95% Wilson interval)",
+        "ruleset_seat",
+        columns,
+        rows,
+        "One row per ruleset, player count and seat, over the finished games.",
+    )
 
 
 def _player_columns() -> list[Column]:
     return [
-        _c("player_id", "Player id", "text"),
-        _c("ruleset", "Ruleset", "text"),
-        _c("player", "Player", "text"),
+        _c(
+            "player_id",
+            "Player id",
+            "text",
+            "the player: the ruleset and the name (the name alone across rulesets)",
+        ),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id, or * across rulesets"),
+        _c("player", "Player", "text", "the player's name"),
     ]
 
 
@@ -214,17 +289,30 @@ def player_records(games: Sequence[GameStatistics], across: bool = False) -> Tab
         )
     columns = [
         *_player_columns(),
-        _c("games", "Games", "count"),
-        _c("wins", "Wins", "count"),
-        _c("losses", "Losses", "count"),
-        _c("draws", "Draws", "count"),
-        _c("win_rate", "Win rate", "ratio"),
-        _c("ci_low", "95% low", "ratio"),
-        _c("ci_high", "95% high", "ratio"),
-        _c("mean_score", "Mean score"),
-        _c("best_score", "Best score"),
+        _c("games", "Games", "count", "finished games the player sat in"),
+        _c("wins", "Wins", "count", "games the player won alone"),
+        _c("losses", "Losses", "count", "games someone else won, or won with others, and the player did not"),
+        _c("draws", "Draws", "count", "games the player shared first place in, or that nobody won"),
+        _c("win_rate", "Win rate", "ratio", "wins / games"),
+        _c("ci_low", "95% low", "ratio", "the low end of the win rate's 95% Wilson interval"),
+        _c("ci_high", "95% high", "ratio", "the high end of the win rate's 95% Wilson interval"),
+        _c(
+            "mean_score",
+            "Mean score",
+            "number",
+            "the player's final score (the ruleset's own: VP, VT), on average",
+        ),
+        _c("best_score", "Best score", "number", "the player's highest final score"),
     ]
-    return Table("player_records", "Player records", "player_id", columns, rows)
+    return Table(
+        "player_records",
+        "Player records",
+        "player_id",
+        columns,
+        rows,
+        "One row per player (a name within a ruleset, or across rulesets when asked), "
+        "over the finished games.",
+    )
 
 
 def head_to_head(games: Sequence[GameStatistics], across: bool = False) -> Table:
@@ -260,17 +348,34 @@ def head_to_head(games: Sequence[GameStatistics], across: bool = False) -> Table
         )
     ]
     columns = [
-        _c("pair", "Pair", "text"),
-        _c("ruleset", "Ruleset", "text"),
-        _c("player", "Player", "text"),
-        _c("opponent", "Opponent", "text"),
-        _c("games", "Games", "count"),
-        _c("wins", "Wins", "count"),
-        _c("losses", "Losses", "count"),
-        _c("draws", "Draws", "count"),
-        _c("win_rate", "Win rate", "ratio"),
+        _c(
+            "pair",
+            "Pair",
+            "text",
+            "the player and the opponent (within a ruleset unless counted across rulesets)",
+        ),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id, or * across rulesets"),
+        _c("player", "Player", "text", "the player the row counts for"),
+        _c("opponent", "Opponent", "text", "the other player"),
+        _c("games", "Games", "count", "finished games both sat in"),
+        _c(
+            "wins",
+            "Wins",
+            "count",
+            "games the player finished ahead: won while the opponent did not, or ranked better",
+        ),
+        _c("losses", "Losses", "count", "games the opponent finished ahead"),
+        _c("draws", "Draws", "count", "games neither finished ahead: both won, or equal ranks"),
+        _c("win_rate", "Win rate", "ratio", "wins / games"),
     ]
-    return Table("head_to_head", "Head to head", "pair", columns, rows)
+    return Table(
+        "head_to_head",
+        "Head to head",
+        "pair",
+        columns,
+        rows,
+        "One row per ordered pair of players who met, over the finished games.",
+    )
 
 
 def ratings(
@@ -283,13 +388,25 @@ def ratings(
     rows = ranked(replay(games, across) if stored is None or across else stored, across)
     columns = [
         *_player_columns(),
-        _c("rank", "Rank", "count"),
-        _c("games", "Games", "count"),
-        _c("ordinal", "Rating (mu - 3 sigma)"),
-        _c("mu", "mu"),
-        _c("sigma", "sigma"),
+        _c("rank", "Rank", "count", "the player's place in the ruleset by rating"),
+        _c("games", "Games", "count", "finished games rated"),
+        _c(
+            "ordinal",
+            "Rating (mu - 3 sigma)",
+            "number",
+            "the rating, mu - 3 sigma: a skill the player very likely has at least",
+        ),
+        _c("mu", "mu", "number", "the estimated skill"),
+        _c("sigma", "sigma", "number", "the uncertainty of the estimate"),
     ]
-    return Table("rating", "Ratings (openskill, Plackett-Luce)", "player_id", columns, rows)
+    return Table(
+        "rating",
+        "Ratings (openskill, Plackett-Luce)",
+        "player_id",
+        columns,
+        rows,
+        "One row per player, rated by openskill's Plackett-Luce model game by game in finishing order.",
+    )
 
 
 def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Table:
@@ -317,13 +434,31 @@ def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Tabl
     ]
     columns = [
         *_player_columns(),
-        _c("games", "Games", "count"),
-        _c("actions", "Actions", "count"),
-        _c("actions_per_game", "Actions per game"),
-        _c("decision_seconds", "Decision time (s)", "seconds"),
-        _c("seconds_per_action", "Seconds per action", "seconds"),
+        _c("games", "Games", "count", "finished games the player sat in"),
+        _c(
+            "actions",
+            "Actions",
+            "count",
+            "actions recorded for the player's seat (by its token or by the recorder for it), "
+            "retracted ones left out",
+        ),
+        _c("actions_per_game", "Actions per game", "number", "actions / games"),
+        _c(
+            "decision_seconds",
+            "Decision time (s)",
+            "seconds",
+            "seconds from the event before each of those actions to the action, summed",
+        ),
+        _c("seconds_per_action", "Seconds per action", "seconds", "decision_seconds / actions"),
     ]
-    return Table("decision_time", "Actions and decision time per player", "player_id", columns, rows)
+    return Table(
+        "decision_time",
+        "Actions and decision time per player",
+        "player_id",
+        columns,
+        rows,
+        "One row per player, over the finished games.",
+    )
 
 
 def dice_fairness(games: Sequence[GameStatistics]) -> Table:
@@ -352,19 +487,25 @@ def dice_fairness(games: Sequence[GameStatistics]) -> Table:
             }
         )
     columns = [
-        _c("stream", "Stream", "text"),
-        _c("ruleset", "Ruleset", "text"),
-        _c("name", "Name", "text"),
-        _c("faces", "Faces", "count"),
-        _c("rolls", "Dice", "count"),
-        _c("counts", "Count per face", "text"),
-        _c("chi_square", "Chi-square"),
-        _c("dof", "df", "count"),
-        _c("p_value", "p-value", "ratio"),
-        _c("fair", "Fair at 1%", "text"),
+        _c("stream", "Stream", "text", "the ruleset, the stream and the die size"),
+        _c("ruleset", "Ruleset", "text", "the ruleset's id"),
+        _c("name", "Name", "text", "the random stream the dice were rolled from (dice, turn-order, ...)"),
+        _c("faces", "Faces", "count", "the die's number of faces"),
+        _c("rolls", "Dice", "count", "dice rolled (one roll of two dice counts two)"),
+        _c("counts", "Count per face", "text", "how often each face came up, face 1 first"),
+        _c("chi_square", "Chi-square", "number", "Pearson's chi-square of the counts against a fair die"),
+        _c("dof", "df", "count", "degrees of freedom: faces - 1"),
+        _c("p_value", "p-value", "ratio", "the chance of a chi-square this large from fair dice"),
+        _c("fair", "Fair at 1%", "text", "yes when the p-value is at least 1%"),
     ]
     return Table(
-        "dice_chi_square", "Dice fairness per stream (chi-square against fair dice)", "stream", columns, rows
+        "dice_chi_square",
+        "Dice fairness per stream (chi-square against fair dice)",
+        "stream",
+        columns,
+        rows,
+        "One row per ruleset, random stream and die size, over the finished games "
+        "(shuffles and draws are not dice).",
     )
 
 

@@ -38,7 +38,7 @@ from uuid import UUID
 
 import msgspec
 
-from domain.endings import resignation_outcome
+from domain.endings import resignation_outcome, score_ranking
 from domain.events import (
     ActionRecorded,
     ActionsRetracted,
@@ -354,7 +354,15 @@ class _Walk:
                 f"seat {event.seat!r} resigned but has no seat",
                 self.spec,
             )
-        self._finish(resignation_outcome(self.ruleset, self.state, event.seat, self.seats))
+        ruled = resignation_outcome(self.ruleset, self.state, event.seat, self.seats)
+        # A resignation recorded before it followed the game's own end-of-game order was
+        # ranked by score alone: that ruling stands for it, as the rules of its day.
+        earlier = score_ranking(self.ruleset, self.state, event.seat, self.seats)
+        closing = self.stored[self.position] if self.position < len(self.stored) else None
+        stored = getattr(closing, "outcome", None)
+        self._finish(
+            earlier if stored is not None and _as_stored(msgspec.to_builtins(earlier)) == stored else ruled
+        )
 
     def _closed_by(self, event: Any) -> None:
         """An abandoned game has no outcome; nothing may follow its closing event."""

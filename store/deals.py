@@ -303,11 +303,18 @@ def comparison_table(app: Any, ruleset: str | None = None) -> Table:
 
     rows = [r for r in comparison(app) if ruleset is None or r["ruleset"] == ruleset]
     columns = [
-        Column("deal", "deal", "text"),
-        Column("table", "table", "count"),
-        Column("game", "game", "text"),
-        Column("players", "players and scores", "text"),
-        Column("winners", "winners", "text"),
-        Column("status", "status", "text"),
+        Column("deal", "deal", "text", "the deal: the id of its first game"),
+        Column("table", "table", "count", "the table's number among the games of the deal, 1 first"),
+        Column("game", "game", "text", "the game's id"),
+        Column("players", "players and scores", "text", "each player with the final score, in seat order"),
+        Column("winners", "winners", "text", "the game's winners (empty while it runs)"),
+        Column("status", "status", "text", "running, finished or abandoned"),
     ]
-    return Table("same_deal", "Same deal: the tables that played one deal", "game", columns, rows)
+    return Table(
+        "same_deal",
+        "Same deal: the tables that played one deal",
+        "game",
+        columns,
+        rows,
+        "One row per game of every deal more than one table played.",
+    )

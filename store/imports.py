@@ -3,10 +3,13 @@ append path as an action typed at the table (`Chronicle.record`, the recorder's 
 
 Parsing and planning are pure (`domain.games.dominion.onlinelog`, `.logimport`); this module
 checks the log before anything is stored (its format, its kingdom, the cards Chronicle implements, the
-player count), creates the game, records the planner's steps one by one until the game ends,
-the log runs out, a player leaves, or the rules refuse an action, and reports what happened.
-A refused action is not stored: the game keeps every action before it, so the refusal can be
-inspected where it happened.
+player count), plays it through the rules alone, creates the game, records the planner's steps
+one by one until the game ends, the log runs out, a player leaves, or the rules refuse an
+action, and reports what happened. A refused action is not stored: the game keeps every action
+before it, so the refusal can be inspected where it happened. A log that contradicts itself
+(a turn the rules give another player, a card the log never names where the engine needs one)
+is refused before anything is stored (`log_inconsistent`), with the line and the reason: the
+rehearsal finds it without a store.
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ from domain.games.dominion.onlinelog import (
     parse_today,
 )
 from domain.games.dominion.turns import card_vp
-from domain.ruleset import RejectedError
+from domain.rng import NoRng
+from domain.ruleset import Command, GameConfig, RejectedError, Rejection, Seat, decider, resolve_options
 from store.app import RECORDER, Chronicle, CreatedGame, NewGame
 from store.errors import InvalidRequest
 
@@ -107,8 +111,7 @@ def check_log(text: str, kingdom: Sequence[str] = ()) -> GameLog:
     missing = unsupported(log)
     if missing:
         raise LogRefused(
-            "Chronicle implements the 1st-edition base game and Empires; this log uses "
-            f"{', '.join(missing)}.",
+            f"Chronicle implements {implemented_sets()}; this log uses {', '.join(missing)}.",
             code="cards_not_implemented",
         )
     if not 2 <= len(log.players) <= MAX_PLAYERS:
@@ -137,6 +140,14 @@ def check_log(text: str, kingdom: Sequence[str] = ()) -> GameLog:
     return log
 
 
+def implemented_sets() -> str:
+    """The card sets the installed card data holds, in words ("the base game (1st and 2nd
+    edition) and Empires"), for a refusal that names what a log may use."""
+    editions = [name for name, cards in (("1st", DATA.kingdom), ("2nd", DATA.kingdom_2e)) if cards]
+    base = f"the base game ({' and '.join(editions)} edition)"
+    return f"{base} and Empires" if DATA.empires_piles else base
+
+
 def import_log(app: Chronicle, text: str, source: str = "", kingdom: Sequence[str] = ()) -> ImportReport:
     """Import one log's text into `app`'s store (raises `LogRefused` before storing anything)."""
     return import_with_tokens(app, text, source, kingdom)[0]
@@ -154,6 +165,10 @@ def import_with_tokens(
     options: dict[str, Any] = {"kingdom": "manual"}
     if log.format == FORMAT_TODAY:
         options["base_edition"] = 2
+    stuck = rehearse(log, seats, options)
+    if stuck is not None:
+        where = f"Line {stuck.line.number} ({stuck.line.text!r}): " if stuck.line is not None else ""
+        raise LogRefused(f"The log contradicts itself. {where}{stuck.message}", code="log_inconsistent")
     new = NewGame("dominion", list(order), "physical", options, tags=[LOG_TAG])
     created = app.create_game(new, admin=True)
     game_id = UUID(created.game_id)
@@ -215,6 +230,31 @@ def import_with_tokens(
         lines=len(log.lines),
     )
     return report, created
+
+
+def rehearse(log: GameLog, seats: dict[str, str], options: dict[str, Any]) -> Stop | None:
+    """Play the log through the rules alone, as the import records it, and return where it
+    gets stuck (None when it ends otherwise: finished, a player left, or an action the rules
+    refuse, which the import stores up to). Nothing is stored."""
+    resolved = resolve_options(RULESET.meta, options)
+    assert not isinstance(resolved, Rejection), resolved
+    names = tuple(Seat(seat, name) for name, seat in seats.items())
+    config = GameConfig("rehearsal", RULESET.meta.id, "physical", names, resolved)
+    decide = decider(RULESET)
+    state = RULESET.initial(config)
+    for fact in RULESET.setup(config, state, NoRng()):
+        state = RULESET.evolve(state, fact)
+    planner = Planner(log, seats)
+    for _ in range(20 * len(log.lines) + 100):  # the import's own budget
+        step = planner.next_step(state)
+        if isinstance(step, Stop):
+            return step if step.reason == "stuck" else None
+        decided = decide(state, Command(step.action, step.seat, "recorder"), NoRng())
+        if isinstance(decided, Rejection):
+            return None
+        facts, state = decided
+        planner.absorb(list(facts))
+    return Stop("stuck", "The import made no progress.", planner.current_line())
 
 
 def _log_scores(log: GameLog, order: Sequence[str]) -> dict[str, int | None]:

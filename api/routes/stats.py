@@ -45,11 +45,12 @@ class TablePage(msgspec.Struct):
     id: str
     title: str
     key: str
-    columns: list[dict[str, str]]
+    columns: list[dict[str, str]]  # id, label, kind and description (the column's definition)
     rows: list[dict[str, Any]]
     total: int
     offset: int
     limit: int
+    description: str = ""  # what one row is
 
 
 class StatsAnswer(msgspec.Struct):
@@ -84,6 +85,8 @@ class ViewStatus(msgspec.Struct):
     events_behind: int = 0  # events after its position (those that finish no game never count)
     games_behind: int = 0  # finished games it has yet to count
     lag_seconds: float = 0.0  # how long the oldest of those has waited
+    finished: int = 0  # games finished up to `head`: games + left_out + games_behind
+    left_out: int = 0  # finished at or before its position but not counted (could not be folded)
 
 
 Ruleset = Annotated[
@@ -161,6 +164,7 @@ def _page(t: Table, offset: int, limit: int) -> TablePage:
         len(t.rows),
         offset,
         limit,
+        t.description,
     )
 
 

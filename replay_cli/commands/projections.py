@@ -94,9 +94,18 @@ def duration(seconds: float) -> str:
 
 def status_line(row: dict[str, Any]) -> str:
     """One generation's state and lag, in words."""
+    # Of the games finished up to the store's head, each is counted, left out (its ruleset could
+    # not fold it) or behind the view's position: the three add up to the finished games.
+    finished, left_out = row.get("finished"), row.get("left_out") or 0
+    counted = (
+        f"{_plural(row['games'], 'game')} counted"
+        if finished is None
+        else f"{row['games']} of {_plural(finished, 'finished game')} counted"
+        + (f" ({left_out} left out)" if left_out else "")
+    )
     head = (
         f"{row['view']} generation {row['generation']} ({row['state']}): "
-        f"{_plural(row['games'], 'game')} counted, at position {row['position']} of {row['head']}"
+        f"{counted}, at position {row['position']} of {row['head']}"
     )
     events, games = row["events_behind"], row["games_behind"]
     if games == 0:

@@ -228,7 +228,14 @@ def _remote_tables(args: argparse.Namespace) -> tuple[tuple[str, str], list[Any]
     finally:
         client.close()
     tables = [
-        Table(t["id"], t["title"], t["key"], [msgspec.convert(c, Column) for c in t["columns"]], t["rows"])
+        Table(
+            t["id"],
+            t["title"],
+            t["key"],
+            [msgspec.convert(c, Column) for c in t["columns"]],
+            t["rows"],
+            t.get("description", ""),
+        )
         for t in [*body["tables"], same_deal]
     ]
     where = f" (server {args.server}, view generation {body['generation']}, position {body['position']})"
@@ -298,6 +305,8 @@ def table_lines(table: Any, colour: bool, limit: int, width: int | None = None) 
         return text.ljust(widths[i]) if columns[i].kind == "text" else text.rjust(widths[i])
 
     lines = [_style(f"{table.title}  [{table.id}]", BOLD, colour)]
+    # The legend: what a row is and what each column counts (projections/tables.py).
+    lines.extend(_style(f"  {line}", DIM, colour) for line in table.legend() if line.strip(": "))
     lines.append(_style("  ".join(align(c.label, i) for i, c in enumerate(columns)), DIM, colour))
     for row, line in zip(rows, cells, strict=True):
         text = "  ".join(align(cell, i) for i, cell in enumerate(line))

@@ -66,6 +66,11 @@ def every_table_is_served_with_its_stable_id(
         "dice_chi_square",
         "province_opening_orders",
     ]
+    for served in body["tables"]:  # every table says what a row is and defines every column
+        assert served["description"] and all(c["description"] for c in served["columns"]), served["id"]
+    length = next(t for t in body["tables"] if t["id"] == "game_length")
+    actions = next(c for c in length["columns"] if c["id"] == "mean_actions")
+    assert "when no seat was asked" in actions["description"]
     seats = {r["seat"]: r for r in next(t for t in body["tables"] if t["id"] == "win_rate_by_seat")["rows"]}
     assert seats["A"]["games"] == 3
     assert seats["A"]["wins"] + seats["B"]["wins"] + seats["A"]["draws"] == 3

@@ -38,7 +38,13 @@ def test_stats_prints_every_table_aligned_without_colour_in_a_pipe(games: Cli) -
     ):
         assert f"[{table_id}]" in out
     block = out.split("[win_rate_by_seat]")[1].split("\n\n")[0].splitlines()[1:]
-    header, row_a, row_b = block
+    # The table's legend first: what a row is, then each column's definition.
+    legend = [line for line in block if line.startswith("  ")]
+    assert legend[0] == "  One row per ruleset, player count and seat, over the finished games."
+    assert "  Wins: games the seat won alone" in legend
+    length = out.split("[game_length]")[1].split("\n\n")[0]
+    assert "  Mean actions: actions per game, on average: those recorded for a seat" in length
+    header, row_a, row_b = block[len(legend) :]
     assert header.split()[:5] == ["Ruleset", "Players", "Seat", "Games", "Wins"]
     assert row_a.split()[:4] == ["province", "2", "A", "4"] and row_b.split()[:4] == [
         "province",
@@ -94,7 +100,7 @@ def test_killing_the_runner_midway_changes_no_figure(games: Cli) -> None:
     resumed = games.ok("stats", "--json", "--no-update")
     status = games.ok("projections", "status")
     assert status.startswith("runner: nobody runs the views now")  # the killed one's lock went with it
-    assert "stats generation 1 (active): 7 games counted, at position " in status
+    assert "stats generation 1 (active): 7 of 7 finished games counted, at position " in status
     assert status.rstrip().endswith("caught up; nothing after it")
     rebuilt = games.ok("projections", "rebuild", "stats")
     assert "generation 2 built" in rebuilt

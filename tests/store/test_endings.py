@@ -54,7 +54,7 @@ def test_a_seat_resigning_ranks_last_and_the_game_ends_with_who_and_why(app: Chr
     assert ended.status == game.status == "finished" and game.resigned == "A"
     assert game.outcome is not None
     assert game.outcome.ranks == {"A": 2, "B": 1} and game.outcome.winners == ("B",)
-    assert game.outcome.reason == "resigned" and game.outcome.details == {"resigned": "A"}
+    assert game.outcome.reason == "resigned" and game.outcome.details["resigned"] == "A"
     stored = app.stored_events(game_id)
     assert isinstance(stored[-2], GameResigned) and isinstance(stored[-1], GameFinished)
     assert (stored[-2].seat, stored[-2].by, stored[-2].reason) == ("A", "seat", "called away")
@@ -137,3 +137,23 @@ def test_the_default_ranking_puts_the_resigner_last_and_shares_ranks_on_equal_sc
     assert outcome.ranks == {"B": 1, "A": 2, "C": 2, "D": 4} and outcome.winners == ("B",)
     tied = ranked_resignation({"A": 3, "B": 3, "C": 0}, "C")
     assert tied.ranks == {"A": 1, "B": 1, "C": 3} and tied.winners == ("A", "B")
+
+
+def test_a_resignation_recorded_by_score_alone_before_the_game_s_order_still_audits_clean(
+    app: Chronicle,
+) -> None:
+    # Ben resigns a Province game: ranked today with the score broken down (province.md 8.2);
+    # a game resigned before carries the score-only outcome, which the audit still accepts.
+    game_id = physical(app)
+    app.resign(game_id, RECORDER, seat="B")
+    stored = app.stored_events(game_id)
+    finished = stored[-1]
+    assert set(finished.outcome["details"]) == {"scores", "resigned"}
+    earlier = {**finished.outcome, "details": {"resigned": "B"}}
+    recorded_before = type(finished)(**{**_fields(finished), "outcome": earlier})
+    # An event rewritten here carries no digest: the chain is all the audit finds wrong.
+    report = audit_events([*stored[:-1], recorded_before], None)
+    assert report.divergence is not None and report.divergence.code == "chain_broken"
+    forged = type(finished)(**{**_fields(finished), "outcome": {**earlier, "winners": ["B"]}})
+    report = audit_events([*stored[:-1], forged], None)
+    assert report.divergence is not None and report.divergence.code == "outcome_differs"

@@ -12,7 +12,7 @@ import pytest
 from domain.events import FactRecorded
 from store.app import Chronicle
 from store.audit import audit_events
-from store.imports import LogRefused, import_log
+from store.imports import LogRefused, implemented_sets, import_log
 
 LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
@@ -99,8 +99,27 @@ def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicl
     # The player who quit resigns: the game ends, the resigner ranks last despite the most VP.
     assert game.status == "finished" and game.resigned == "p2"
     assert game.outcome is not None and game.outcome.ranks["p2"] == 4 and "p2" not in game.outcome.winners
+    # The three bots who stayed tie on 3 VP; Villager Bot took a third turn, so the other two
+    # win (fewest turns, dominion.md 7.3), as the log's own places say.
+    names = report.players
+    assert (
+        [names[seat] for seat in game.outcome.winners]
+        == _log_places(QUIT)[1]
+        == ["Defender Bot", "Banker Bot"]
+    )
+    assert game.outcome.ranks == {"p1": 3, "p2": 4, "p3": 1, "p4": 1}
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
+
+
+def _log_places(name: str) -> dict[int, list[str]]:
+    """The names the 2012-13 log's closing lines put in each place ("1st place: Banker Bot")."""
+    places: dict[int, list[str]] = {}
+    for line in (LOGS / name).read_text().splitlines():
+        place, found, player = line.partition(" place: ")
+        if found:
+            places.setdefault(int(place.rstrip("stndrh")), []).append(player.strip())
+    return places
 
 
 @pytest.mark.parametrize(
@@ -240,3 +259,24 @@ def test_an_opponents_sentry_look_the_log_hides_is_entered_unseen_and_the_game_i
     audit = audit_events(app.stored_events(game_id), None)
     assert audit.clean, audit.divergence
     assert report.actions == audit.actions
+
+
+def test_a_log_that_contradicts_itself_is_refused_with_its_reason_storing_nothing(app: Chronicle) -> None:
+    # KeyNoir's second turn given to Lady Sarra: the rules give it to KeyNoir (log line 29).
+    text = (LOGS / TWO_PLAYER).read_text()
+    edited = text.replace("---------- KeyNoir: turn 2 ----------", "---------- Lady Sarra: turn 3 ----------")
+    before = app.recorder.max_notification_id()
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, edited, "edited")
+    assert refused.value.code == "log_inconsistent"
+    assert "Line 29 ('---------- Lady Sarra: turn 3 ----------')" in refused.value.detail
+    assert "the rules give it to KeyNoir" in refused.value.detail
+    assert app.recorder.max_notification_id() == before
+
+
+def test_the_refusal_of_cards_names_the_sets_the_installed_card_data_holds(app: Chronicle) -> None:
+    assert implemented_sets() == "the base game (1st and 2nd edition) and Empires"
+    name = "log.4fec9f5b30c40b085b22e3fe.1344218998422.txt"
+    with pytest.raises(LogRefused) as refused:
+        import_log(app, (LOGS / name).read_text(), name)
+    assert refused.value.detail.startswith(f"Chronicle implements {implemented_sets()}; this log uses ")

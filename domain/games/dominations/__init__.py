@@ -23,12 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.endings import ranked_resignation
 from domain.games.dominations import actions as ac
 from domain.games.dominations import describe as _describe
 from domain.games.dominations import events as ev
 from domain.games.dominations import explain, legal, notation, rules, view
 from domain.games.dominations.fold import evolve as _evolve
 from domain.games.dominations.options import OPTIONS
+from domain.games.dominations.standing import winners
 from domain.games.dominations.state import GAME_OVER, SEATS, State, conquest_value
 from domain.rng import Rng
 from domain.ruleset import (
@@ -176,6 +178,16 @@ class DominationsRuleset:
         return Outcome(
             scores=scores, ranks=ranks, winners=state.winners, details=details, reason="age_iii_ended"
         )
+
+    def resign_outcome(self, state: State, seat: str) -> Outcome:
+        """`seat` last; the others as the game stands: the winners among them as at the end
+        (most VP, the final tie rule), then the rest by VP, equal VP sharing a place."""
+        stay = [p for p in state.players if p.seat != seat]
+        first = set(winners(stay, str(state.opt("final_tie_rule"))))
+        order = {p.seat: (0 if p.seat in first else 1, -p.vp) for p in state.players}
+        scores = {p.seat: p.vp for p in state.players}
+        details = {"influence": {p.seat: p.influence for p in state.players}}
+        return ranked_resignation(scores, seat, order, details)
 
     def describe(self, fact: Any, config: GameConfig) -> str:
         return _describe.describe(fact, config)

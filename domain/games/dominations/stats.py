@@ -7,7 +7,10 @@ over the facts of one game and over many finished games.
   lost through provinces, Spy uses; per province attempts, failures, the most rebellion cards
   faced, the last rebellion value, conqueror and Age/round/method, end-of-Age activations; per
   deck draws and reshuffles; Loci completed.
-- `tables`: over many games, how often each province was attacked and conquered.
+- `tables`: over many games, how often each province was revealed, attacked and conquered.
+  A province's games are the games it was revealed in (digital `ProvincesRevealed`, or the
+  recorder's entry of the card turned up), whether or not anyone attacked it: its conquest
+  rate is conquests per game it was there to be taken.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from domain.games.dominations import events as ev
 from domain.games.dominations.creation import tables_for
+from domain.games.dominations.engine import AGE_DECKS
 from domain.ruleset import GameConfig, Outcome
 
 
@@ -64,6 +68,11 @@ def per_game(config: GameConfig, facts: Sequence[Any], outcome: Outcome | None) 
             age, round_ = fact.age, 1
         elif isinstance(fact, ev.TurnEnded) and not fact.end_of_age:
             round_ = fact.round
+        elif isinstance(fact, ev.ProvincesRevealed):
+            for pid in fact.provinces:
+                provinces.setdefault(pid, _province())
+        elif isinstance(fact, ev.CardRecorded) and fact.deck in AGE_DECKS:
+            provinces.setdefault(fact.card, _province())
         elif isinstance(fact, ev.ConquestAttempted):
             p, prov = players[fact.seat], provinces.setdefault(fact.province_id, _province())
             p["attacks"] += 1
@@ -106,8 +115,13 @@ def per_game(config: GameConfig, facts: Sequence[Any], outcome: Outcome | None) 
     return {"players": players, "provinces": provinces, "decks": decks}
 
 
+def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
+    return {"id": id, "label": label, "kind": kind, "description": description}
+
+
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """`dominations_provinces`: per province, games seen, attempts, failures, conquests."""
+    """`dominations_provinces`: per province, the games it was revealed in, attempts,
+    failures, conquests."""
     counts: dict[str, list[int]] = {}
     for game in games:
         for pid, prov in game.get("extra", {}).get("provinces", {}).items():
@@ -125,13 +139,14 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "id": "dominations_provinces",
             "title": "Dominations provinces: attempts, failures and conquests",
             "key": "province",
+            "description": "One row per province revealed, over the finished games.",
             "columns": [
-                {"id": "province", "label": "Province", "kind": "text"},
-                {"id": "games", "label": "Games", "kind": "count"},
-                {"id": "attempts", "label": "Attempts", "kind": "count"},
-                {"id": "failures", "label": "Failures", "kind": "count"},
-                {"id": "conquests", "label": "Conquests", "kind": "count"},
-                {"id": "conquest_rate", "label": "Conquest rate", "kind": "ratio"},
+                _column("province", "Province", "text", "the province card's id"),
+                _column("games", "Games", "count", "finished games the province was revealed in"),
+                _column("attempts", "Attempts", "count", "attacks on it, over those games"),
+                _column("failures", "Failures", "count", "of those, attacks abandoned"),
+                _column("conquests", "Conquests", "count", "games in which someone conquered it"),
+                _column("conquest_rate", "Conquest rate", "ratio", "conquests / games"),
             ],
             "rows": rows,
         }

@@ -10,6 +10,7 @@ from domain.games.dominations.data import (
     DOMAINS,
 )
 from domain.games.dominations.engine import AGE_DECKS, Ctx, bad_knowledge, rej
+from domain.games.dominations.standing import winners
 from domain.games.dominations.state import (
     END_OF_AGE,
     FINAL_SCORING,
@@ -159,12 +160,7 @@ def do_final(ctx: Ctx, a: ac.FinalScoring) -> None:
     ctx.emit(ev.FinalScoringDeclared(a.entries))
     state = ctx.state
     scores = {p.seat: p.vp for p in state.players}
-    best = max(scores.values())
-    winners = [p for p in state.players if p.vp == best]
-    if state.opt("final_tie_rule") == "most_influence" and len(winners) > 1:
-        most = max(p.influence for p in winners)
-        winners = [p for p in winners if p.influence == most]
-    ctx.emit(ev.GameEnded(scores, tuple(p.seat for p in winners)))
+    ctx.emit(ev.GameEnded(scores, winners(state.players, str(state.opt("final_tie_rule")))))
 
 
 def do_record(ctx: Ctx, a: ac.RecordDraw) -> None:

@@ -72,6 +72,7 @@ from domain.ruleset import (
     Boundary,
     Codec,
     GameConfig,
+    Outcome,
     Prompt,
     Rejection,
     RulesetMeta,
@@ -109,6 +110,16 @@ class DominionRuleset:
         excluded = [n.strip() for n in str(config.options.get("exclude", "")).split(",") if n.strip()]
         expansions = str(config.options.get("expansions", "base"))
         edition = 2 if config.options.get("base_edition") == 2 else 1
+        kingdom = str(config.options.get("kingdom", "random"))
+        if kingdom in DATA.presets and kingdom not in DATA.presets_for(expansions, edition):
+            offered = ", ".join(DATA.presets_for(expansions, edition)) or "none"
+            return Rejection(
+                "preset_not_in_sets",
+                f"The recommended kingdom {kingdom!r} is not one of this game's sets and base edition "
+                f"(expansions {expansions}, base_edition {edition}; offered: {offered}); "
+                "name its piles with kingdom=manual.",
+                "dominion 1.5",
+            )
         pool = DATA.randomizers(expansions, edition)
         known = DATA.nameable(expansions)
         unknown = [n for n in excluded if n not in known and n not in DATA.landscapes]
@@ -194,6 +205,9 @@ class DominionRuleset:
 
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)
+
+    def resign_outcome(self, state: State, seat: str) -> Outcome:
+        return rules.resign_outcome(state, seat)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat, and

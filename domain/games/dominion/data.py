@@ -137,6 +137,14 @@ class CardData:
             return base
         return tuple(sorted((*base, *self.empires_piles)))
 
+    def presets_for(self, expansions: str, edition: int = 1) -> dict[str, tuple[str, ...]]:
+        """The recommended kingdoms (1.5) a game of these sets and this base edition is offered:
+        those whose every pile is in its random pool (`randomizers`). A 2nd-edition game is not
+        offered a 1st-edition kingdom (Adventurer, Feast, Woodcutter are gone from its box), nor a
+        base game one of Empires; a table may still name those piles (`kingdom=manual`)."""
+        pool = set(self.randomizers(expansions, edition))
+        return {name: piles for name, piles in sorted(self.presets.items()) if pool.issuperset(piles)}
+
     def nameable(self, expansions: str) -> tuple[str, ...]:
         """The kingdom piles a table may name under either edition (dominion-2e.md 1): all 32
         base cards, and Empires' piles with it."""

@@ -173,8 +173,8 @@ def answers(state: State, d: Decision) -> list[Any]:
     if d.kind == "kingdom":
         return [
             (tuple(sorted(piles)), DATA.preset_landscapes.get(name, ()), None)
-            for name, piles in sorted(DATA.presets.items())
-            if allowed(state, piles) and "Obelisk" not in DATA.preset_landscapes.get(name, ())
+            for name, piles in offered_presets(state).items()
+            if "Obelisk" not in DATA.preset_landscapes.get(name, ())
         ]
     if d.kind == "first_player":
         return list(state.seats)
@@ -434,6 +434,11 @@ def plural(n: int, what: str = "card") -> str:
 
 def _section(d: Decision) -> str:
     return "5.3" if d.kind == "debt" else "5.6"
+
+
+def offered_presets(state: State) -> dict[str, tuple[str, ...]]:
+    """The recommended kingdoms of this game's sets and base edition (`DATA.presets_for`)."""
+    return DATA.presets_for(state.variants.expansions, state.variants.base_edition)
 
 
 def allowed(state: State, piles: tuple[str, ...]) -> bool:

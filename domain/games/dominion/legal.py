@@ -32,7 +32,7 @@ from domain.games.dominion.actions import (
     SelectPile,
 )
 from domain.games.dominion.data import DATA
-from domain.games.dominion.decisions import answers
+from domain.games.dominion.decisions import answers, offered_presets
 from domain.games.dominion.rules import ENDS_ACTION_PHASE, after_action_phase
 from domain.games.dominion.state import RECORDER, UNSEEN, UNSEEN_VERBS, Decision, State
 from domain.games.dominion.view import PRIVATE_CHOICES
@@ -199,7 +199,7 @@ def _bounds(state: State, d: Decision) -> dict[str, Any]:
         if d.zone:
             out["zone"] = d.zone
     elif d.kind == "kingdom":
-        out["presets"] = {k: list(v) for k, v in sorted(DATA.presets.items())}
+        out["presets"] = {k: list(v) for k, v in offered_presets(state).items()}
     elif d.kind == "first_player":
         out["seats"] = list(state.seats)
     return out

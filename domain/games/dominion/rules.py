@@ -16,6 +16,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from domain.endings import ranked_resignation
 from domain.games.dominion import base2_actions as _base2_actions  # noqa: F401  (registers the cards)
 from domain.games.dominion import castles as _castles  # noqa: F401
 from domain.games.dominion import effects as _effects  # noqa: F401
@@ -72,6 +73,7 @@ from domain.games.dominion.events import (
 from domain.games.dominion.fold import evolve
 from domain.games.dominion.options import variants_from
 from domain.games.dominion.state import RECORDER, UNSEEN, Decision, Frame, Player, State, with_player
+from domain.games.dominion.turns import card_vp, current_totals, order_keys
 from domain.rng import NoRng, Rng
 from domain.ruleset import Command, GameConfig, Outcome, Rejection
 
@@ -535,6 +537,22 @@ def outcome(state: State) -> Outcome | None:
         winners=tuple(seats[p] for p in result.winners),
         details=details,
         reason=result.reason,
+    )
+
+
+def resign_outcome(state: State, seat: str) -> Outcome:
+    """`seat` resigns: it ranks last, the others by the end-of-game order as the game stands
+    (7.3: the higher total, then the fewest turns, else shared), scored as at the end."""
+    seats = state.seats
+    totals = current_totals(state)
+    keys = order_keys(state, totals)
+    details: dict[str, Any] = {
+        "card_vp": {s: card_vp(pl.owned()) for s, pl in zip(seats, state.players, strict=True)},
+        "vp_tokens": {s: pl.vp for s, pl in zip(seats, state.players, strict=True)},
+        "turns": {s: pl.turns for s, pl in zip(seats, state.players, strict=True)},
+    }
+    return ranked_resignation(
+        dict(zip(seats, totals, strict=True)), seat, dict(zip(seats, keys, strict=True)), details
     )
 
 

@@ -78,6 +78,10 @@ def _ratio(part: int, whole: int) -> float | None:
     return part / whole if whole else None
 
 
+def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
+    return {"id": id, "label": label, "kind": kind, "description": description}
+
+
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`dominion_cards`, one row per kingdom card seen (row key `card`, sorted by name).
     `games` are finished games: `{"winners": [...], "extra": per_game(...)}`."""
@@ -123,23 +127,37 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             row[column] = _ratio(count, c.gains)
         rows.append(row)
     columns = [
-        {"id": "card", "label": "Card", "kind": "text"},
-        {"id": "games_available", "label": "Games in the kingdom", "kind": "count"},
-        {"id": "seats_available", "label": "Players it was available to", "kind": "count"},
-        {"id": "gained_by", "label": "Players who gained it", "kind": "count"},
-        {"id": "gain_rate", "label": "Share who gained it", "kind": "ratio"},
-        {"id": "win_rate_gained", "label": "Win rate, gained", "kind": "ratio"},
-        {"id": "win_rate_not_gained", "label": "Win rate, available not gained", "kind": "ratio"},
-        {"id": "gains", "label": "Gains", "kind": "count"},
-        {"id": "mean_gained", "label": "Mean gained (by gainers)", "kind": "number"},
-        {"id": "mean_first_turn", "label": "Mean turn of first gain", "kind": "number"},
-        *({"id": column, "label": label, "kind": "ratio"} for column, label, _, _ in BUCKETS),
+        _column("card", "Card", "text", "the kingdom card's name"),
+        _column("games_available", "Games in the kingdom", "count", "finished games with the card's pile"),
+        _column("seats_available", "Players it was available to", "count", "seats of those games"),
+        _column("gained_by", "Players who gained it", "count", "seats that gained at least one copy"),
+        _column("gain_rate", "Share who gained it", "ratio", "gained_by / seats_available"),
+        _column("win_rate_gained", "Win rate, gained", "ratio", "share of the gainers who won alone"),
+        _column(
+            "win_rate_not_gained",
+            "Win rate, available not gained",
+            "ratio",
+            "share of the seats that could have gained it, did not, and won alone",
+        ),
+        _column("gains", "Gains", "count", "copies gained, from the Supply or the trash"),
+        _column("mean_gained", "Mean gained (by gainers)", "number", "gains / gained_by"),
+        _column(
+            "mean_first_turn",
+            "Mean turn of first gain",
+            "number",
+            "the gainer's own turn of its first gain (its own turns counted from 1), on average",
+        ),
+        *(
+            _column(column, label, "ratio", f"share of all gains made in the gainer's own {label[9:]}")
+            for column, label, _, _ in BUCKETS
+        ),
     ]
     return [
         {
             "id": "dominion_cards",
             "title": "Dominion kingdom cards: win rate with and without, gains and turn gained",
             "key": "card",
+            "description": "One row per kingdom card seen, over the finished games whose kingdom had it.",
             "columns": columns,
             "rows": rows,
         }

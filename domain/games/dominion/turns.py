@@ -478,6 +478,25 @@ def landmark_vp(state: State, p: int) -> dict[str, int]:
     return {name: SCORING[name](state, p) for name in state.landmarks if name in SCORING}
 
 
+def current_totals(state: State) -> list[int]:
+    """Each player's score as it stands (7.2): cards, VP tokens and scoring landmarks."""
+    tokens = [pl.vp for pl in state.players]
+    cards = [card_vp(pl.owned()) for pl in state.players]
+    landmarks = [sum(landmark_vp(state, p).values()) for p in range(state.n)]
+    return [c + t + lm for c, t, lm in zip(cards, tokens, landmarks, strict=True)]
+
+
+def order_keys(state: State, totals: list[int]) -> list[tuple[int, int]]:
+    """Each player's place in the end-of-game order (7.3), the smaller first: the higher
+    total, then the fewest turns (equal keys share a place), or under
+    `tiebreak_earlier_seat_loses` the later seat in turn order. A resignation orders the
+    players who stay by the same keys."""
+    n = state.n
+    if state.variants.tiebreak_earlier_seat_loses:
+        return [(-totals[p], -((p - state.first) % n)) for p in range(n)]
+    return [(-totals[p], state.players[p].turns) for p in range(n)]
+
+
 def score(state: State, reason: str) -> GameEnded:
     seats = state.seats
     n = state.n
@@ -486,10 +505,7 @@ def score(state: State, reason: str) -> GameEnded:
     landmarks = [landmark_vp(state, p) for p in range(n)]
     totals = [c + t + sum(lm.values()) for c, t, lm in zip(cards, tokens, landmarks, strict=True)]
     turns = [pl.turns for pl in state.players]
-    if state.variants.tiebreak_earlier_seat_loses:
-        keys = [(-totals[p], -((p - state.first) % n)) for p in range(n)]
-    else:
-        keys = [(-totals[p], turns[p]) for p in range(n)]
+    keys = order_keys(state, totals)
     ranks = [1 + sum(1 for q in range(n) if keys[q] < keys[p]) for p in range(n)]
     return GameEnded(
         reason=reason,

@@ -172,6 +172,9 @@ class DynastiesRuleset:
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 
+    def resign_outcome(self, state: State, seat: str) -> Outcome:
+        return rules.resign_outcome(state, seat)
+
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 
@@ -190,6 +193,9 @@ class DynastiesRuleset:
 
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)
+
+    def rounds(self, state: State) -> int:
+        return rules.rounds(state)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         return stats.metrics(state)

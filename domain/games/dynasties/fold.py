@@ -227,6 +227,7 @@ def evolve(state: State, fact: Fact) -> State:
             state,
             active=fact.player,
             round=fact.round,
+            turns=state.turns + 1,
             phase="city",
             to_roll=fact.to_roll,
             rolled=(),

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from domain.endings import ranked_resignation
 from domain.games.dynasties import battle as B
 from domain.games.dynasties.actions import (
     Action,
@@ -775,5 +776,28 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(scores=scores, ranks=ranks, winners=winners, details=details, reason=state.end_reason)
 
 
+def resign_outcome(state: State, seat: str) -> Outcome:
+    """`seat` last; the others as the game stands, ordered as section 6 ends a game: under
+    `last_player_standing_wins` the one player of them not eliminated wins (the resigner
+    leaves it standing alone), else the most VT win, several on a tie; then the rest by VT,
+    equal VT sharing a place."""
+    stay = [p for p in state.players if p.id != seat]
+    standing = [p.id for p in stay if not p.eliminated]
+    if state.opts.elimination == "last_player_standing_wins" and len(standing) == 1:
+        first = set(standing)
+    else:
+        best = max(p.vt for p in stay)
+        first = {p.id for p in stay if p.vt == best}
+    order = {p.id: (0 if p.id in first else 1, -p.vt) for p in state.players}
+    details = {"eliminated": [p.id for p in state.players if p.eliminated], "round": state.round}
+    return ranked_resignation({p.id: p.vt for p in state.players}, seat, order, details)
+
+
 def progress(state: State) -> tuple[int, str | None]:
-    return (state.round, state.active)
+    """The turn is one player's turn, as in every game; a round is every player's turn once
+    (`rounds`)."""
+    return (state.turns, state.active)
+
+
+def rounds(state: State) -> int:
+    return state.round

@@ -86,6 +86,7 @@ class State(msgspec.Struct, frozen=True):
     turn_order: tuple[str, ...] = ()
     next_picker: str | None = None
     round: int = 0
+    turns: int = 0  # turns started, every player's counted (a skipped one is not)
     active: str | None = None
     phase: str | None = None
     to_roll: tuple[str, ...] = ()

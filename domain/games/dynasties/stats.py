@@ -127,6 +127,10 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
+def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
+    return {"id": id, "label": label, "kind": kind, "description": description}
+
+
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`dynasties_battles_by_hand_size`: one row per (attacker hand size, defender hand size)
     pair, key `<attacker>v<defender>` (`3v2`), rows ordered by attacker then defender size.
@@ -173,17 +177,24 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "id": "dynasties_battles_by_hand_size",
             "title": "Dynasties battles by hand size (attacker v defender, 95% Wilson interval)",
             "key": "hands",
+            "description": "One row per pair of hand sizes (attacker, defender), over the decided "
+            "battles of the finished games, whatever their context and redeals.",
             "columns": [
-                {"id": "hands", "label": "Hands (attacker v defender)", "kind": "text"},
-                {"id": "attacker_hand", "label": "Attacker hand", "kind": "count"},
-                {"id": "defender_hand", "label": "Defender hand", "kind": "count"},
-                {"id": "difference", "label": "Difference", "kind": "number"},
-                {"id": "battles", "label": "Battles", "kind": "count"},
-                {"id": "attacker_wins", "label": "Attacker wins", "kind": "count"},
-                {"id": "attacker_win_rate", "label": "Attacker win rate", "kind": "ratio"},
-                {"id": "ci_low", "label": "95% low", "kind": "ratio"},
-                {"id": "ci_high", "label": "95% high", "kind": "ratio"},
-                {"id": "tied", "label": "Settled by tie rule", "kind": "count"},
+                _column("hands", "Hands (attacker v defender)", "text", "the two hand sizes"),
+                _column("attacker_hand", "Attacker hand", "count", "cards in the attacker's hand (4.2)"),
+                _column("defender_hand", "Defender hand", "count", "cards in the defender's hand (4.2)"),
+                _column("difference", "Difference", "number", "attacker hand - defender hand"),
+                _column("battles", "Battles", "count", "decided battles with these hands"),
+                _column("attacker_wins", "Attacker wins", "count", "of those, battles the attacker won"),
+                _column("attacker_win_rate", "Attacker win rate", "ratio", "attacker wins / battles"),
+                _column("ci_low", "95% low", "ratio", "the low end of the win rate's 95% Wilson interval"),
+                _column("ci_high", "95% high", "ratio", "the high end of the win rate's 95% Wilson interval"),
+                _column(
+                    "tied",
+                    "Settled by tie rule",
+                    "count",
+                    "battles whose deciding showdown was tied and settled by the tie rule",
+                ),
             ],
             "rows": rows,
         }

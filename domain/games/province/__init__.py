@@ -116,6 +116,9 @@ class ProvinceRuleset:
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 
+    def resign_outcome(self, state: State, seat: str) -> Outcome:
+        return rules.resign_outcome(state, seat)
+
     def describe(self, fact: Fact, config: GameConfig) -> str:
         return _describe.describe(fact, config)
 

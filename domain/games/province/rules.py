@@ -18,6 +18,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from domain.endings import ranked_resignation
 from domain.games.province import lender
 from domain.games.province.actions import (
     RANDOM_INPUTS,
@@ -36,6 +37,7 @@ from domain.games.province.data import DATA
 from domain.games.province.engine import Ctx, reject
 from domain.games.province.events import Fact, RandomInputRequested
 from domain.games.province.options import variants_from
+from domain.games.province.scoring import score
 from domain.games.province.spending import (
     build,
     check_build,
@@ -161,6 +163,14 @@ def outcome(state: State) -> Outcome | None:
         "reasons": list(end.reasons),
     }
     return Outcome(scores=scores, ranks=ranks, winners=winners, details=details, reason=",".join(end.reasons))
+
+
+def resign_outcome(state: State, seat: str) -> Outcome:
+    """`seat` concedes: the other player wins whatever the score, scored as at the end (8.2)."""
+    scores = {s: score(state, s) for s in SEATS}
+    order = {s: (-scores[s].total, -scores[s].buildings) for s in SEATS}
+    details = {"scores": {s: msgspec.to_builtins(scores[s]) for s in SEATS}}
+    return ranked_resignation({s: scores[s].total for s in SEATS}, seat, order, details)
 
 
 def progress(state: State) -> tuple[int, str | None]:

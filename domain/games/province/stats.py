@@ -104,12 +104,29 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "id": "province_opening_orders",
             "title": f"Province opening orders (first {OPENING_LENGTH} buildings)",
             "key": "opening",
+            "description": "One row per opening (the buildings a seat built first, in order), "
+            "over the finished games.",
             "columns": [
-                {"id": "opening", "label": "Opening", "kind": "text"},
-                {"id": "seats", "label": "Played", "kind": "count"},
-                {"id": "wins", "label": "Wins", "kind": "count"},
-                {"id": "draws", "label": "Draws", "kind": "count"},
-                {"id": "win_rate", "label": "Win rate", "kind": "ratio"},
+                {
+                    "id": "opening",
+                    "label": "Opening",
+                    "kind": "text",
+                    "description": "the buildings, in order",
+                },
+                {"id": "seats", "label": "Played", "kind": "count", "description": "seats that opened so"},
+                {
+                    "id": "wins",
+                    "label": "Wins",
+                    "kind": "count",
+                    "description": "of those, seats that won alone",
+                },
+                {
+                    "id": "draws",
+                    "label": "Draws",
+                    "kind": "count",
+                    "description": "of those, seats that shared first place or whose game nobody won",
+                },
+                {"id": "win_rate", "label": "Win rate", "kind": "ratio", "description": "wins / played"},
             ],
             "rows": rows,
         }

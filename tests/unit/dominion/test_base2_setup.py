@@ -4,6 +4,7 @@ kingdoms mixing both editions, Empires with either edition, and the option itsel
 from __future__ import annotations
 
 from domain.games.dominion import RULESET
+from domain.games.dominion.actions import ChooseKingdom
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import KingdomChosen
 from domain.ruleset import GameConfig, Rejection, Seat, resolve_options
@@ -91,3 +92,38 @@ def test_empires_plays_with_either_edition() -> None:
 def test_the_option_is_listed_with_its_choices() -> None:
     option = RULESET.meta.option("base_edition")
     assert option is not None and option.default == 1 and option.choices == (1, 2)
+
+
+def _offered(game: Game) -> tuple[set[str], list[set[str]]]:
+    """The presets a physical game's kingdom prompt names, and the kingdoms its legal actions
+    offer the recorder."""
+    (prompt,) = RULESET.pending(game.state)
+    legal = RULESET.legal_actions(game.state, None)
+    return set(prompt.bounds["presets"]), [set(a.piles) for a in legal if isinstance(a, ChooseKingdom)]
+
+
+def test_a_second_edition_table_is_offered_no_first_edition_preset() -> None:
+    first, first_legal = _offered(Game(config(2, mode="physical", kingdom="manual")))
+    assert {"first_game", "big_money", "size_distortion"} <= first
+    assert any("Woodcutter" in k for k in first_legal)
+    second, second_legal = _offered(Game(config(2, mode="physical", kingdom="manual", base_edition=2)))
+    assert second == set() and second_legal == []
+    with_empires = Game(
+        config(2, mode="physical", kingdom="manual", base_edition=2, expansions="base,empires")
+    )
+    presets, legal = _offered(with_empires)
+    assert presets == {"basic_intro", "advanced_intro"} and all(not k & REMOVED for k in legal)
+
+
+def test_a_preset_outside_the_game_s_sets_and_edition_is_refused_at_creation() -> None:
+    for options in ({"base_edition": 2, "kingdom": "first_game"}, {"kingdom": "basic_intro"}):
+        resolved = resolve_options(RULESET.meta, options)
+        assert not isinstance(resolved, Rejection)
+        cfg = GameConfig("g-preset", "dominion", "physical", (Seat("p1", "A"), Seat("p2", "B")), resolved)
+        refused = RULESET.check_config(cfg)
+        assert isinstance(refused, Rejection) and refused.code == "preset_not_in_sets", options
+        assert "kingdom=manual" in refused.message
+    resolved = resolve_options(RULESET.meta, {"kingdom": "first_game"})
+    assert not isinstance(resolved, Rejection)
+    cfg = GameConfig("g-preset", "dominion", "physical", (Seat("p1", "A"), Seat("p2", "B")), resolved)
+    assert RULESET.check_config(cfg) is None

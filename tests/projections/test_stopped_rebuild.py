@@ -1,0 +1,111 @@
+"""A `chronicle projections rebuild` process killed part-way: the runner that keeps the views
+finishes its generation and switches readers to it, a later rebuild drops what an abandoned
+one left, and the status's counts add up to the games finished (both stores, real processes)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from projections.runner import Catalog, ProjectionHost, close_view, open_view, rebuild, status
+from store.app import Chronicle
+from tests.cli.conftest import COMMAND
+from tests.projections.support import resigned_games
+
+GAMES = 15  # a rebuild of this many takes long enough to be stopped part-way, not minutes
+
+
+@pytest.fixture
+def app(store_url: str) -> Iterator[Chronicle]:
+    chronicle = Chronicle(store_url)
+    yield chronicle
+    chronicle.close()
+
+
+def until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def counted(url: str, generation: int) -> int:
+    view = open_view(url, "stats", generation)
+    try:
+        return view.count()
+    finally:
+        close_view(view)
+
+
+def killed_rebuild(url: str, catalog: Catalog) -> int:
+    """A rebuild process stopped once it has counted a game and killed; its generation."""
+    for _attempt in range(3):
+        generation = _stop_a_rebuild(url, catalog)
+        if dict(catalog.generations("stats"))[generation] == "building" and counted(url, generation) < GAMES:
+            return generation
+    raise AssertionError("the rebuild finished every time before it could be stopped")
+
+
+def _stop_a_rebuild(url: str, catalog: Catalog) -> int:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")} | {"CHRONICLE_STORE": url}
+    before = {g for g, _ in catalog.generations("stats")}
+
+    def new() -> set[int]:
+        return {g for g, _ in catalog.generations("stats")} - before
+
+    process = subprocess.Popen(
+        [*COMMAND, "projections", "rebuild", "stats"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        until(lambda: bool(new()))
+        (generation,) = new()
+        until(lambda: counted(url, generation) >= 1 or process.poll() is not None)
+        process.send_signal(signal.SIGSTOP)
+    finally:
+        process.kill()
+        process.wait()
+    return generation
+
+
+def adds_up(row: dict[str, Any]) -> bool:
+    return bool(row["finished"] == row["games"] + row["left_out"] + row["games_behind"])
+
+
+def test_a_rebuild_killed_part_way_is_finished_by_the_runner_and_the_counts_add_up(app: Chronicle) -> None:
+    resigned_games(app, GAMES)
+    catalog = Catalog(app.url)
+    first = rebuild(app.url)
+    stopped = killed_rebuild(app.url, catalog)
+    rows = {row["generation"]: row for row in status(app=app)}
+    assert rows[stopped]["state"] == "building" and 1 <= rows[stopped]["games"] < GAMES
+    assert rows[stopped]["finished"] == rows[first]["finished"] == GAMES
+    assert all(adds_up(row) for row in rows.values())
+
+    host = ProjectionHost(app.url, poll=0.05).start()
+    try:
+        until(lambda: catalog.active("stats") == stopped)
+    finally:
+        host.stop()
+    assert host.error is None
+    rows = {row["generation"]: row for row in status(app=app)}
+    assert rows[stopped]["state"] == "active" and rows[stopped]["games"] == GAMES
+    assert rows[stopped]["caught_up"] and all(adds_up(row) for row in rows.values())
+    assert "building" not in {row["state"] for row in rows.values()}
+
+    # Another rebuild stopped part-way, then one that finishes: the abandoned generation is
+    # dropped, and were its process still running it could not take readers back to it.
+    abandoned = killed_rebuild(app.url, catalog)
+    latest = rebuild(app.url)
+    generations = dict(catalog.generations("stats"))
+    assert abandoned not in generations and generations[latest] == "active"
+    catalog.activate("stats", abandoned)
+    assert catalog.active("stats") == latest
