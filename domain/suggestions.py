@@ -22,6 +22,9 @@ from domain.ruleset import Rejection, Ruleset
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SEPARATORS = re.compile(r"[\s,;]+")
 _SPLIT = re.compile(r"([\s,;]+)")
+# A longer text is no misspelt action but something else pasted: its refusal stays as it is,
+# and a rejection stays cheap whatever is sent.
+MAX_WORDS = 16
 CUTOFF = 0.6  # difflib's own: a swapped pair of letters (`tpo`) still finds `top`
 
 
@@ -59,6 +62,8 @@ def with_suggestion(
 ) -> Rejection:
     """`rejection` of the notation `text`, with "Did you mean ...?" when a word of it is
     unknown and a known one is close."""
+    if len(text.split()) > MAX_WORDS:
+        return rejection
     suggestion = closest(text, vocabulary(ruleset, state, seats))
     if suggestion is None or suggestion == text.strip():
         return rejection

@@ -38,7 +38,7 @@ def test_while_the_game_runs_each_side_sees_its_own_annotations_and_after_the_en
     api.start_physical(game)
     coach = _reviewer(api, game)
     _note(api, game, game.seat("A"), at=2, text="A's plan", glyph="!?")
-    _note(api, game, game.seat("B"), at=2, text="B's worry", coordinate="space:3,4")
+    _note(api, game, game.seat("B"), at=2, text="B's worry", coordinate="space:top")
     _note(api, game, game.recorder, at=1, text="table note", highlight="yellow")
     _note(api, game, coach, at=3, text="coach says", glyph="?!")
     # a review token reads the game as the public does, and records nothing

@@ -108,7 +108,7 @@ def test_the_tours_record_lines_play_in_order_and_the_refused_one_is_refused() -
     for line in lines:
         command, _, comment = line.partition("#")
         words = shlex.split(command)[3:]
-        if not words or words[0] == "undo":
+        if not words or words[0] in ("undo", "?"):
             continue
         for text in words:
             action = ruleset.parse_notation(text, state)
@@ -122,4 +122,12 @@ def test_the_tours_record_lines_play_in_order_and_the_refused_one_is_refused() -
             for fact in facts:
                 state = ruleset.evolve(state, fact)
             played += 1
-    assert (played, refused) == (7, 1)
+    assert (played, refused) == (7, 2)
+
+
+def test_the_tour_never_ends_a_game_twice() -> None:
+    """A game ends once: the tour's game, once resigned, is neither abandoned nor resigned again."""
+    ending = [
+        line.split()[1] for line in README.splitlines() if re.match(r"chronicle (resign|abandon) 75c6 ", line)
+    ]
+    assert len(ending) <= 1, ending
