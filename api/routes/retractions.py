@@ -42,7 +42,9 @@ def retract(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    if_match: Annotated[str | None, HeaderParameter(name="If-Match", pattern=IF_MATCH)] = None,
+    if_match: Annotated[
+        str | None, HeaderParameter(name="If-Match", schema_extra={"pattern": IF_MATCH})
+    ] = None,
 ) -> Response[Retraction]:
     """Retract the last `count` live actions: the state, prompts, legal actions and log follow
     the corrected line, and the undone actions and their facts stay in the stream marked

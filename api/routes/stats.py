@@ -101,10 +101,16 @@ DATE = (
 # NAME=VALUE with a name that is not blank (projections/service.py's parse_variant)
 VARIANT = {"items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}
 Since = Annotated[
-    str | None, QueryParameter(pattern=DATE, description="finished on or after (ISO 8601 date or time)")
+    str | None,
+    QueryParameter(
+        schema_extra={"pattern": DATE}, description="finished on or after (ISO 8601 date or time)"
+    ),
 ]
 Until = Annotated[
-    str | None, QueryParameter(pattern=DATE, description="finished on or before (ISO 8601 date or time)")
+    str | None,
+    QueryParameter(
+        schema_extra={"pattern": DATE}, description="finished on or before (ISO 8601 date or time)"
+    ),
 ]
 Variant = Annotated[
     list[str] | None,
