@@ -60,6 +60,16 @@ ALTERNATIVES: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     ("get", "/live"): {"200": {"text/event-stream": TEXT}},
     ("get", "/metrics"): {"200": {"text/plain": TEXT}},
 }
+JSON_VALUE = "JsonValue"
+JSON_VALUE_SCHEMA = {
+    "anyOf": [
+        {"type": ["null", "boolean", "string"]},
+        {"type": "integer", "minimum": INT64_MIN, "maximum": INT64_MAX},
+        {"type": "number", "not": {"type": "integer"}},
+        {"type": "array", "items": {"$ref": REFS.format(name=JSON_VALUE)}},
+        {"type": "object", "additionalProperties": {"$ref": REFS.format(name=JSON_VALUE)}},
+    ]
+}
 # what a body must hold beyond each field's own schema, by component
 BODY_RULES: dict[str, dict[str, Any]] = {
     "NewAnnotation": CONTENT_REQUIRED,
@@ -90,7 +100,10 @@ def refine(document: Document, bodies: list[type] | None = None) -> Document:
         schemas.setdefault(name, schema)
     _, components = msgspec.json.schema_components(bodies or [], ref_template=REFS)
     _bound_integers(components)
+    _bound_free_values(components)
     schemas.update(components)
+    if bodies:
+        schemas[JSON_VALUE] = JSON_VALUE_SCHEMA
     for name, rule in BODY_RULES.items():
         if name in schemas:
             schemas[name].update(copy.deepcopy(rule))
@@ -132,6 +145,25 @@ def _bound_integers(node: Any) -> None:
             node.setdefault("maximum", INT64_MAX)
         for value in node.values():
             _bound_integers(value)
+
+
+def _bound_free_values(node: Any) -> None:
+    """A free value of a body (a ruleset's fields, an event's) is any JSON whose integers are
+    64-bit ones, as api/guard.py holds: `JsonValue`."""
+    if isinstance(node, list):
+        for item in node:
+            _bound_free_values(item)
+    elif isinstance(node, dict):
+        for key in ("items", "additionalProperties"):
+            if node.get(key) == {}:
+                node[key] = {"$ref": REFS.format(name=JSON_VALUE)}
+        if node.get("type") == "object" and "properties" not in node and "additionalProperties" not in node:
+            node["additionalProperties"] = {"$ref": REFS.format(name=JSON_VALUE)}
+        for key, schema in (node.get("properties") or {}).items():
+            if schema == {}:
+                node["properties"][key] = {"$ref": REFS.format(name=JSON_VALUE)}
+        for value in node.values():
+            _bound_free_values(value)
 
 
 def _loosen_tuples(node: Any) -> None:

@@ -141,6 +141,9 @@ def test_request_schemas_say_what_the_server_refuses(document: dict[str, Any]) -
     assert schemas["Export"]["properties"]["format"]["enum"] == ["chronicle-export-v1"]
     # every integer of a body is a signed 64-bit one
     assert schemas["ExportedEvent"]["properties"]["version"]["maximum"] == 2**63 - 1
+    free = schemas["ExportedEvent"]["properties"]["fields"]["additionalProperties"]["$ref"]
+    integer = [kind for kind in schemas[free.rsplit("/", 1)[1]]["anyOf"] if kind["type"] == "integer"]
+    assert integer == [{"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}]
     # the statistics filters' forms
     since = _parameter(document, "get", "/stats", "since")["pattern"]
     assert [bool(re.search(since, text)) for text in ("2026", "2026-03-14T09:30:05", "S", "2026-13")] == [
