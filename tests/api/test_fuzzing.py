@@ -5,7 +5,7 @@ is accepted, or refused only for the game's or the server's state with the docum
 `STATE_REFUSALS` (an action the rules refuse now, a version past the game's end, no pending
 retraction, a log that does not parse, a ruleset not installed): the document's request schemas
 say the rest (a body's unknown fields refused, an action's text of at least one character, the
-statistics filters' forms). The sizes are bounded for the suite's time (a few seconds a store);
+statistics filters' forms). The sizes are bounded for the suite's time (about 15 s a store);
 `bench/fuzz.py` runs the same with large ones against a uvicorn process."""
 
 from __future__ import annotations
