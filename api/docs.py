@@ -111,7 +111,7 @@ class OfflineDocsPlugin(OpenAPIRenderPlugin):
         self.refined = Refined()
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return render_docs(self.refined(openapi_schema)).encode()
+        return render_docs(self.refined(openapi_schema, request.app)).encode()
 
     def receive_router(self, router: Router) -> None:
         """Any other path under `/schema` is a 404 problem like every other unknown path (the

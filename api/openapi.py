@@ -21,12 +21,13 @@ import copy
 from typing import Any
 
 import msgspec
-from litestar import Request
+from litestar import Litestar, Request
 from litestar.openapi.plugins import JsonRenderPlugin
 
 from api.problems import PROBLEM_MEDIA_TYPE
 from store.evidence import Bundle
-from store.limits import MAX_QUERY_TEXT
+from store.limits import INT64_MAX, INT64_MIN, MAX_QUERY_TEXT
+from store.notes import CONTENT_REQUIRED
 
 Document = dict[str, Any]
 
@@ -59,17 +60,53 @@ ALTERNATIVES: dict[tuple[str, str], dict[str, dict[str, Any]]] = {
     ("get", "/live"): {"200": {"text/event-stream": TEXT}},
     ("get", "/metrics"): {"200": {"text/plain": TEXT}},
 }
+JSON_VALUE = "JsonValue"
+JSON_VALUE_SCHEMA = {
+    "anyOf": [
+        {"type": ["null", "boolean", "string"]},
+        {"type": "integer", "minimum": INT64_MIN, "maximum": INT64_MAX},
+        {"type": "number", "not": {"type": "integer"}},
+        {"type": "array", "items": {"$ref": REFS.format(name=JSON_VALUE)}},
+        {"type": "object", "additionalProperties": {"$ref": REFS.format(name=JSON_VALUE)}},
+    ]
+}
+# what a body must hold beyond each field's own schema, by component
+BODY_RULES: dict[str, dict[str, Any]] = {
+    "NewAnnotation": CONTENT_REQUIRED,
+    "AnnotationEdit": CONTENT_REQUIRED,
+}
 # answers whose one media type is in ALTERNATIVES: Litestar's guess is dropped
 REPLACED = {("get", "/disputes/{dispute_id}/bundle"), ("get", "/metrics")}
 
 
-def refine(document: Document) -> Document:
-    """A copy of Litestar's `document` that says what the server does (see above)."""
+def request_bodies(app: Litestar) -> list[type]:
+    """The types the handlers of `app` decode a request body into."""
+    bodies: list[type] = []
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            data = handler.parsed_fn_signature.parameters.get("data")
+            if data is not None and isinstance(data.annotation, type) and data.annotation not in bodies:
+                bodies.append(data.annotation)
+    return bodies
+
+
+def refine(document: Document, bodies: list[type] | None = None) -> Document:
+    """A copy of Litestar's `document` that says what the server does (see above), with the
+    request `bodies` (and the types they hold) as msgspec describes them."""
     refined = copy.deepcopy(document)
     schemas = refined.setdefault("components", {}).setdefault("schemas", {})
     _, components = msgspec.json.schema_components([Bundle], ref_template=REFS)
     for name, schema in components.items():
         schemas.setdefault(name, schema)
+    _, components = msgspec.json.schema_components(bodies or [], ref_template=REFS)
+    _bound_integers(components)
+    _bound_free_values(components)
+    schemas.update(components)
+    if bodies:
+        schemas[JSON_VALUE] = JSON_VALUE_SCHEMA
+    for name, rule in BODY_RULES.items():
+        if name in schemas:
+            schemas[name].update(copy.deepcopy(rule))
     _loosen_tuples(schemas)
     for path, item in refined.get("paths", {}).items():
         for method in METHODS:
@@ -93,6 +130,40 @@ def _refine_operation(method: str, path: str, operation: dict[str, Any]) -> None
         answer = responses.setdefault(status, {"description": "OK"})
         content = {} if (method, path) in REPLACED else answer.get("content") or {}
         answer["content"] = content | {name: {"schema": schema} for name, schema in media.items()}
+
+
+def _bound_integers(node: Any) -> None:
+    """Every integer of a body is a signed 64-bit one (api/guard.py refuses any other with
+    `number_out_of_range`), where its field says no narrower range."""
+    if isinstance(node, list):
+        for item in node:
+            _bound_integers(item)
+    elif isinstance(node, dict):
+        kinds = node.get("type")
+        if kinds == "integer" or (isinstance(kinds, list) and "integer" in kinds):
+            node.setdefault("minimum", INT64_MIN)
+            node.setdefault("maximum", INT64_MAX)
+        for value in node.values():
+            _bound_integers(value)
+
+
+def _bound_free_values(node: Any) -> None:
+    """A free value of a body (a ruleset's fields, an event's) is any JSON whose integers are
+    64-bit ones, as api/guard.py holds: `JsonValue`."""
+    if isinstance(node, list):
+        for item in node:
+            _bound_free_values(item)
+    elif isinstance(node, dict):
+        for key in ("items", "additionalProperties"):
+            if node.get(key) == {}:
+                node[key] = {"$ref": REFS.format(name=JSON_VALUE)}
+        if node.get("type") == "object" and "properties" not in node and "additionalProperties" not in node:
+            node["additionalProperties"] = {"$ref": REFS.format(name=JSON_VALUE)}
+        for key, schema in (node.get("properties") or {}).items():
+            if schema == {}:
+                node["properties"][key] = {"$ref": REFS.format(name=JSON_VALUE)}
+        for value in node.values():
+            _bound_free_values(value)
 
 
 def _loosen_tuples(node: Any) -> None:
@@ -127,9 +198,9 @@ class Refined:
         self.source: Document | None = None
         self.document: Document = {}
 
-    def __call__(self, document: Document) -> Document:
+    def __call__(self, document: Document, app: Litestar) -> Document:
         if document is not self.source:
-            self.source, self.document = document, refine(document)
+            self.source, self.document = document, refine(document, request_bodies(app))
         return self.document
 
 
@@ -141,4 +212,4 @@ class RefinedJsonPlugin(JsonRenderPlugin):
         self.refined = Refined()
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
-        return super().render(request, self.refined(openapi_schema))
+        return super().render(request, self.refined(openapi_schema, request.app))

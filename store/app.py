@@ -76,6 +76,10 @@ from store.sealing import SealingMapper, sealing_env
 from store.secrets import GameSecrets, hmac_equal, new_token, secrets_id
 from store.writer_process import WriterProcess
 
+# what _server_seed and the deal's lookup read (`invalid_seed`, `invalid_game_id`), for the document
+HEX_SEED = "^[0-9a-fA-F]{64}$"
+GAME_ID = {"format": "uuid"}
+
 
 class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     """A request to create a game. Names and tags are 1 to 64 characters, the client seed at
@@ -88,9 +92,11 @@ class NewGame(msgspec.Struct, forbid_unknown_fields=True):
     client_seed: ClientSeed = ""
     tags: Tags = []
     # administrators only: fixes the deal for a reproduction (64 hex digits)
-    server_seed: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    server_seed: (
+        Annotated[str, msgspec.Meta(max_length=64, extra_json_schema={"pattern": HEX_SEED})] | None
+    ) = None
     # a finished digital game whose deal this game replays (store/deals.py)
-    same_deal_as: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    same_deal_as: Annotated[str, msgspec.Meta(max_length=64, extra_json_schema=GAME_ID)] | None = None
 
 
 class CreatedGame(msgspec.Struct):

@@ -50,11 +50,31 @@ ActionId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ACTION_ID, p
 SeatId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_SEAT, pattern=NO_CONTROL)]
 Reason = Annotated[str, msgspec.Meta(max_length=MAX_REASON, pattern=NO_CONTROL)]
 Version = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
+# a version the handler checks against the game's length (`invalid_version`, with the range): the
+# OpenAPI document says it starts at 1
+VersionAt = Annotated[int, msgspec.Meta(extra_json_schema={"minimum": 1})]
 Count = Annotated[int, msgspec.Meta(ge=1, le=INT64_MAX)]
 Players = Annotated[list[Name], msgspec.Meta(max_length=MAX_PLAYERS)]
 Tags = Annotated[list[Name], msgspec.Meta(max_length=MAX_TAGS)]
-Options = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_OPTIONS)]
-ActionObject = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_ACTION_FIELDS)]
+# options_problem's limits, said in the OpenAPI document: a name is text, a value a string (JSON
+# text of a custom map may break lines), a 64-bit integer, a number or a boolean
+JSON_TEXT = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]*$"
+OPTION_VALUES = {
+    "propertyNames": {"maxLength": MAX_OPTION_NAME, "pattern": NO_CONTROL},
+    "additionalProperties": {
+        "anyOf": [
+            {"type": "string", "maxLength": MAX_OPTION_TEXT, "pattern": JSON_TEXT},
+            {"type": "integer", "minimum": INT64_MIN, "maximum": INT64_MAX},
+            {"type": "number", "not": {"type": "integer"}},
+            {"type": "boolean"},
+        ]
+    },
+}
+Options = Annotated[dict[str, Any], msgspec.Meta(max_length=MAX_OPTIONS, extra_json_schema=OPTION_VALUES)]
+ActionObject = Annotated[
+    dict[str, Any],
+    msgspec.Meta(max_length=MAX_ACTION_FIELDS, extra_json_schema={"propertyNames": {"pattern": NO_CONTROL}}),
+]
 
 
 _PATTERN_MESSAGE = f"Expected `str` matching regex {NO_CONTROL!r}"

@@ -14,7 +14,7 @@ annotation's author (and the administrator).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID, uuid4, uuid5
 
 import msgspec
@@ -23,6 +23,10 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.notes import (
+    COORDINATE_KINDS,
+    GLYPHS,
+    HIGHLIGHTS,
+    MAX_TEXT,
     Annotation,
     Annotations,
     Content,
@@ -33,7 +37,7 @@ from domain.notes import (
 )
 from store.app import Chronicle, _now
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
-from store.limits import Name
+from store.limits import Name, VersionAt
 from store.secrets import hash_token, hmac_equal, new_token
 from store.variations import Line, line
 
@@ -80,25 +84,46 @@ class ReviewTokens(Aggregate):
         return found
 
 
+# What domain/notes.py's content_problem checks, said in the OpenAPI document (only: the checks
+# stay there, each with its code). A text keeps newlines and tabs; a coordinate's name holds a
+# character that is not a space.
+DocumentedText = Annotated[
+    str, msgspec.Meta(extra_json_schema={"maxLength": MAX_TEXT, "pattern": r"^[^\x00-\x08\x0b-\x1f]*$"})
+]
+DocumentedGlyph = Annotated[str | None, msgspec.Meta(extra_json_schema={"enum": [*GLYPHS, None]})]
+DocumentedHighlight = Annotated[str | None, msgspec.Meta(extra_json_schema={"enum": [*HIGHLIGHTS, None]})]
+COORDINATE = f"^({'|'.join(COORDINATE_KINDS)}):[^\\s\\x00-\\x1f\\x7f][^\\x00-\\x1f\\x7f]{{0,55}}$"
+DocumentedCoordinate = Annotated[str | None, msgspec.Meta(extra_json_schema={"pattern": COORDINATE})]
+# the document's rendering of content_problem's first rule: a text that is not blank, a glyph or
+# a highlight (api/openapi.py adds it to both bodies)
+CONTENT_REQUIRED: dict[str, Any] = {
+    "anyOf": [
+        {"required": ["text"], "properties": {"text": {"pattern": "[^\\s\\x00-\\x1f]"}}},
+        {"required": ["glyph"], "properties": {"glyph": {"type": "string"}}},
+        {"required": ["highlight"], "properties": {"highlight": {"type": "string"}}},
+    ]
+}
+
+
 class NewAnnotation(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /games/{id}/annotations`: anchored at version `at` and, optionally, a
     `coordinate` (`KIND:NAME`, e.g. `card:Village`); a `text`, a `glyph` (`! ? !! ?? !? ?!`),
     a `highlight` (red, green, yellow, blue), or several."""
 
-    at: int
-    text: str = ""
-    glyph: str | None = None
-    highlight: str | None = None
-    coordinate: str | None = None
+    at: VersionAt
+    text: DocumentedText = ""
+    glyph: DocumentedGlyph = None
+    highlight: DocumentedHighlight = None
+    coordinate: DocumentedCoordinate = None
 
 
 class AnnotationEdit(msgspec.Struct, forbid_unknown_fields=True):
     """`PATCH /games/{id}/annotations/{annotation_id}`: the annotation's new content (whole)."""
 
-    text: str = ""
-    glyph: str | None = None
-    highlight: str | None = None
-    coordinate: str | None = None
+    text: DocumentedText = ""
+    glyph: DocumentedGlyph = None
+    highlight: DocumentedHighlight = None
+    coordinate: DocumentedCoordinate = None
 
 
 class ReviewerRequest(msgspec.Struct, forbid_unknown_fields=True):

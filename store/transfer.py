@@ -42,7 +42,7 @@ their ids, each judged again by the engine (store/dispute_transfer.py).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -94,7 +94,8 @@ class Header(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
 
 
 class Export(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    format: str
+    # checked by the import (`export_invalid`, naming the format it reads); said in the document
+    format: Annotated[str, msgspec.Meta(extra_json_schema={"enum": [FORMAT]})]
     game_id: str
     status: str
     chain: ChainHead

@@ -41,6 +41,7 @@ from domain.variations import Purpose, Variation, VariationList, derive_seed, li
 from store.app import Access, Chronicle, _now
 from store.audit import AuditReport, Divergence
 from store.errors import GameNotFound, InvalidRequest, SeedSealed, ServiceError, Unauthorized, VersionConflict
+from store.limits import VersionAt
 from store.secrets import GameSecrets, new_token
 
 
@@ -78,7 +79,7 @@ class BranchRequest(msgspec.Struct, forbid_unknown_fields=True):
     `at`; `purpose` `study` (a what-if line) or `game` (play on from here, with `players`,
     one name per seat; by default the base's)."""
 
-    at: int
+    at: VersionAt
     purpose: Literal["study", "game"] = "study"
     players: list[str] | None = None
 

@@ -27,11 +27,15 @@ from store import disputes, evidence
 from store.app import Chronicle
 from store.disputes import MAX_CLAIM, DisputeNotFound, DisputeView
 
+CLAIM_TEXT = {"pattern": r"^[^\x00-\x08\x0b-\x1f]*[^\s\x00-\x1f][^\x00-\x08\x0b-\x1f]*$"}
+
 
 class OpenDispute(msgspec.Struct, forbid_unknown_fields=True, rename={"first": "from", "last": "to"}):
     first: Annotated[int, msgspec.Meta(ge=1)]
     last: Annotated[int, msgspec.Meta(ge=1)]
-    claim: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CLAIM)]
+    # the OpenAPI document says what store/disputes.py checks (`invalid_claim`): not blank, no
+    # control character but newlines and tabs
+    claim: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CLAIM, extra_json_schema=CLAIM_TEXT)]
 
 
 class NewRuling(msgspec.Struct, forbid_unknown_fields=True):

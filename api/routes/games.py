@@ -106,6 +106,10 @@ def game_detail(
     return Response(detail, headers=etag(game.version))
 
 
+# what expected_version reads (a version of at most 18 digits stands for every 64-bit one)
+IF_MATCH = '^(W/)?"?([0-9]{1,18}|[*])"?$'
+
+
 def expected_version(in_body: int | None, if_match: str | None) -> int | None:
     """The version a write expects, from the body or `If-Match` (`"12"`, `12` or `*`)."""
     if if_match is None:
@@ -137,7 +141,9 @@ class _ActionOperation(Operation):
         header = Parameter(
             name="If-Match",
             param_in=ParamType.HEADER,
-            schema=Schema(one_of=[Schema(type=OpenAPIType.STRING), Schema(type=OpenAPIType.NULL)]),
+            schema=Schema(
+                one_of=[Schema(type=OpenAPIType.STRING, pattern=IF_MATCH), Schema(type=OpenAPIType.NULL)]
+            ),
             required=False,
             description='The version the write expects (`"12"`), as `expected_version` in the body.',
         )

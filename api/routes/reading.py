@@ -27,6 +27,8 @@ from store.errors import InvalidRequest
 from store.limits import INT64_MAX, INT64_MIN, MAX_SEAT
 
 NDJSON = "application/x-ndjson"
+# `from` and `to` are versions; _event_range refuses one below 1 (`invalid_version`)
+FROM_ONE = {"minimum": 1}
 PAGE = 500
 
 
@@ -94,11 +96,23 @@ def read_events(
     game_id: FromPath[str],
     start: Annotated[
         int | None,
-        QueryParameter(name="from", ge=INT64_MIN, le=INT64_MAX, description="first version (inclusive)"),
+        QueryParameter(
+            name="from",
+            ge=INT64_MIN,
+            le=INT64_MAX,
+            schema_extra=FROM_ONE,
+            description="first version (inclusive)",
+        ),
     ] = None,
     end: Annotated[
         int | None,
-        QueryParameter(name="to", ge=INT64_MIN, le=INT64_MAX, description="last version (inclusive)"),
+        QueryParameter(
+            name="to",
+            ge=INT64_MIN,
+            le=INT64_MAX,
+            schema_extra=FROM_ONE,
+            description="last version (inclusive)",
+        ),
     ] = None,
     hide_retracted: Annotated[
         bool,
@@ -130,7 +144,12 @@ def game_state(
     game_id: FromPath[str],
     at: Annotated[
         int | None,
-        QueryParameter(ge=INT64_MIN, le=INT64_MAX, description="the version to show (default: the latest)"),
+        QueryParameter(
+            ge=INT64_MIN,
+            le=INT64_MAX,
+            schema_extra={"minimum": 1},  # checked against the game's length (`invalid_version`)
+            description="the version to show (default: the latest)",
+        ),
     ] = None,
 ) -> StateView:
     """The state at version `at` (default the latest), redacted for the caller."""

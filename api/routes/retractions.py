@@ -18,7 +18,7 @@ from litestar.params import FromPath, HeaderParameter, JSONBody
 
 from api.auth import game_access, parse_game_id
 from api.problems import problem_responses
-from api.routes.games import etag, expected_version
+from api.routes.games import IF_MATCH, etag, expected_version
 from api.schemas import PendingRetraction, PendingRetractions, RetractionRequest
 from store.app import Chronicle, Retraction
 from store.errors import Unauthorized
@@ -42,7 +42,9 @@ def retract(
     chronicle: NamedDependency[Chronicle],
     token: NamedDependency[str | None],
     game_id: FromPath[str],
-    if_match: Annotated[str | None, HeaderParameter(name="If-Match")] = None,
+    if_match: Annotated[
+        str | None, HeaderParameter(name="If-Match", schema_extra={"pattern": IF_MATCH})
+    ] = None,
 ) -> Response[Retraction]:
     """Retract the last `count` live actions: the state, prompts, legal actions and log follow
     the corrected line, and the undone actions and their facts stay in the stream marked

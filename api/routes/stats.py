@@ -96,15 +96,41 @@ Mode = Annotated[Literal["digital", "physical"] | None, QueryParameter(descripti
 Player = Annotated[
     str | None, QueryParameter(max_length=MAX_NAME, description="a player's name (case-insensitive)")
 ]
-Since = Annotated[str | None, QueryParameter(description="finished on or after (ISO 8601 date or time)")]
-Until = Annotated[str | None, QueryParameter(description="finished on or before (ISO 8601 date or time)")]
-Variant = Annotated[list[str] | None, QueryParameter(description="variant option NAME=VALUE (repeatable)")]
+# the forms projections/filters.py reads (`invalid_filter` otherwise): a date or time, to the second
+DATE = (
+    "^[0-9]{4}(-(0[1-9]|1[0-2])(-(0[1-9]|[12][0-9]|3[01])"
+    "(T([01][0-9]|2[0-3])(:[0-5][0-9](:[0-5][0-9])?)?)?)?)?$"
+)
+# NAME=VALUE with a name that is not blank (projections/service.py's parse_variant)
+VARIANT = {"items": {"type": "string", "pattern": "^[^=]*[^=\\s][^=]*="}}
+Since = Annotated[
+    str | None,
+    QueryParameter(
+        schema_extra={"pattern": DATE}, description="finished on or after (ISO 8601 date or time)"
+    ),
+]
+Until = Annotated[
+    str | None,
+    QueryParameter(
+        schema_extra={"pattern": DATE}, description="finished on or before (ISO 8601 date or time)"
+    ),
+]
+Variant = Annotated[
+    list[str] | None,
+    QueryParameter(schema_extra=VARIANT, description="variant option NAME=VALUE (repeatable)"),
+]
 Across = Annotated[
     bool,
     QueryParameter(description="count a player's name as one player in every ruleset (default: per ruleset)"),
 ]
 Position = Annotated[
-    int | None, QueryParameter(ge=0, le=INT64_MAX, description="wait until the view covers this position")
+    int | None,
+    QueryParameter(
+        ge=0,
+        le=INT64_MAX,
+        schema_extra={"minimum": 0},  # Litestar leaves out a minimum of 0
+        description="wait until the view covers this position",
+    ),
 ]
 GameId = Annotated[str | None, QueryParameter(description="wait until this finished game is counted")]
 Wait = Annotated[float, QueryParameter(ge=0, le=MAX_WAIT, description="seconds to wait at most")]

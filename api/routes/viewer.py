@@ -62,7 +62,12 @@ def game_picture(
     game_id: FromPath[str],
     at: Annotated[
         int | None,
-        QueryParameter(ge=INT64_MIN, le=INT64_MAX, description="the version to show (default: the latest)"),
+        QueryParameter(
+            ge=INT64_MIN,
+            le=INT64_MAX,
+            schema_extra={"minimum": 1},  # checked against the game's length (`invalid_version`)
+            description="the version to show (default: the latest)",
+        ),
     ] = None,
 ) -> PictureView:
     """The game as a person sees it on the table at version `at` (default the latest), drawn

@@ -21,6 +21,10 @@ boundary of each parameter, a missing required header, an undeclared method), as
 Aiming never touches the part of a request its generation made invalid, so a request meant to
 break the schema still does.
 
+A request that fits the schema may still be refused for the game's state, which a schema cannot
+say (`STATE_REFUSALS`): positive_data_acceptance accepts, for those operations only, the status
+of that documented refusal, and the answer must then carry one of its codes.
+
 Failures are collected, not raised, so one run reports every one it met, by check.
 """
 
@@ -41,10 +45,13 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.errors import Unsatisfiable
 from schemathesis import Case, GenerationMode
 from schemathesis.checks import CHECKS, CheckFunction, load_all_checks
+from schemathesis.config import ChecksConfig, OperationConfig
+from schemathesis.config._checks import POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES
 from schemathesis.core.failures import Failure, FailureGroup
 from schemathesis.core.parameters import ParameterLocation
 from schemathesis.core.result import Ok
 from schemathesis.core.transport import Response
+from schemathesis.filters import FilterSet
 from schemathesis.schemas import APIOperation, BaseSchema
 
 from domain.ruleset import Mode, all_rulesets
@@ -178,10 +185,12 @@ def near_legal_action(draw: st.DrawFn, game: SeedGame) -> dict[str, Any] | str:
     return action
 
 
-def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
+def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> bool:
     """Point a generated request at a real game with a real token, most of the time, and make
     some action bodies near-legal: a generated request is refused for its first flaw, so
-    without this the rules would rarely be reached."""
+    without this the rules would rarely be reached. True if the body was rewritten: it no
+    longer is one the generator made to fit (or break) the schema."""
+    rewritten = False
     game = data.draw(st.sampled_from(games))
     generated = case.meta
     parts = generated.components if generated is not None else {}
@@ -209,6 +218,7 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
         if seat is not None:
             body["seat"] = seat
         case.body = body
+        rewritten = True
         if data.draw(st.booleans()):
             headers["Authorization"] = f"Bearer {game.recorder}"
     creating = case.operation.method.upper() == "POST" and case.operation.path == "/games"
@@ -216,6 +226,7 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
         # a real ruleset, so the generated options, tags and seeds reach its checks
         meta = data.draw(st.sampled_from([r.meta for r in all_rulesets()]))
         case.body["ruleset"] = meta.id
+        rewritten = True
         case.body["players"] = [f"P{i}" for i in range(data.draw(st.integers(1, meta.max_players + 1)))]
         if data.draw(st.booleans()):
             option = data.draw(st.sampled_from(meta.options))
@@ -223,6 +234,77 @@ def _aim(case: AnyCase, data: st.DataObject, games: list[SeedGame]) -> None:
             case.body["options"] = {option.name: value}
     if query_ok and case.operation.path.startswith("/stats") and case.query and "wait" in case.query:
         case.query["wait"] = 0  # the view is not run here: waiting for it only takes time
+    return rewritten
+
+
+# -- refusals for the game's state ----------------------------------------------------------------
+
+# (method, path) -> status -> the problem codes that answer a request fitting the schema when the
+# game's (or the server's) state refuses it; RULE stands for any refusal of the rules (a 422
+# naming its `rule`). schemathesis already accepts 404 and 409 (no such game, dispute or
+# annotation, a stale version, a finished game); these are the others, each a documented problem.
+RULE = "(a rule)"
+ACTION = {
+    # the rules refuse this action in this state (not this seat's turn, not legal now)
+    422: {RULE},
+    # the text or object is not an action of the game's ruleset, which the path names
+    400: {"bad_params", "bad_parameter", "unknown_action", "invalid_payload"}
+    | {"seat_required", "unknown_seat", "wrong_seat"},
+}
+PAST_THE_END = {400: {"invalid_version"}}  # a version after the game's last
+FILTERS = {400: {"invalid_filter"}}  # a ruleset, or a variant option, that is not installed
+STATE_REFUSALS: dict[tuple[str, str], dict[int, set[str]]] = {
+    # the ruleset, its player count and its options are those of an installed ruleset
+    ("POST", "/games"): {400: {"unknown_ruleset", "invalid_player_count", "invalid_option"}},
+    ("POST", "/games/{game_id}/actions"): ACTION,
+    ("POST", "/variations/{variation_id}/actions"): ACTION,
+    ("POST", "/games/{game_id}/retractions"): {422: {RULE}, 400: {"seat_required", "unknown_seat"}},
+    ("POST", "/games/{game_id}/retractions/{request_id}/approve"): {422: {RULE}},
+    ("POST", "/games/{game_id}/retractions/{request_id}/decline"): {422: {RULE}},
+    ("POST", "/games/{game_id}/resign"): {422: {RULE}, 400: {"seat_required", "unknown_seat"}},
+    ("POST", "/games/{game_id}/abandon"): {422: {RULE}},  # a finished game's record is closed
+    ("GET", "/games/{game_id}/export"): {400: {"game_not_finished"}},  # BG Stats takes scores
+    ("GET", "/games/{game_id}/state"): PAST_THE_END,
+    ("GET", "/games/{game_id}/picture"): PAST_THE_END,
+    ("POST", "/games/import/dominion"): {422: {"log_unreadable"}},
+    # an export's events must verify (their hash chain, the rules replaying them)
+    ("POST", "/games/import"): {400: {"export_invalid"}},
+    ("POST", "/games/{game_id}/disputes"): {400: {"invalid_range"}},  # within the game's versions
+    ("POST", "/games/{game_id}/annotations"): PAST_THE_END,
+    # a version past the end, or inside an action (between it and its last fact)
+    ("POST", "/games/{game_id}/variations"): {400: {"invalid_version", "not_a_position"}},
+    ("GET", "/stats"): FILTERS,
+    ("GET", "/stats/tables/{table_id}"): FILTERS,
+    ("GET", "/stats/figures"): FILTERS,
+}
+
+
+def expect_state_refusals(schema: BaseSchema) -> None:
+    """Configure positive_data_acceptance of each operation in `STATE_REFUSALS` to accept its
+    state's refusals besides schemathesis's own expected statuses."""
+    defaults = list(POSITIVE_DATA_ACCEPTANCE_EXPECTED_STATUSES)
+    for (method, path), refusals in STATE_REFUSALS.items():
+        statuses = defaults + [str(status) for status in sorted(refusals)]
+        only = FilterSet()
+        only.include(method=method, path=path)
+        checks = ChecksConfig.from_dict({"positive_data_acceptance": {"expected-statuses": statuses}})
+        schema.config.operations.operations.append(OperationConfig(filter_set=only, checks=checks))
+
+
+def _unexplained_refusal(case: AnyCase, response: Response) -> str | None:
+    """A state's refusal of a request that fits the schema must carry one of its codes."""
+    generated = case.meta
+    if generated is None or not generated.generation.mode.is_positive:
+        return None
+    key = (case.operation.method.upper(), case.operation.path)
+    codes = STATE_REFUSALS.get(key, {}).get(response.status_code)
+    if codes is None:
+        return None
+    with suppress(ValueError, AttributeError):
+        problem = response.json()
+        if problem.get("code") in codes or (RULE in codes and "rule" in problem):
+            return None
+    return f"refused a request fitting the schema with {response.status_code}, not for the game's state"
 
 
 # -- the run ------------------------------------------------------------------------------------
@@ -258,6 +340,7 @@ def fuzz(
     """Every operation, positive then negative, `examples` generated requests each (and with
     `checking`, its coverage requests first)."""
     checking = checking or Checking()
+    expect_state_refusals(schema)
     figures = Figures()
     started = time.perf_counter()
     operations = [result.ok() for result in schema.get_all_operations() if isinstance(result, Ok)]
@@ -304,9 +387,9 @@ def _explore(
     @given(strategy)
     def explore(pair: tuple[AnyCase, st.DataObject]) -> None:
         case, data = pair
-        _aim(case, data, games)
+        rewritten = _aim(case, data, games)
         figures.examples += 1
-        _check(case, send, head, figures, checking)
+        _check(case, send, head, figures, checking, rewritten)
 
     if seed is not None:
         explore = hypothesis_seed(seed)(explore)
@@ -314,7 +397,11 @@ def _explore(
         explore()
 
 
-def _check(case: AnyCase, send: Send, head: Head, figures: Figures, checking: Checking) -> None:
+def _check(
+    case: AnyCase, send: Send, head: Head, figures: Figures, checking: Checking, rewritten: bool = False
+) -> None:
+    """Send `case` and judge its answer; a `rewritten` body is not judged by whether it fits the
+    schema (positive_data_acceptance, a state's refusal)."""
     before = head()
     response = send(case)
     figures.requests += 1
@@ -329,7 +416,12 @@ def _check(case: AnyCase, send: Send, head: Head, figures: Figures, checking: Ch
         problems.append("a traceback in the body")
     if 400 <= status < 500 and head() != before:
         problems.append(f"a rejected request ({status}) appended events")
+    unexplained = _unexplained_refusal(case, response) if checking.checks and not rewritten else None
+    if unexplained is not None:
+        problems.append(unexplained)
     for check in checking.checks:
+        if rewritten and check.__name__ == "positive_data_acceptance":
+            continue
         try:
             case.validate_response(response, checks=[check], transport_kwargs=checking.transport)
         except (Failure, FailureGroup) as error:

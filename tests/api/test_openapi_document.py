@@ -5,6 +5,7 @@ are, every error is a problem, and a text parameter says it holds no control cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
@@ -103,3 +104,68 @@ def test_real_answers_fit_the_document(api: Api, chronicle: Chronicle, schema: B
         schema["/games/{game_id}/export"]["GET"].validate_response(answer)
     # Litestar adds the charset of a text answer: the metrics named it too, and it came twice
     assert answers["GET", "/metrics"].headers["content-type"].count("charset") == 1
+
+
+def _parameter(document: dict[str, Any], method: str, path: str, name: str) -> dict[str, Any]:
+    for parameter in document["paths"][path][method]["parameters"]:
+        if parameter["name"] == name:
+            found: dict[str, Any] = parameter["schema"]
+            return found
+    raise AssertionError(f"{method} {path} has no parameter {name}")
+
+
+def test_request_schemas_say_what_the_server_refuses(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    bodies = {
+        operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
+        for item in document["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and "requestBody" in operation
+    }
+    assert len(bodies) >= 12
+    # every body refuses a field it does not know (forbid_unknown_fields)
+    assert {name: schemas[name].get("additionalProperties") for name in bodies} == dict.fromkeys(
+        bodies, False
+    )
+    # an action's notation is text of at least one character, without control characters
+    notation = [a for a in schemas["ActionRequest"]["properties"]["action"]["anyOf"] if a["type"] == "string"]
+    assert notation[0]["minLength"] == 1 and "pattern" in notation[0]
+    # an annotation says something; its glyph and highlight are from their lists; versions start at 1
+    for name in ("NewAnnotation", "AnnotationEdit"):
+        assert [rule["required"] for rule in schemas[name]["anyOf"]] == [["text"], ["glyph"], ["highlight"]]
+        assert "!?" in schemas[name]["properties"]["glyph"]["enum"]
+        assert re.search(schemas[name]["properties"]["coordinate"]["pattern"], "card:Village")
+        assert not re.search(schemas[name]["properties"]["coordinate"]["pattern"], "card: ")
+    assert schemas["NewAnnotation"]["properties"]["at"]["minimum"] == 1
+    assert schemas["BranchRequest"]["properties"]["at"]["minimum"] == 1
+    assert schemas["Export"]["properties"]["format"]["enum"] == ["chronicle-export-v1"]
+    # every integer of a body is a signed 64-bit one
+    assert schemas["ExportedEvent"]["properties"]["version"]["maximum"] == 2**63 - 1
+    free = schemas["ExportedEvent"]["properties"]["fields"]["additionalProperties"]["$ref"]
+    integer = [kind for kind in schemas[free.rsplit("/", 1)[1]]["anyOf"] if kind["type"] == "integer"]
+    assert integer == [{"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}]
+    # the statistics filters' forms
+    since = _parameter(document, "get", "/stats", "since")["pattern"]
+    assert [bool(re.search(since, text)) for text in ("2026", "2026-03-14T09:30:05", "S", "2026-13")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    variant = _parameter(document, "get", "/stats", "variant")["items"]["pattern"]
+    assert [bool(re.search(variant, text)) for text in ("map=west", " =x", "", "x")] == [
+        True,
+        False,
+        False,
+        False,
+    ]
+    assert _parameter(document, "get", "/stats", "position")["minimum"] == 0
+    assert _parameter(document, "get", "/games/{game_id}/events", "from")["minimum"] == 1
+    assert _parameter(document, "get", "/games/{game_id}/state", "at")["minimum"] == 1
+    if_match = _parameter(document, "post", "/games/{game_id}/retractions", "If-Match")["pattern"]
+    assert [bool(re.search(if_match, text)) for text in ('"12"', 'W/"3"', "*", "null")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
