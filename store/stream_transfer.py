@@ -3,12 +3,12 @@ back into the store's events: the shared step of carrying a game's events, its a
 variations and disputes (store/transfer.py, store/studies_transfer.py, store/dispute_transfer.py).
 
 Every exported event is read against its event class before anything is stored: a field the
-class does not declare, a declared field that is missing, or a value of another type than the
-class declares is refused (`export_invalid`). The library's mapper would store whatever the
-file holds, and a stored field no event class knows is read by nobody, so it would forge a
-record that every later export carries. Two fields stand beside the declared ones, as the store
-writes them: each game event's digest in the hash chain (absent before the chain existed), and
-a same-deal game's first game on its `GameCreated`.
+class does not declare, a declared field without a default that is missing, or a value of
+another type than the class declares is refused (`export_invalid`). The library's mapper would
+store whatever the file holds, and a stored field no event class knows is read by nobody, so it
+would forge a record that every later export carries. Two fields stand beside the declared ones,
+as the store writes them: each game event's digest in the hash chain (absent before the chain
+existed), and a same-deal game's first game on its `GameCreated`.
 """
 
 from __future__ import annotations
@@ -49,6 +49,14 @@ def _declared(topic: str) -> dict[str, Any]:
     return {f.name: hints[f.name] for f in dataclasses.fields(cls) if f.name not in ROW_FIELDS}
 
 
+@cache
+def _optional(topic: str) -> frozenset[str]:
+    """The fields of `topic`'s class with a default: a field added to an event type since an
+    export was written (a dispute's `game_head`) may be absent from it."""
+    fields = dataclasses.fields(resolve_topic(topic))
+    return frozenset(f.name for f in fields if f.default is not dataclasses.MISSING)
+
+
 def exported_event(
     app: Chronicle, stream_id: UUID, version: int, topic: str, fields: dict[str, Any], what: str
 ) -> Any:
@@ -57,7 +65,7 @@ def exported_event(
     where = f"Version {version} of the {what} stream"
     declared = _declared(topic)
     unknown = sorted(set(fields) - set(declared) - EXTRA_FIELDS.get(topic, frozenset()))
-    missing = sorted(set(declared) - set(fields))
+    missing = sorted(set(declared) - set(fields) - _optional(topic))
     if unknown or missing:
         said = [f"holds {', '.join(unknown)}, which {topic} does not have"] if unknown else []
         said += [f"lacks {', '.join(missing)}"] if missing else []

@@ -121,7 +121,11 @@ def test_a_missing_body_is_a_400_invalid_request_problem(api: Api) -> None:
 
 
 def test_a_dominion_game_with_empires_is_created_with_its_landscapes_in_the_view(api: Api) -> None:
-    body = {"ruleset": "dominion", "players": ["Ann", "Ben"], "options": {"kingdom": "advanced_intro"}}
+    body = {
+        "ruleset": "dominion",
+        "players": ["Ann", "Ben"],
+        "options": {"kingdom": "advanced_intro", "expansions": "base,empires"},
+    }
     response = api.client.post("/games", json=body)
     assert response.status_code == 201, response.text
     view = api.client.get(f"/games/{response.json()['game_id']}/state").json()

@@ -171,11 +171,15 @@ def answers(state: State, d: Decision) -> list[Any]:
             return _multisets(tuple(c for c, n in pool.items() for _ in range(min(n, d.hi))), d.hi, d.hi)
         return [(name,) for name in sorted(_observable(state, d))]
     if d.kind == "kingdom":
-        return [
+        kingdoms = [
             (tuple(sorted(piles)), DATA.preset_landscapes.get(name, ()), None)
             for name, piles in offered_presets(state).items()
             if "Obelisk" not in DATA.preset_landscapes.get(name, ())
         ]
+        # A game whose sets recommend no kingdom (the 2nd-edition base game alone) still has
+        # one to show: the first ten piles of its random pool. The table names its own.
+        pool_piles = DATA.randomizers(state.variants.expansions, state.variants.base_edition)
+        return kingdoms or [(pool_piles[:10], (), None)]
     if d.kind == "first_player":
         return list(state.seats)
     return []

@@ -60,7 +60,7 @@ def test_a_physical_session_recorded_by_hand_replays_step_by_step_and_audits_cle
     line = cli.fails(1, "record", game, "move xiangzhou luoyang:1", "move chengdu xiangzhou:1")
     assert "NOT_ENOUGH_UNMOVED" in line
     log = cli.ok("log", game)
-    assert "Petty Warlord" in log and "three_of_a_kind" in log and "(observed)" in log
+    assert "Petty Warlord" in log and "three kings" in log and "(observed)" in log
     screens = cli.ok("replay", game, stdin="n\n" * 80 + "q\n")
     assert "version 2 /" in screens and "xiangzhou: armies=1, army_owner=p2" in screens
     assert "clean" in cli.ok("audit", game)
