@@ -36,6 +36,11 @@ WAIT = 60.0  # seconds a process opening the store waits for PostgreSQL to answe
 WAIT_KEY = "CHRONICLE_PG_WAIT"
 
 
+# Seconds a PostgreSQL write waits for the events table's write lock in one attempt; the library
+# tries an insert ten times, 0.2 s apart, so a write waits about 12 s in all, then answers 503.
+POSTGRES_LOCK_TIMEOUT = "1"
+
+
 class StoreConfigError(ValueError):
     pass
 
@@ -98,6 +103,10 @@ def store_env(url: str) -> dict[str, str]:
             # one session kept, up to N - 1 while busy: the lease's is the last (projections/lease.py)
             "POSTGRES_POOL_SIZE": "1",
             "POSTGRES_MAX_OVERFLOW": str(postgres_connections(url) - 2),
+            # the library's: a write waits for the events table's write lock (held by another
+            # process's commit, or a session that hangs) in its bound, then answers 503
+            # `store_unavailable` rather than hang (0 would wait for ever)
+            "POSTGRES_LOCK_TIMEOUT": POSTGRES_LOCK_TIMEOUT,
             WAIT_KEY: str(postgres_wait()),
         }
         schema = parse_qs(parsed.query).get("schema")

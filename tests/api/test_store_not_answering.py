@@ -33,6 +33,7 @@ from tests.api.support import assert_problem
 SILENCE = 4.0  # the writer's bound in these tests (15 s served): longer than the health check's
 SLACK = 1.5  # seconds a loaded machine may add to an answer's bound
 HELD = 7.0  # seconds another session holds the PostgreSQL events table
+WRITE_BOUND = 12.0  # seconds a PostgreSQL write waits for the table's lock (store/config.py)
 
 
 @pytest.fixture
@@ -182,3 +183,33 @@ def test_health_reports_a_database_that_does_not_answer_and_recovers_with_it(pos
         while (answer := client.get("/health")).status_code != 200:
             assert time.monotonic() < deadline, answer.text
         assert answer.json()["store"] == "postgresql"
+
+
+@pytest.mark.postgres
+def test_a_write_behind_a_held_table_lock_answers_503_within_its_bound_and_is_taken_after(
+    postgres_url: str,
+) -> None:
+    """Another session holds the events table's write lock for longer than a write waits (ten
+    tries of `POSTGRES_LOCK_TIMEOUT`, 1 s, 0.2 s apart): the write is refused in its bound,
+    stores nothing, and the same action id is taken once the lock is gone."""
+    schema = postgres_url.rsplit("schema=", 1)[1]
+    with TestClient(create_app(store=postgres_url)) as client:
+        table = Table(client)
+        assert table.post(table.next_action()).status_code == 201
+        body = table.next_action()
+        with psycopg.connect(postgres_url.split("?", 1)[0]) as locker:
+            events = client.app.state.chronicle.recorder.events_table_name
+            locker.execute(f'LOCK TABLE "{schema}".{events} IN EXCLUSIVE MODE')  # reads still go on
+            release = threading.Timer(WRITE_BOUND + SLACK + 2.0, locker.rollback)
+            release.start()
+            try:
+                refused, waited = timed(lambda: table.post(body))
+            finally:
+                release.join()
+        assert_problem(refused, 503, "store_unavailable")
+        assert WRITE_BOUND - 2.0 <= waited < WRITE_BOUND + SLACK
+        taken = table.post(body)
+        assert taken.status_code == 201, taken.text
+    with closing(Chronicle(postgres_url)) as reader:
+        stored = [e for e in reader.stored_events(UUID(table.id)) if isinstance(e, ActionRecorded)]
+    assert [e.action_id for e in stored] == list(table.acknowledged)  # each once, in order
