@@ -38,7 +38,7 @@ only, never a deal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID, uuid5
 
 import msgspec
@@ -49,9 +49,6 @@ from eventsourcing.persistence import IntegrityError
 from domain.events import GameCreated
 from domain.variations import Variation
 from store.errors import Forbidden, InvalidRequest, VersionConflict
-
-if TYPE_CHECKING:
-    from projections.tables import Table
 
 _NAMESPACE = UUID("3f0a6a0e-54a4-4a55-9a3b-1a2f4f8c2b7d")
 
@@ -295,26 +292,3 @@ def comparison(app: Any) -> list[dict[str, Any]]:
                 }
             )
     return rows
-
-
-def comparison_table(app: Any, ruleset: str | None = None) -> Table:
-    """`comparison` as a statistics table (`same_deal`), for `chronicle stats` and the API."""
-    from projections.tables import Column, Table
-
-    rows = [r for r in comparison(app) if ruleset is None or r["ruleset"] == ruleset]
-    columns = [
-        Column("deal", "deal", "text", "the deal: the id of its first game"),
-        Column("table", "table", "count", "the table's number among the games of the deal, 1 first"),
-        Column("game", "game", "text", "the game's id"),
-        Column("players", "players and scores", "text", "each player with the final score, in seat order"),
-        Column("winners", "winners", "text", "the game's winners (empty while it runs)"),
-        Column("status", "status", "text", "running, finished or abandoned"),
-    ]
-    return Table(
-        "same_deal",
-        "Same deal: the tables that played one deal",
-        "game",
-        columns,
-        rows,
-        "One row per game of every deal more than one table played.",
-    )

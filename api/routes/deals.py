@@ -11,9 +11,9 @@ from litestar import get
 from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
+from projections.same_deal import comparison_table
 from projections.tables import Table
 from store.app import Chronicle
-from store.deals import comparison_table
 
 
 @get("/stats/same-deal", sync_to_thread=True, tags=["statistics"])

@@ -202,8 +202,8 @@ def _local_tables(args: argparse.Namespace, filters: Any) -> tuple[tuple[str, st
 
 
 def _same_deal_table(app: Any, filters: Any) -> Any:
-    """The tables that played one deal side by side (store/deals.py); read from the store."""
-    from store.deals import comparison_table
+    """The tables that played one deal side by side (projections/same_deal.py); read from the store."""
+    from projections.same_deal import comparison_table
 
     return comparison_table(app, filters.ruleset)
 
