@@ -36,11 +36,12 @@ from api.auth import bearer_token, game_access, parse_game_id
 from api.problems import problem_responses
 from api.settings import EdgeSettings
 from projections.games_index import GameIndex
+from projections.live_feed import follow_feed
 from store.app import Chronicle
 from store.errors import InvalidRequest, ServiceError
 from store.fanout import Fanout
 from store.limits import INT64_MAX
-from store.live import LiveGames, follow_feed
+from store.live import LiveGames
 
 EVENT_STREAM = "text/event-stream"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

@@ -10,7 +10,8 @@ hundred spectators cost one redaction.
 
 Positions are versions: a subscriber sends each version once, in order, whatever order the
 hints (store/fanout.py) arrive in. A finished game is immutable, so a stream ends after its
-finishing event. The feed of all games follows the store's sequence the same way, by position.
+finishing event. The feed of all games (projections/live_feed.py) follows the store's sequence
+the same way, by position.
 """
 
 from __future__ import annotations
@@ -28,9 +29,8 @@ import msgspec
 from domain import reading
 from domain.game import Game
 from domain.reading import StoredEvent
-from projections.games_index import GameIndex
 from store.app import Access, Chronicle
-from store.fanout import FEED, GAME_TOPICS, Fanout, Hint
+from store.fanout import Fanout, Hint
 
 BATCHES = 16  # refreshes kept per followed game; an older position is read from the store
 PAGE = 500  # events per read when catching up from the store
@@ -224,82 +224,3 @@ class LiveGames:
                     yield []
         finally:
             self.close(live)
-
-
-class LiveSummary(msgspec.Struct):
-    """A game as the feed shows it: public, like the listing of games."""
-
-    game_id: str
-    ruleset: str
-    mode: str
-    players: list[str]
-    tags: list[str]
-    status: str
-    version: int
-    position: int
-    winners: list[str] = []
-
-
-async def follow_feed(
-    chronicle: Chronicle, index: GameIndex, fanout: Fanout, after: int | None
-) -> AsyncIterator[list[LiveSummary] | int]:
-    """Summaries of the games that changed after position `after` of the store's sequence (by
-    default from now: the first item is then the current position), one per game per step,
-    in order of position; an empty list after `KEEPALIVE` seconds of silence."""
-    woken = asyncio.Event()
-
-    def hint(_hint: Hint) -> None:
-        woken.set()
-
-    unwatch = fanout.watch(FEED, hint)
-    try:
-        if after is None:
-            after = await asyncio.to_thread(lambda: chronicle.recorder.max_notification_id() or 0)
-            yield after
-        position = after
-        while True:
-            woken.clear()
-            summaries, reached = await asyncio.to_thread(_changed_since, chronicle, index, position)
-            if reached > position:
-                position = reached
-                if summaries:
-                    yield summaries
-                continue
-            try:
-                await asyncio.wait_for(woken.wait(), KEEPALIVE)
-            except TimeoutError:
-                yield []
-    finally:
-        unwatch()
-
-
-def _changed_since(chronicle: Chronicle, index: GameIndex, position: int) -> tuple[list[LiveSummary], int]:
-    """The games changed after `position` (one page of the sequence), and the position read up to."""
-    notifications = chronicle.recorder.select_notifications(
-        start=position, limit=PAGE, topics=GAME_TOPICS, inclusive_of_start=False
-    )
-    if not notifications:
-        return [], position
-    latest: dict[str, tuple[int, int]] = {}
-    for n in notifications:
-        latest[str(n.originator_id)] = (n.originator_version, n.id)
-    index.catch_up()
-    shown = []
-    for game_id, (version, at) in sorted(latest.items(), key=lambda item: item[1][1]):
-        summary = index.games.get(game_id)
-        if summary is None:
-            continue
-        shown.append(
-            LiveSummary(
-                game_id=game_id,
-                ruleset=summary.ruleset,
-                mode=summary.mode,
-                players=list(summary.players),
-                tags=list(summary.tags),
-                status=summary.status,
-                version=version,
-                position=at,
-                winners=list(summary.winners),
-            )
-        )
-    return shown, notifications[-1].id
