@@ -1,9 +1,10 @@
 """The wire shapes of the HTTP API (msgspec Structs; they are the OpenAPI schemas too).
 
 The service's own Structs are reused where they already are the wire shape: `NewGame`,
-`CreatedGame`, `Recorded`, `Retraction` (store.app), `StoredEvent` (domain.reading), `GameSummary`
-(projections.games_index) and `AuditReport` (store.audit). `StoredEvent` is encoded with its
-defaults, so every event carries `retracted` (false unless a later retraction undid it).
+`CreatedGame`, `Recorded`, `Retraction` (store.app), `StoredEvent` (domain.reading), `RulesetInfo`
+(domain.ruleset_info), `GameSummary` (projections.games_index) and `AuditReport` (store.audit).
+`StoredEvent` is encoded with its defaults, so every event carries `retracted` (false unless a
+later retraction undid it).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any, Literal
 import msgspec
 
 from domain.reading import StoredEvent
-from domain.ruleset import Ruleset, VariantOption
+from domain.ruleset import Ruleset
+from domain.ruleset_info import RulesetInfo
 from projections.games_index import GameSummary
 from store.limits import ActionId, ActionObject, Count, Notation, Reason, SeatId, Version, payload_problem
 
@@ -30,57 +32,6 @@ class Health(msgspec.Struct, omit_defaults=True):
     projections: Literal["running", "standby", "external"]
     process: int
     redis: Literal["up", "down"] | None = None
-
-
-class OptionInfo(msgspec.Struct):
-    """One variant option of a ruleset: `choices` for an enumeration, `min`/`max` for a number."""
-
-    name: str
-    default: str | int | bool
-    choices: list[str | int | bool] | None
-    min: int | None
-    max: int | None
-    description: str
-
-    @classmethod
-    def of(cls, option: VariantOption) -> OptionInfo:
-        choices = list(option.choices) if option.choices is not None else None
-        return cls(option.name, option.default, choices, option.minimum, option.maximum, option.description)
-
-
-class RulesetInfo(msgspec.Struct):
-    """A ruleset's metadata as listed by `GET /rulesets`."""
-
-    id: str
-    version: str
-    title: str
-    seat_ids: list[str]
-    min_players: int
-    max_players: int
-    hidden_information: bool
-    chance: bool
-    spec: str
-    options: list[OptionInfo]
-
-    @classmethod
-    def fields_of(cls, ruleset: Ruleset[Any, Any, Any]) -> dict[str, Any]:
-        meta = ruleset.meta
-        return {
-            "id": meta.id,
-            "version": meta.version,
-            "title": meta.title,
-            "seat_ids": list(meta.seat_ids),
-            "min_players": meta.min_players,
-            "max_players": meta.max_players,
-            "hidden_information": meta.hidden_information,
-            "chance": meta.chance,
-            "spec": meta.spec,
-            "options": [OptionInfo.of(o) for o in meta.options],
-        }
-
-    @classmethod
-    def of(cls, ruleset: Ruleset[Any, Any, Any]) -> RulesetInfo:
-        return cls(**cls.fields_of(ruleset))
 
 
 class RulesetDetail(RulesetInfo):

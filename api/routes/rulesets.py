@@ -10,8 +10,9 @@ from litestar import get
 from litestar.params import FromPath
 
 from api.problems import problem_responses
-from api.schemas import RulesetDetail, RulesetInfo, RulesetList
+from api.schemas import RulesetDetail, RulesetList
 from domain.ruleset import all_rulesets, get_ruleset
+from domain.ruleset_info import RulesetInfo
 from store.errors import ServiceError
 from store.references import reference, reference_ids
 

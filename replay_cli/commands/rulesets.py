@@ -32,8 +32,8 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def _local() -> list[dict[str, Any]]:
-    from api.schemas import RulesetInfo
     from domain.ruleset import all_rulesets
+    from domain.ruleset_info import RulesetInfo
 
     return [msgspec.to_builtins(RulesetInfo.of(r)) for r in all_rulesets()]
 
