@@ -16,6 +16,8 @@ custom map), `metrics(state)` and `dice(fact)` (statistics), `resign_outcome(sta
 together with the state its facts lead to, for a ruleset whose `decide` already folds them
 to reach it (`decider` gives it to callers, or decide-then-fold where a ruleset lacks it).
 The state must equal folding the facts with `evolve`: a replay folds them again.
+`read_online_log(text, kingdom)` reads a log of the game played online, for the store to import
+(domain/online_logs.py, which declares it and finds it).
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.

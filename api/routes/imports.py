@@ -1,8 +1,8 @@
 """Importing a game log: `POST /games/import/dominion` with a Dominion Online log's text.
 
-The service checks the log before anything is stored (`store.imports.check_log`: a 422
-problem `cards_not_implemented`, `log_kingdom`, `log_unreadable`, ...), then records
-it action by action through the same append path as `POST /games/{id}/actions`. The answer
+The service checks the log before anything is stored (store/imports.py, through the ruleset's
+`read_online_log`: a 422 problem `cards_not_implemented`, `log_kingdom`, `log_unreadable`, ...),
+then records it action by action through the same append path as `POST /games/{id}/actions`. The answer
 is the import's report (its game, status, turns, actions, the log's scores beside
 Chronicle's, the first refusal) with the game's tokens, shown this once. Creating the game
 follows the server's creation policy like `POST /games`.
@@ -59,7 +59,7 @@ def import_dominion_log(
     """Turn a Dominion Online log (the 2012-13 format or today's) into a physical game. A log the rules
     refuse part way keeps the actions before the refusal; the report names the refused one."""
     settings.check_create(token, chronicle.is_admin(token))
-    report, created = import_with_tokens(chronicle, data.log, data.source, data.kingdom)
+    report, created = import_with_tokens(chronicle, data.log, data.source, data.kingdom, game="dominion")
     return ImportedGame(report, created.recorder_token, created.seat_tokens)
 
 

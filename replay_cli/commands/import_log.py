@@ -119,7 +119,7 @@ def _imports(
     try:
         for path, text in texts:
             try:
-                yield path, (import_log(app, text, path, kingdom), {})
+                yield path, (import_log(app, text, path, kingdom, game=args.game), {})
             except LogRefused as error:
                 yield path, error
     finally:

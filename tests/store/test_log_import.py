@@ -10,9 +10,10 @@ from uuid import UUID
 import pytest
 
 from domain.events import FactRecorded
+from domain.games.dominion.online_import import implemented_sets
 from store.app import Chronicle
 from store.audit import audit_events
-from store.imports import LogRefused, implemented_sets, import_log
+from store.imports import LogRefused, import_log
 
 LOGS = Path(__file__).parents[1] / "data" / "dominion-logs"
 TWO_PLAYER = "log.50a0e49ce4b03482c09cbdb0.1363497384350.txt"
@@ -72,7 +73,7 @@ def test_a_real_two_player_base_game_imports_audit_clean_with_the_logs_final_sco
 
 
 def _imports_the_two_player_game(app: Chronicle) -> None:
-    report = import_log(app, (LOGS / TWO_PLAYER).read_text(), TWO_PLAYER)
+    report = import_log(app, (LOGS / TWO_PLAYER).read_text(), TWO_PLAYER, game="dominion")
     assert report.status == "finished", report.message
     assert report.scores == {"Lady Sarra": 38, "KeyNoir": 34} == report.scores_log
     assert report.turns == report.turns_log == 48
@@ -88,7 +89,7 @@ def _imports_the_two_player_game(app: Chronicle) -> None:
 
 
 def test_a_game_a_player_quit_is_imported_up_to_there_and_reported(app: Chronicle) -> None:
-    report = import_log(app, (LOGS / QUIT).read_text(), QUIT)
+    report = import_log(app, (LOGS / QUIT).read_text(), QUIT, game="dominion")
     assert report.status == "left" and "guest2666.0000 left" in report.message
     assert report.scores == report.scores_log == {
         "Villager Bot": 3, "guest2666.0000": 7, "Defender Bot": 3, "Banker Bot": 3,
@@ -135,7 +136,7 @@ def test_a_log_chronicle_cannot_import_is_refused_before_anything_is_stored(
 ) -> None:
     before = app.recorder.max_notification_id()
     with pytest.raises(LogRefused) as refused:
-        import_log(app, (LOGS / name).read_text(), name)
+        import_log(app, (LOGS / name).read_text(), name, game="dominion")
     assert refused.value.code == code and named in refused.value.detail
     assert app.recorder.max_notification_id() == before
 
@@ -149,7 +150,7 @@ def test_the_first_refused_action_is_reported_with_its_turn_line_and_rule(app: C
             "Lady Sarra - plays 4 Copper\nLady Sarra - buys Gold",
         )
     )
-    report = import_log(app, text, "edited")
+    report = import_log(app, text, "edited", game="dominion")
     assert report.status == "refused"
     refusal = report.refusal
     assert refusal is not None
@@ -169,7 +170,7 @@ def test_a_real_game_of_todays_format_imports_with_hidden_draws_audit_clean(
     engine's final count; every log line is accounted for by a fact."""
     app = Chronicle(f"sqlite:///{tmp_path}/games.sqlite3")
     try:
-        report = import_log(app, (LOGS / log.name).read_text(), log.name, log.kingdom)
+        report = import_log(app, (LOGS / log.name).read_text(), log.name, log.kingdom, game="dominion")
         assert report.status == "finished", report.message
         assert report.scores == report.scores_log == log.scores
         assert report.turns == report.turns_log == log.turns
@@ -195,7 +196,7 @@ def test_a_log_of_todays_format_without_its_kingdom_is_refused_naming_the_piles_
 ) -> None:
     before = app.recorder.max_notification_id()
     with pytest.raises(LogRefused) as refused:
-        import_log(app, (LOGS / TODAY_MILITIA).read_text(), TODAY_MILITIA)
+        import_log(app, (LOGS / TODAY_MILITIA).read_text(), TODAY_MILITIA, game="dominion")
     assert refused.value.code == "log_kingdom"
     assert "names only 4 kingdom piles" in refused.value.detail and "Poacher" in refused.value.detail
     assert app.recorder.max_notification_id() == before
@@ -210,7 +211,7 @@ def test_a_player_who_resigns_in_a_log_of_todays_format_resigns_in_the_game(app:
         text[: text.index("Turn 10 - Lord Rattington")]
         + "The game has ended.\nLord Rattington has resigned.\n"
     )
-    report = import_log(app, text, "resigned", log.kingdom)
+    report = import_log(app, text, "resigned", log.kingdom, game="dominion")
     assert report.status == "left" and "Lord Rattington left the online game" in report.message
     # 18 turn headers; the rules had begun Lord Rattington's 10th turn when he resigned.
     assert (report.turns_log, report.turns) == (18, 19)
@@ -243,7 +244,7 @@ def test_an_opponents_sentry_look_the_log_hides_is_entered_unseen_and_the_game_i
         "Festival",
         "Market",
     )
-    report = import_log(app, (LOGS / name).read_text(), name, (*kingdom, "Laboratory"))
+    report = import_log(app, (LOGS / name).read_text(), name, (*kingdom, "Laboratory"), game="dominion")
     assert report.status == "left" and report.refusal is None, report
     assert (report.turns, report.turns_log) == (34, 34) and report.unexplained == []
     assert report.scores == report.scores_log == {"ada": 21, "domibot_v1.4": 28}
@@ -267,7 +268,7 @@ def test_a_log_that_contradicts_itself_is_refused_with_its_reason_storing_nothin
     edited = text.replace("---------- KeyNoir: turn 2 ----------", "---------- Lady Sarra: turn 3 ----------")
     before = app.recorder.max_notification_id()
     with pytest.raises(LogRefused) as refused:
-        import_log(app, edited, "edited")
+        import_log(app, edited, "edited", game="dominion")
     assert refused.value.code == "log_inconsistent"
     assert "Line 29 ('---------- Lady Sarra: turn 3 ----------')" in refused.value.detail
     assert "the rules give it to KeyNoir" in refused.value.detail
@@ -278,5 +279,5 @@ def test_the_refusal_of_cards_names_the_sets_the_installed_card_data_holds(app: 
     assert implemented_sets() == "the base game (1st and 2nd edition) and Empires"
     name = "log.4fec9f5b30c40b085b22e3fe.1344218998422.txt"
     with pytest.raises(LogRefused) as refused:
-        import_log(app, (LOGS / name).read_text(), name)
+        import_log(app, (LOGS / name).read_text(), name, game="dominion")
     assert refused.value.detail.startswith(f"Chronicle implements {implemented_sets()}; this log uses ")

@@ -64,6 +64,7 @@ from domain.games.dominion.events import (
     Revealed,
     Shuffled,
 )
+from domain.games.dominion.online_import import DominionLog, read_log
 from domain.games.dominion.options import OPTIONS
 from domain.games.dominion.state import SEATS, State
 from domain.games.dominion.turns import card_vp
@@ -202,6 +203,10 @@ class DominionRuleset:
 
     def format_action(self, action: Action) -> str:
         return notation.format_action(action)
+
+    def read_online_log(self, text: str, kingdom: Sequence[str]) -> DominionLog:
+        """A Dominion Online log, checked for import (domain/online_logs.py)."""
+        return read_log(text, kingdom)
 
     def progress(self, state: State) -> tuple[int, str | None]:
         return rules.progress(state)

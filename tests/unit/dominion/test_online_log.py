@@ -27,8 +27,9 @@ from domain.games.dominion.onlinelog import (
     statements,
 )
 from domain.games.dominion.turns import card_vp
+from domain.online_logs import LogRefusal, OnlineLog, OnlineLogHooks, online_log_reader
 from domain.rng import NoRng, SeededRng
-from domain.ruleset import Command, GameConfig, Rejection, Seat, resolve_options
+from domain.ruleset import Command, GameConfig, Rejection, Seat, all_rulesets, resolve_options
 from tests.unit.dominion.log_writer import write_log
 from tests.unit.dominion.scenarios import config
 
@@ -291,3 +292,17 @@ def test_todays_log_reads_a_kingdom_note_ratings_reactions_and_a_resignation_in_
     assert log.starting["ada"] == ("Estate",) * 3 + ("Copper",) * 7
     events = [(line.player, line.verb, line.cards) for line in log.lines if line.kind == "event"]
     assert events == [("ada", "plays", ("Witch",)), ("d", "reacts", ("Moat",)), ("ada", "leaves", ())]
+
+
+def test_dominion_is_the_game_whose_online_logs_the_registry_finds() -> None:
+    """The store imports a log through the ruleset's optional `read_online_log`
+    (domain/online_logs.py), found through the registry; the other games read no logs."""
+    hooks: OnlineLogHooks = RULESET  # the ruleset and its log fit the protocols (mypy checks)
+    assert online_log_reader(RULESET) is hooks
+    assert [r.meta.id for r in all_rulesets() if online_log_reader(r) is not None] == ["dominion"]
+    log: OnlineLog = RULESET.read_online_log((LOGS / TWO_PLAYER).read_text(), ())
+    assert (log.players, log.format, log.tag) == (("Lady Sarra", "KeyNoir"), FORMAT_2013, "dominion-online")
+    assert log.log_scores() == {"Lady Sarra": 38, "KeyNoir": 34}
+    with pytest.raises(LogRefusal) as refused:
+        RULESET.read_online_log("not a log", ())
+    assert refused.value.code == "log_unreadable"
