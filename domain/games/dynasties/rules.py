@@ -1,4 +1,5 @@
-"""`decide`, `setup` and `outcome` of Dynasties & Kingdoms (rules version dk-1):
+"""`decide_state` (the ruleset's `decide`, with the state its facts lead to), `setup` and
+`outcome` of Dynasties & Kingdoms (rules version dk-1):
 dynasties-kingdoms.md sections 1 (setup), 3 (turn sequence), 5.2-5.3 (validation order and
 error codes) and 6 (victory); battles are in `battle.py`.
 
@@ -732,11 +733,6 @@ def check(state: State, action: Action, command: Command) -> Rejection | None:
     if state.status == "finished":
         return GAME_OVER
     return RULES[type(action)][0](state, action, command)
-
-
-def decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
-    decided = decide_state(state, command, rng)
-    return decided if isinstance(decided, Rejection) else decided[0]
 
 
 def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:
