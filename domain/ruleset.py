@@ -21,6 +21,8 @@ The state must equal folding the facts with `evolve`: a replay folds them again.
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
+
+The built-in games fill the protocol from their modules by name (domain/ruleset_base.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The arithmetic of the statistics: Wilson score intervals and Pearson's chi-square test of
-dice against fair dice, in plain Python.
+"""The arithmetic of the statistics: Wilson score intervals (domain/stat_tables.py, which the
+games' tables use too) and Pearson's chi-square test of dice against fair dice, in plain Python.
 
 The chi-square p-value is the regularized upper incomplete gamma function Q(k/2, x/2), by its
 power series below a+1 and by its continued fraction (modified Lentz) above.
@@ -10,21 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+from domain.stat_tables import Z95, wilson_interval
 
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion; (0, 1) when there are no trials."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    # Rounding may put a bound a hair past the proportion itself (5.6e-17 above 0 wins): the
-    # interval always holds p, and 0 or 1 exactly at an all-or-nothing count.
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+__all__ = ["Z95", "chi_square_p_value", "chi_square_uniform", "upper_gamma_q", "wilson_interval"]
 
 
 def _lower_series(a: float, x: float) -> float:

@@ -8,8 +8,8 @@ Modules: `data` (catalog, 1.3-1.6), `board` (grid geometry and reference product
 rulings), `engine` (the fact collector, rejections, drawing), `creation` (`initial`, `setup`:
 1.3-1.7, 3, 4.1), `placement` (4.2.1), `conquest` (4.2.2-4.2.9), `building` (4.2.10-4.2.13),
 `turns` (4.2.15, 6), `table_inputs` (physical draws and the recorder's entries: 5.4, 6),
-`legal` (prompts, legal and probe actions), `explain`, `view` (5.5), `describe`, `notation`
-and `stats` (Appendix B).
+`legal` (prompts, legal and probe actions), `explain`, `view` (5.5), `describe`, `notation`,
+`stats` (Appendix B) and `bot`.
 
 Seats `p1`..`p4` (2-4 players, 0.6). Digital games shuffle each deck on its own
 `hmac-sha256-v1` stream named as the deck (`conquest`, `rebellion`, `land`, `province-I`...;
@@ -20,31 +20,17 @@ contents (5.4). Rulings are listed in the docstrings of `rules`, `options` and `
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.endings import ranked_resignation
 from domain.games.dominations import actions as ac
-from domain.games.dominations import describe as _describe
+from domain.games.dominations import bot, describe, explain, fold, legal, notation, rules, view
 from domain.games.dominations import events as ev
-from domain.games.dominations import explain, legal, notation, rules, view
-from domain.games.dominations.fold import evolve as _evolve
 from domain.games.dominations.options import OPTIONS
 from domain.games.dominations.standing import winners
-from domain.games.dominations.state import GAME_OVER, SEATS, State, conquest_value
-from domain.rng import Rng
-from domain.ruleset import (
-    Boundary,
-    Codec,
-    Command,
-    GameConfig,
-    Outcome,
-    Prompt,
-    Rejection,
-    RulesetMeta,
-    Viewer,
-    register,
-)
+from domain.games.dominations.state import GAME_OVER, SEATS, State
+from domain.ruleset import Boundary, Codec, Outcome, RulesetMeta, register
+from domain.ruleset_base import RulesetBase
 
 META = RulesetMeta(
     id="dominations",
@@ -60,93 +46,11 @@ META = RulesetMeta(
 )
 
 
-class DominationsRuleset:
+class DominationsRuleset(
+    RulesetBase[State, Any, Any], modules=(rules, fold, legal, view, describe, notation, explain, bot)
+):
     meta = META
     codec: Codec[Any, Any] = Codec(ac.Action, ev.Fact)
-
-    def initial(self, config: GameConfig) -> State:
-        return rules.initial(config)
-
-    def setup(self, config: GameConfig, state: State, rng: Rng) -> Sequence[Any]:
-        return rules.setup(config, state, rng)
-
-    def decide(self, state: State, command: Command, rng: Rng) -> Sequence[Any] | Rejection:
-        return rules.decide(state, command, rng)
-
-    # what `decide` returns with the state it folded its facts into (domain/ruleset.py `decider`)
-    decide_state = staticmethod(rules.decide_state)
-
-    def evolve(self, state: State, fact: Any) -> State:
-        return _evolve(state, fact)
-
-    def pending(self, state: State) -> tuple[Prompt, ...]:
-        return legal.pending(state)
-
-    def legal_actions(self, state: State, seat: str | None) -> tuple[Any, ...]:
-        return legal.legal_actions(state, seat)
-
-    def probe_actions(self, state: State) -> tuple[Any, ...]:
-        return legal.probe_actions(state)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return view.view(state, viewer)
-
-    def redact(self, fact: Any, viewer: Viewer) -> Any:
-        return view.redact(fact, viewer)
-
-    def redact_action(self, action: Any, seat: str | None, state: State, viewer: Viewer) -> Any:
-        return view.redact_action(action, seat, state, viewer)
-
-    def redact_prompt(self, prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
-        return view.redact_prompt(prompt, state, viewer)
-
-    def bot_choose(
-        self, state: State, seat: str | None, legal: tuple[Any, ...], draw: Callable[[int], int]
-    ) -> Any:
-        # Plain strategy: conquer when the cards suffice, attack when the hand looks strong,
-        # buy cards with spare Knowledge now and then, otherwise place the most productive
-        # tile; one choice in five is random.
-        if draw(5) == 0:
-            return legal[draw(len(legal))]
-
-        def first(kind: type) -> list[Any]:
-            return [a for a in legal if isinstance(a, kind)]
-
-        for kind in (ac.ResolveConquest, ac.ConquerWithKnowledge):
-            options = first(kind)
-            if options:
-                return options[draw(len(options))]
-        if state.attack is not None:
-            spend = first(ac.SpendInfluence)
-            siege = first(ac.UseSiegeEngines)
-            if siege:
-                return siege[0]
-            if spend:
-                return spend[-1]
-            buys = first(ac.BuyConquestCard)
-            if buys and conquest_value(state) < state.attack.rebellion_value:
-                return buys[draw(len(buys))]
-            abandon = first(ac.AbandonConquest)
-            if abandon:
-                return abandon[0]
-        attempts = first(ac.AttemptConquest)
-        if attempts and state.active is not None:
-            strength = sum(state.strength(c) for c in state.player(state.active).conquest_hand)
-            if strength >= 6 or (strength >= 3 and draw(3) == 0):
-                return attempts[draw(len(attempts))]
-        buys = first(ac.BuyConquestCard)
-        if buys and draw(2) == 0:
-            return buys[draw(len(buys))]
-        mastery = first(ac.AcquireMastery)
-        if mastery and draw(2) == 0:
-            return mastery[draw(len(mastery))]
-        places = first(ac.PlaceTile)
-        if places:
-            return places[draw(len(places))]
-        ends = first(ac.EndTurn)
-        if ends:
-            return ends[0]
-        return legal[draw(len(legal))]
 
     def boundary(self, fact: Any) -> Boundary | None:
         if isinstance(
@@ -188,21 +92,6 @@ class DominationsRuleset:
         scores = {p.seat: p.vp for p in state.players}
         details = {"influence": {p.seat: p.influence for p in state.players}}
         return ranked_resignation(scores, seat, order, details)
-
-    def describe(self, fact: Any, config: GameConfig) -> str:
-        return _describe.describe(fact, config)
-
-    def notation_words(self, state: State) -> tuple[str, ...]:
-        return notation.notation_words(state)
-
-    def parse_notation(self, text: str, state: State) -> Any:
-        return notation.parse_notation(text)
-
-    def format_action(self, action: Any) -> str:
-        return notation.format_action(action)
-
-    def explain_action(self, state: State, action: Any) -> str:
-        return explain.explain_action(state, action)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         return {

@@ -1,5 +1,6 @@
-"""Rules of Dominations + Provinces: `initial`, `setup` and `decide` (dominations-provinces.md
-sections 1.7, 3, 4, 5 and 6). Every check runs in the order section 4 lists, so the first failing
+"""Rules of Dominations + Provinces: `initial`, `setup` and `decide_state` (the ruleset's
+`decide`, with the state its facts lead to; dominations-provinces.md sections 1.7, 3, 4, 5 and
+6). Every check runs in the order section 4 lists, so the first failing
 check names the error code; a rejection cites the spec section.
 
 Rulings (where the spec leaves room):
@@ -147,11 +148,6 @@ DOS: dict[type, Any] = {
 }
 
 
-def decide(state: State, command: Command, rng: Rng) -> list[Any] | Rejection:
-    decided = decide_state(state, command, rng)
-    return decided if isinstance(decided, Rejection) else decided[0]
-
-
 def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Any], State] | Rejection:
     """`decide`, with the state its facts lead to: each fact was folded as it was emitted."""
     rejection = check(state, command)
@@ -189,4 +185,4 @@ def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Any], S
     return ctx.facts, ctx.state
 
 
-__all__ = ["check", "decide", "decide_state", "initial", "setup", "tables_for"]
+__all__ = ["check", "decide_state", "initial", "setup", "tables_for"]

@@ -22,6 +22,7 @@ from domain.games.dominations import events as ev
 from domain.games.dominations.creation import tables_for
 from domain.games.dominations.engine import AGE_DECKS
 from domain.ruleset import GameConfig, Outcome
+from domain.stat_tables import column
 
 
 def _player() -> dict[str, Any]:
@@ -115,10 +116,6 @@ def per_game(config: GameConfig, facts: Sequence[Any], outcome: Outcome | None) 
     return {"players": players, "provinces": provinces, "decks": decks}
 
 
-def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
-    return {"id": id, "label": label, "kind": kind, "description": description}
-
-
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`dominations_provinces`: per province, the games it was revealed in, attempts,
     failures, conquests."""
@@ -141,12 +138,12 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "key": "province",
             "description": "One row per province revealed, over the finished games.",
             "columns": [
-                _column("province", "Province", "text", "the province card's id"),
-                _column("games", "Games", "count", "finished games the province was revealed in"),
-                _column("attempts", "Attempts", "count", "attacks on it, over those games"),
-                _column("failures", "Failures", "count", "of those, attacks abandoned"),
-                _column("conquests", "Conquests", "count", "games in which someone conquered it"),
-                _column("conquest_rate", "Conquest rate", "ratio", "conquests / games"),
+                column("province", "Province", "text", "the province card's id"),
+                column("games", "Games", "count", "finished games the province was revealed in"),
+                column("attempts", "Attempts", "count", "attacks on it, over those games"),
+                column("failures", "Failures", "count", "of those, attacks abandoned"),
+                column("conquests", "Conquests", "count", "games in which someone conquered it"),
+                column("conquest_rate", "Conquest rate", "ratio", "conquests / games"),
             ],
             "rows": rows,
         }

@@ -47,10 +47,8 @@ a kingdom the table typed in is logged as chosen (`manual`). Version 3 of the ru
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
-from domain.games.dominion import bot, fold, legal, notation, rules, view
-from domain.games.dominion import describe as _describe
+from domain.games.dominion import bot, describe, fold, legal, notation, rules, view
 from domain.games.dominion.actions import Action
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import (
@@ -68,18 +66,8 @@ from domain.games.dominion.online_import import DominionLog, read_log
 from domain.games.dominion.options import OPTIONS
 from domain.games.dominion.state import SEATS, State
 from domain.games.dominion.turns import card_vp
-from domain.rng import Rng
-from domain.ruleset import (
-    Boundary,
-    Codec,
-    GameConfig,
-    Outcome,
-    Prompt,
-    Rejection,
-    RulesetMeta,
-    Viewer,
-    register,
-)
+from domain.ruleset import Boundary, Codec, GameConfig, Rejection, RulesetMeta, register
+from domain.ruleset_base import RulesetBase
 
 META = RulesetMeta(
     id="dominion",
@@ -95,7 +83,9 @@ META = RulesetMeta(
 )
 
 
-class DominionRuleset:
+class DominionRuleset(
+    RulesetBase[State, Action, Fact], modules=(rules, fold, legal, view, describe, notation)
+):
     meta = META
     codec: Codec[Action, Fact] = Codec(Action, Fact)
 
@@ -134,39 +124,6 @@ class DominionRuleset:
             )
         return None
 
-    def initial(self, config: GameConfig) -> State:
-        return rules.initial(config)
-
-    def setup(self, config: GameConfig, state: State, rng: Rng) -> Sequence[Fact]:
-        return rules.setup(config, state, rng)
-
-    # The calls of every action (who acts, decide, evolve, the outcome) are the rules'
-    # functions themselves, without a method in between. `decide_state` hands back the state
-    # `decide` folded its facts into (domain/ruleset.py `decider`).
-    decide = staticmethod(rules.decide)
-    decide_state = staticmethod(rules.decide_state)
-    evolve = staticmethod(fold.evolve)
-    pending = staticmethod(legal.pending)
-    outcome = staticmethod(rules.outcome)
-
-    def legal_actions(self, state: State, seat: str | None) -> tuple[Action, ...]:
-        return legal.legal_actions(state, seat)
-
-    def probe_actions(self, state: State) -> tuple[Action, ...]:
-        return legal.probe_actions(state)
-
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return view.view(state, viewer)
-
-    def redact(self, fact: Fact, viewer: Viewer) -> Fact:
-        return view.redact(fact, viewer)
-
-    def redact_action(self, action: Action, seat: str | None, state: State, viewer: Viewer) -> Action:
-        return view.redact_action(action, seat, state, viewer)
-
-    def redact_prompt(self, prompt: Prompt, state: State, viewer: Viewer) -> Prompt:
-        return view.redact_prompt(prompt, state, viewer)
-
     def bot_choose(
         self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]
     ) -> Action:
@@ -183,12 +140,6 @@ class DominionRuleset:
             return "reveal"
         return None
 
-    def describe(self, fact: Fact, config: GameConfig) -> str:
-        return _describe.describe(fact, config)
-
-    def notation_words(self, state: State) -> tuple[str, ...]:
-        return notation.notation_words(state)
-
     def coordinate_names(self, state: State) -> dict[str, tuple[str, ...]]:
         """The cards and piles an annotation may name (domain/notes.py): the Supply's piles,
         their cards and the landscapes, once the kingdom is laid out (all public)."""
@@ -198,21 +149,9 @@ class DominionRuleset:
         piles = (*state.supply, *state.events, *state.landmarks)
         return {"card": (*sorted(cards), *piles), "pile": piles}
 
-    def parse_notation(self, text: str, state: State) -> Action | Rejection:
-        return notation.parse_notation(text, state)
-
-    def format_action(self, action: Action) -> str:
-        return notation.format_action(action)
-
     def read_online_log(self, text: str, kingdom: Sequence[str]) -> DominionLog:
         """A Dominion Online log, checked for import (domain/online_logs.py)."""
         return read_log(text, kingdom)
-
-    def progress(self, state: State) -> tuple[int, str | None]:
-        return rules.progress(state)
-
-    def resign_outcome(self, state: State, seat: str) -> Outcome:
-        return rules.resign_outcome(state, seat)
 
     def metrics(self, state: State) -> dict[str, dict[str, float]]:
         """Figures to follow turn by turn: VP (cards and tokens) and cards owned, per seat, and

@@ -35,6 +35,7 @@ from msgspec.structs import replace
 
 from domain.games.dominion.data import DATA
 from domain.games.dominion.decisions import HIDDEN_SELECTIONS
+from domain.games.dominion.effects import discard_aside, reveal_two_aside
 from domain.games.dominion.engine import (
     ANSWERS,
     EFFECTS,
@@ -53,7 +54,7 @@ from domain.games.dominion.engine import (
     targets,
     trash,
 )
-from domain.games.dominion.events import Chose, Discarded, Looked, Played, Plus, Revealed, Topdecked
+from domain.games.dominion.events import Chose, Discarded, Looked, Played, Plus, Topdecked
 from domain.games.dominion.fold import take
 from domain.games.dominion.state import PRIVATE_LOOK, Decision, Frame
 
@@ -83,21 +84,14 @@ def bandit(ctx: Ctx, f: Frame) -> None:
     while f.n < len(victims):
         t = victims[f.n]
         if f.step == 2:
-            while len(ctx.state.players[t].aside) < 2:
-                top = peek(ctx, t)
-                if top is None:
-                    break
-                if top == WAIT:
-                    return
-                ctx.emit(Revealed(ctx.seat(t), (top,), "deck", "aside"))
+            if not reveal_two_aside(ctx, t):
+                return
             f = ctx.set(replace(f, step=3))
             found = tuple(c for c in ctx.state.players[t].aside if c in DATA.treasures and c != "Copper")
             choice = Decision(t, "select", "bandit", "Bandit", "trash", 1, 1, cards=found)
             if found and not ask(ctx, choice):
                 return
-        rest = ctx.state.players[t].aside
-        if rest:
-            ctx.emit(Discarded(ctx.seat(t), rest, "aside", len(rest), rest[-1], public=True))
+        discard_aside(ctx, t)
         f = ctx.set(replace(f, step=2, n=f.n + 1))
     ctx.frames.pop()
 

@@ -216,18 +216,33 @@ def spy(ctx: Ctx, f: Frame) -> None:
     ctx.frames.pop()
 
 
+def reveal_two_aside(ctx: Ctx, t: int) -> bool:
+    """Reveals the top cards of t's deck into its set-aside zone until two are there or none is
+    left (Thief, Bandit); False while the recorder has to name one."""
+    while len(ctx.state.players[t].aside) < 2:
+        top = peek(ctx, t, "reveal")
+        if top is None:
+            break
+        if top == WAIT:
+            return False
+        ctx.emit(Revealed(ctx.seat(t), (top,), "deck", "aside"))
+    return True
+
+
+def discard_aside(ctx: Ctx, p: int) -> None:
+    """p discards its set-aside cards, face up."""
+    rest = ctx.state.players[p].aside
+    if rest:
+        ctx.emit(Discarded(ctx.seat(p), rest, "aside", len(rest), rest[-1], public=True))
+
+
 def thief(ctx: Ctx, f: Frame) -> None:
     victims = targets(ctx, f)
     while f.n < len(victims):
         t = victims[f.n]
         if f.step == 1:
-            while len(ctx.state.players[t].aside) < 2:
-                top = peek(ctx, t, "reveal")
-                if top is None:
-                    break
-                if top == WAIT:
-                    return
-                ctx.emit(Revealed(ctx.seat(t), (top,), "deck", "aside"))
+            if not reveal_two_aside(ctx, t):
+                return
             f = ctx.set(replace(f, step=2))
             found = tuple(c for c in ctx.state.players[t].aside if c in DATA.treasures)
             if found:
@@ -235,9 +250,7 @@ def thief(ctx: Ctx, f: Frame) -> None:
                     ctx, Decision(f.p, "select", "thief_trash", "Thief", "trash", 1, 1, cards=found, target=t)
                 )
                 return
-        rest = ctx.state.players[t].aside
-        if rest:
-            ctx.emit(Discarded(ctx.seat(t), rest, "aside", len(rest), rest[-1], public=True))
+        discard_aside(ctx, t)
         f = ctx.set(replace(f, step=1, n=f.n + 1))
     ctx.frames.pop()
     stolen: list[str] = []

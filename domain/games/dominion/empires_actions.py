@@ -88,16 +88,24 @@ def city_quarter(ctx: Ctx, f: Frame) -> None:
         draw(ctx, f.p, n)
 
 
-def catapult(ctx: Ctx, f: Frame) -> None:
+def _trashed(ctx: Ctx, f: Frame, choice: str, source: str) -> str | None:
+    """A card that trashes one from its player's hand, then acts on what was trashed
+    (Catapult, Sacrifice): first the choice is asked, when the hand holds a card; then the
+    frame ends and the card trashed, if any, is returned. None means there is nothing more to
+    do now (the answer is awaited, or nothing was trashed)."""
     if f.step == 1:
         f = ctx.set(replace(f, step=2))
         if ctx.state.players[f.p].hand:
-            ask(ctx, Decision(f.p, "select", "catapult", "Catapult", "trash", 1, 1))
-            return
+            ask(ctx, Decision(f.p, "select", choice, source, "trash", 1, 1))
+            return None
     ctx.frames.pop()
-    if not f.cards:
+    return f.cards[0] if f.cards else None
+
+
+def catapult(ctx: Ctx, f: Frame) -> None:
+    card = _trashed(ctx, f, "catapult", "Catapult")
+    if card is None:
         return
-    card = f.cards[0]
     victims = targets(ctx, f)
     if DATA.cost[card][0] >= 3:
         for t in victims:
@@ -281,15 +289,9 @@ def royal_blacksmith(ctx: Ctx, f: Frame) -> None:
 
 
 def sacrifice(ctx: Ctx, f: Frame) -> None:
-    if f.step == 1:
-        f = ctx.set(replace(f, step=2))
-        if ctx.state.players[f.p].hand:
-            ask(ctx, Decision(f.p, "select", "sacrifice", "Sacrifice", "trash", 1, 1))
-            return
-    ctx.frames.pop()
-    if not f.cards:
+    card = _trashed(ctx, f, "sacrifice", "Sacrifice")
+    if card is None:
         return
-    card = f.cards[0]
     action, treasure = card in DATA.actions, card in DATA.treasures
     if action or treasure:
         ctx.emit(Plus(ctx.seat(f.p), "Sacrifice", actions=2 if action else 0, coins=2 if treasure else 0))

@@ -1,5 +1,6 @@
-"""Rules entry points of Dominion (1st-edition base game): `initial`, `setup`, `decide`,
-`outcome` and `progress` (dominion.md sections 1, 3, 4 and 7).
+"""Rules entry points of Dominion (1st-edition base game): `initial`, `setup`, `decide_state`
+(the ruleset's `decide`, with the state its facts lead to), `outcome` and `progress`
+(dominion.md sections 1, 3, 4 and 7).
 
 `decide` holds every check. While decisions are open (4.3) only their answers are accepted,
 each from the player it asks (the recorder may answer for anyone; with several players asked
@@ -283,11 +284,6 @@ def _can_buy(state: State) -> Rejection | None:
     if debt:
         return reject("in_debt", f"You cannot buy while you have debt ({debt}); pay it off first.", "4.2")
     return None
-
-
-def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
-    decided = decide_state(state, command, rng)
-    return decided if isinstance(decided, Rejection) else decided[0]
 
 
 def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:

@@ -25,6 +25,7 @@ from typing import Any
 from domain.games.dominion.events import Gained, KingdomChosen, TurnStarted
 from domain.ruleset import GameConfig, Outcome
 from domain.standings import sole_winner
+from domain.stat_tables import column, ratio
 
 # (column id, label, first own turn, last own turn or None)
 BUCKETS: tuple[tuple[str, str, int, int | None], ...] = (
@@ -74,14 +75,6 @@ class _Card:
         self.buckets = [0] * len(BUCKETS)
 
 
-def _ratio(part: int, whole: int) -> float | None:
-    return part / whole if whole else None
-
-
-def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
-    return {"id": id, "label": label, "kind": kind, "description": description}
-
-
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`dominion_cards`, one row per kingdom card seen (row key `card`, sorted by name).
     `games` are finished games: `{"winners": [...], "extra": per_game(...)}`."""
@@ -116,40 +109,40 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "games_available": c.games,
             "seats_available": c.seats,
             "gained_by": c.gained_by,
-            "gain_rate": _ratio(c.gained_by, c.seats),
-            "win_rate_gained": _ratio(c.wins_gained, c.gained_by),
-            "win_rate_not_gained": _ratio(c.wins_not, c.seats - c.gained_by),
+            "gain_rate": ratio(c.gained_by, c.seats),
+            "win_rate_gained": ratio(c.wins_gained, c.gained_by),
+            "win_rate_not_gained": ratio(c.wins_not, c.seats - c.gained_by),
             "gains": c.gains,
-            "mean_gained": _ratio(c.gains, c.gained_by),
-            "mean_first_turn": _ratio(c.first, c.gained_by),
+            "mean_gained": ratio(c.gains, c.gained_by),
+            "mean_first_turn": ratio(c.first, c.gained_by),
         }
-        for (column, _, _, _), count in zip(BUCKETS, c.buckets, strict=True):
-            row[column] = _ratio(count, c.gains)
+        for (key, _, _, _), count in zip(BUCKETS, c.buckets, strict=True):
+            row[key] = ratio(count, c.gains)
         rows.append(row)
     columns = [
-        _column("card", "Card", "text", "the kingdom card's name"),
-        _column("games_available", "Games in the kingdom", "count", "finished games with the card's pile"),
-        _column("seats_available", "Players it was available to", "count", "seats of those games"),
-        _column("gained_by", "Players who gained it", "count", "seats that gained at least one copy"),
-        _column("gain_rate", "Share who gained it", "ratio", "gained_by / seats_available"),
-        _column("win_rate_gained", "Win rate, gained", "ratio", "share of the gainers who won alone"),
-        _column(
+        column("card", "Card", "text", "the kingdom card's name"),
+        column("games_available", "Games in the kingdom", "count", "finished games with the card's pile"),
+        column("seats_available", "Players it was available to", "count", "seats of those games"),
+        column("gained_by", "Players who gained it", "count", "seats that gained at least one copy"),
+        column("gain_rate", "Share who gained it", "ratio", "gained_by / seats_available"),
+        column("win_rate_gained", "Win rate, gained", "ratio", "share of the gainers who won alone"),
+        column(
             "win_rate_not_gained",
             "Win rate, available not gained",
             "ratio",
             "share of the seats that could have gained it, did not, and won alone",
         ),
-        _column("gains", "Gains", "count", "copies gained, from the Supply or the trash"),
-        _column("mean_gained", "Mean gained (by gainers)", "number", "gains / gained_by"),
-        _column(
+        column("gains", "Gains", "count", "copies gained, from the Supply or the trash"),
+        column("mean_gained", "Mean gained (by gainers)", "number", "gains / gained_by"),
+        column(
             "mean_first_turn",
             "Mean turn of first gain",
             "number",
             "the gainer's own turn of its first gain (its own turns counted from 1), on average",
         ),
         *(
-            _column(column, label, "ratio", f"share of all gains made in the gainer's own {label[9:]}")
-            for column, label, _, _ in BUCKETS
+            column(key, label, "ratio", f"share of all gains made in the gainer's own {label[9:]}")
+            for key, label, _, _ in BUCKETS
         ),
     ]
     return [

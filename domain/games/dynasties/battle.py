@@ -28,7 +28,7 @@ from domain.games.dynasties.cards import (
     is_card,
     tie_card,
 )
-from domain.games.dynasties.engine import Ctx, reject
+from domain.games.dynasties.engine import Ctx, reject, table_only
 from domain.games.dynasties.events import (
     BattleDealt,
     BattleResolved,
@@ -82,12 +82,6 @@ def _battle_gate(state: State, step: str) -> Rejection | None:
     return None
 
 
-def _table_only(state: State, command: Command) -> Rejection | None:
-    if command.by == "seat" and command.seat != state.active:
-        return reject("NOT_YOUR_TURN", "The recorder enters what the table saw.", "5.1")
-    return None
-
-
 def _cards_ok(*lists: tuple[str, ...]) -> Rejection | None:
     flat = [c for lst in lists for c in lst]
     if not all(is_card(c) for c in flat) or len(set(flat)) != len(flat):
@@ -134,11 +128,10 @@ def check_deal(state: State, a: DealBattle, command: Command) -> Rejection | Non
         return reject(
             "BAD_PARAMETER", "A fresh shuffle belongs to deck_exhaustion = fresh_deck_each_battle.", "5.3"
         )
-    bad = _battle_gate(state, "deal") or _table_only(state, command)
+    bad = _battle_gate(state, "deal") or table_only(state, command)
     if bad:
         return bad
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     if (
         len(a.attacker_cards) != battle.attacker.hand_size
         or len(a.defender_cards) != battle.defender.hand_size
@@ -168,8 +161,7 @@ def check_deal(state: State, a: DealBattle, command: Command) -> Rejection | Non
 
 def do_deal(ctx: Ctx, a: DealBattle) -> None:
     state = ctx.state
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     reshuffle = None
     if a.shuffle:
         reshuffle = Reshuffle("fresh", 52, observed=True)
@@ -201,8 +193,7 @@ def _digital_pile(ctx: Ctx, need: int, fresh: bool) -> tuple[tuple[str, ...], Re
 
 def auto_deal(ctx: Ctx) -> None:
     state = ctx.state
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     a, d = battle.attacker.hand_size, battle.defender.hand_size
     pile, reshuffle = _digital_pile(ctx, a + d, state.opts.deck_exhaustion == "fresh_deck_each_battle")
     seq = deal_sequence(a, d, state.opts.deal_order == "block")
@@ -250,11 +241,10 @@ def check_draw(state: State, a: DiscardAndDraw, command: Command) -> Rejection |
     bad = _battle_gate(state, "draw_" + a.side)
     if bad:
         return bad
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     side = side_of(battle, a.side)
     if side.player is None:
-        bad = _table_only(state, command)
+        bad = table_only(state, command)
         if bad:
             return bad
     elif command.seat is not None and command.seat != side.player:
@@ -288,8 +278,7 @@ def check_draw(state: State, a: DiscardAndDraw, command: Command) -> Rejection |
 
 def do_draw(ctx: Ctx, a: DiscardAndDraw) -> Rejection | None:
     state = ctx.state
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     side = side_of(battle, a.side)
     # Discards keep the hand's order, whatever order they were listed in.
     discard = tuple(c for c in side.cards if c in a.discard)
@@ -314,8 +303,7 @@ def do_draw(ctx: Ctx, a: DiscardAndDraw) -> Rejection | None:
 
 
 def showdown(state: State) -> BattleResolved:
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     opts = state.opts
     a_cards, d_cards = battle.attacker.cards, battle.defender.cards
     av = evaluate(a_cards, opts.ace_low_straight)
@@ -350,7 +338,7 @@ def check_resolve(state: State, a: ResolveBattle, command: Command) -> Rejection
     allowed = ("attacker", "defender", "tie") if state.opts.tie_rule == "redeal" else SIDES
     if a.declared_winner is not None and a.declared_winner not in allowed:
         return reject("BAD_PARAMETER", f"declared_winner is one of {', '.join(allowed)}.", "5.3")
-    bad = _battle_gate(state, "resolve") or _table_only(state, command)
+    bad = _battle_gate(state, "resolve") or table_only(state, command)
     if bad:
         return bad
     if a.declared_winner is not None and a.declared_winner != showdown(state).winner:
@@ -372,7 +360,7 @@ def check_destruction(state: State, a: RollCityDestruction, command: Command) ->
         return reject("BAD_PARAMETER", "The server rolls in a digital game.", "5.4")
     if a.value is None:
         return reject("BAD_PARAMETER", "Enter the die as the table rolled it.", "5.2")
-    return _battle_gate(state, "city_destruction") or _table_only(state, command)
+    return _battle_gate(state, "city_destruction") or table_only(state, command)
 
 
 def do_destruction(ctx: Ctx, a: RollCityDestruction) -> None:

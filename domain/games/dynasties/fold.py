@@ -80,8 +80,7 @@ def _next_draw_step(state: State, side: str) -> str:
 
 
 def _resolve(state: State, fact: BattleResolved) -> State:
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     discard = state.discard + battle.attacker.cards + battle.defender.cards
     state = replace(state, discard=discard)
     if fact.winner == "tie":
@@ -117,25 +116,24 @@ def _resolve(state: State, fact: BattleResolved) -> State:
     return replace(state, battle=None)
 
 
+def _rolled(state: State, province: str, n: int | None) -> State:
+    """`province` has had its roll (City or Province table); a digital roll is one more operation
+    of the `dice` stream."""
+    return replace(
+        state,
+        to_roll=tuple(p for p in state.to_roll if p != province),
+        rolled=(*state.rolled, province),
+        n_dice=state.n_dice + (1 if n is not None else 0),
+    )
+
+
 def evolve(state: State, fact: Fact) -> State:
     if isinstance(fact, ProvinceRolled):
-        n = state.n_dice + (1 if fact.n is not None else 0)
-        return replace(
-            state,
-            to_roll=tuple(p for p in state.to_roll if p != fact.province),
-            rolled=(*state.rolled, fact.province),
-            n_dice=n,
-        )
+        return _rolled(state, fact.province, fact.n)
     if isinstance(fact, CityRolled):
-        n = state.n_dice + (1 if fact.n is not None else 0)
         if fact.build:
-            return replace(state, city_roll=None, n_dice=n)
-        return replace(
-            state,
-            to_roll=tuple(p for p in state.to_roll if p != fact.province),
-            rolled=(*state.rolled, fact.province),
-            n_dice=n,
-        )
+            return replace(state, city_roll=None, n_dice=state.n_dice + (1 if fact.n is not None else 0))
+        return _rolled(state, fact.province, fact.n)
     if isinstance(fact, VtGained):
         return _set_player(state, fact.player, vt=state.player(fact.player).vt + fact.amount)
     if isinstance(fact, ArmiesPlaced):
@@ -179,16 +177,14 @@ def evolve(state: State, fact: Fact) -> State:
             attacked=attacked,
         )
     if isinstance(fact, RebelControllerChosen):
-        battle = state.battle
-        assert battle is not None
+        battle = state.current_battle
         if battle.attacker.kind == "rebels":
             battle = replace(battle, attacker=replace(battle.attacker, player=fact.controller))
         else:
             battle = replace(battle, defender=replace(battle.defender, player=fact.controller))
         return replace(state, battle=replace(battle, step="deal"))
     if isinstance(fact, BattleDealt):
-        battle = state.battle
-        assert battle is not None
+        battle = state.current_battle
         state = _reshuffled(state, fact.reshuffle)
         a, d = fact.attacker_cards, fact.defender_cards
         step = "draw_attacker" if state.opts.draw_order == "attacker_first" else "draw_defender"
@@ -200,8 +196,7 @@ def evolve(state: State, fact: Fact) -> State:
         )
         return replace(state, draw=_without(state.draw, a + d), battle=battle)
     if isinstance(fact, CardsReplaced):
-        battle = state.battle
-        assert battle is not None
+        battle = state.current_battle
         state = _reshuffled(state, fact.reshuffle)
         side = battle.attacker if fact.side == "attacker" else battle.defender
         gone = set(fact.discard)

@@ -114,8 +114,7 @@ def _pile(state: State, k: int, reverse: bool = False) -> tuple[tuple[str, ...],
 
 
 def _deals(state: State) -> list[Action]:
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     a, d = battle.attacker.hand_size, battle.defender.hand_size
     seq = B.deal_sequence(a, d, state.opts.deal_order == "block")
     out: list[Action] = []
@@ -132,8 +131,7 @@ def _deals(state: State) -> list[Action]:
 
 
 def _discard_options(state: State, side_name: str) -> list[tuple[str, ...]]:
-    battle = state.battle
-    assert battle is not None
+    battle = state.current_battle
     side = B.side_of(battle, side_name)
     if side.kind == "rebels" and state.opts.rebel_control == "automatic":
         return [B.rebel_policy(side, state)]

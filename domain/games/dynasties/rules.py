@@ -1,4 +1,5 @@
-"""`decide`, `setup` and `outcome` of Dynasties & Kingdoms (rules version dk-1):
+"""`decide_state` (the ruleset's `decide`, with the state its facts lead to), `setup` and
+`outcome` of Dynasties & Kingdoms (rules version dk-1):
 dynasties-kingdoms.md sections 1 (setup), 3 (turn sequence), 5.2-5.3 (validation order and
 error codes) and 6 (victory); battles are in `battle.py`.
 
@@ -43,7 +44,7 @@ from domain.games.dynasties.actions import (
     ShuffleDeck,
 )
 from domain.games.dynasties.cards import DECK
-from domain.games.dynasties.engine import Ctx, reject
+from domain.games.dynasties.engine import Ctx, reject, table_only
 from domain.games.dynasties.events import (
     ArmiesDied,
     ArmiesMoved,
@@ -159,13 +160,6 @@ def _entitled(state: State, command: Command, seat: str | None) -> Rejection | N
     if command.seat is not None and command.seat != seat:
         who = seat or "the table"
         return reject("NOT_YOUR_TURN", f"It is {who} who acts now, not {command.seat}.", "5.2")
-    return None
-
-
-def _table(state: State, command: Command) -> Rejection | None:
-    """Observed outcomes come from the recorder or from the active player's seat."""
-    if command.by == "seat" and command.seat != state.active:
-        return reject("NOT_YOUR_TURN", "The recorder enters what the table saw.", "5.1")
     return None
 
 
@@ -315,13 +309,8 @@ def do_shuffle(ctx: Ctx, a: ShuffleDeck) -> None:
 def start_turn(ctx: Ctx, player: str, round_no: int) -> None:
     """3.1: lift the player's blocks, skip eliminated players, open the City phase."""
     for _ in range(len(ctx.state.turn_order) + 1):
-        state = ctx.state
-        if state.opts.blocked_duration == "until_next_turn":
-            lifted = tuple(
-                pid for pid, p in zip(state.map.ids, state.provs, strict=True) if p.blocked_by == player
-            )
-            if lifted:
-                ctx.emit(BlocksLifted(player, lifted))
+        if ctx.state.opts.blocked_duration == "until_next_turn":
+            _lift_blocks(ctx, player)
         if not ctx.state.player(player).eliminated:
             state = ctx.state
             cities = tuple(
@@ -334,6 +323,14 @@ def start_turn(ctx: Ctx, player: str, round_no: int) -> None:
     _end_by_elimination(ctx)  # pragma: no cover - every player eliminated is handled earlier
 
 
+def _lift_blocks(ctx: Ctx, player: str) -> None:
+    """The provinces `player` blocked are free again (option `blocked_duration`)."""
+    state = ctx.state
+    lifted = tuple(pid for pid, p in zip(state.map.ids, state.provs, strict=True) if p.blocked_by == player)
+    if lifted:
+        ctx.emit(BlocksLifted(player, lifted))
+
+
 def _next(state: State, player: str, round_no: int) -> tuple[str, int]:
     order = state.turn_order
     i = order.index(player) + 1
@@ -341,15 +338,9 @@ def _next(state: State, player: str, round_no: int) -> tuple[str, int]:
 
 
 def end_turn(ctx: Ctx) -> None:
-    state = ctx.state
-    player = state.active
-    assert player is not None
-    if state.opts.blocked_duration == "end_of_turn":
-        lifted = tuple(
-            pid for pid, p in zip(state.map.ids, state.provs, strict=True) if p.blocked_by == player
-        )
-        if lifted:
-            ctx.emit(BlocksLifted(player, lifted))
+    player = ctx.state.turn_player
+    if ctx.state.opts.blocked_duration == "end_of_turn":
+        _lift_blocks(ctx, player)
     nxt, round_no = _next(ctx.state, player, ctx.state.round)
     start_turn(ctx, nxt, round_no)
 
@@ -396,7 +387,7 @@ def check_roll_city(state: State, a: RollCity, command: Command) -> Rejection | 
         return bad
     if state.battle is not None or (state.city_roll is not None and state.city_roll != a.province):
         return reject("PENDING_STEP", "Finish the pending step first.", "5.3")
-    bad = _entitled(state, command, state.active) if state.mode == "digital" else _table(state, command)
+    bad = _entitled(state, command, state.active) if state.mode == "digital" else table_only(state, command)
     if bad:
         return bad
     if state.city_roll == a.province and state.phase == "province":
@@ -437,8 +428,7 @@ def do_roll_city(ctx: Ctx, a: RollCity) -> Rejection | None:
 
 
 def city_roll(ctx: Ctx, province: str, value: int, stream: str | None, n: int | None, build: bool) -> None:
-    player = ctx.state.active
-    assert player is not None
+    player = ctx.state.turn_player
     ctx.emit(CityRolled(player, province, value, build, stream, n, observed=stream is None))
     kind, amount = city_result(value)
     if kind == "vt":
@@ -453,7 +443,7 @@ def check_roll_province(state: State, a: RollProvince, command: Command) -> Reje
     bad = _bad_die(state, a.first, a.second) or _playing(state) or _busy(state)
     if bad:
         return bad
-    bad = _entitled(state, command, state.active) if state.mode == "digital" else _table(state, command)
+    bad = _entitled(state, command, state.active) if state.mode == "digital" else table_only(state, command)
     if bad:
         return bad
     if state.phase != "province":
@@ -473,8 +463,7 @@ def do_roll_province(ctx: Ctx, a: RollProvince) -> Rejection | None:
         return drawn
     (first, second), stream, n = drawn
     state = ctx.state
-    player = state.active
-    assert player is not None
+    player = state.turn_player
     p = a.province
     name, effect, amount = PROVINCE_TABLE[(first, second)]
     barbarian = state.map.provinces[state.map.index[p]].barbarian
@@ -574,8 +563,7 @@ def check_move(state: State, a: MoveArmy, command: Command) -> Rejection | None:
 
 def do_move(ctx: Ctx, a: MoveArmy) -> None:
     state = ctx.state
-    player = state.active
-    assert player is not None
+    player = state.turn_player
     target = state.prov(a.to)
     group = sum(s.count for s in a.from_)
     sources = tuple(Source(s.province, s.count) for s in a.from_)
@@ -626,8 +614,7 @@ def check_end_phase(state: State, a: EndPhase, command: Command) -> Rejection | 
 
 def do_end_phase(ctx: Ctx, a: EndPhase) -> None:
     state = ctx.state
-    player = state.active
-    assert player is not None
+    player = state.turn_player
     if a.phase == "city":
         ctx.emit(PhaseStarted(player, "province", state.controlled(player)))
     elif a.phase == "province":
@@ -732,11 +719,6 @@ def check(state: State, action: Action, command: Command) -> Rejection | None:
     if state.status == "finished":
         return GAME_OVER
     return RULES[type(action)][0](state, action, command)
-
-
-def decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
-    decided = decide_state(state, command, rng)
-    return decided if isinstance(decided, Rejection) else decided[0]
 
 
 def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:

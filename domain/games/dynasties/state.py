@@ -106,6 +106,18 @@ class State(msgspec.Struct, frozen=True):
     def map(self) -> MapData:
         return get_map(self.opts.map)
 
+    @property
+    def current_battle(self) -> Battle:
+        """The battle under way, where the step at hand needs one."""
+        assert self.battle is not None
+        return self.battle
+
+    @property
+    def turn_player(self) -> str:
+        """The active player, where the step at hand is someone's turn."""
+        assert self.active is not None
+        return self.active
+
     def prov(self, pid: str) -> Prov:
         return self.provs[self.map.index[pid]]
 

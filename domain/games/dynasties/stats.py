@@ -10,7 +10,6 @@ second)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +25,8 @@ from domain.games.dynasties.events import (
 )
 from domain.games.dynasties.state import State, hand_size
 from domain.ruleset import GameConfig, Outcome
+from domain.stat_tables import INTERVAL_COLUMNS, column
+from domain.stat_tables import wilson_interval as wilson_interval  # importable from here, as before
 
 Die = tuple[str, int, tuple[int, ...]]
 
@@ -109,28 +110,6 @@ def per_game(config: GameConfig, facts: Sequence[Fact], outcome: Outcome | None)
     return {"battles_fought": fought, "battles_won": won, "vt_by_source": vt, "battles": battles}
 
 
-Z95 = 1.959963984540054
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion; (0, 1) when there are no trials. (The same
-    formula as `projections.statmath`, which a domain package may not import.)"""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    # Rounding may put a bound a hair past the proportion itself (5.6e-17 above 0 wins): the
-    # interval always holds p, and 0 or 1 exactly at an all-or-nothing count.
-    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
-
-
-def _column(id: str, label: str, kind: str, description: str) -> dict[str, str]:
-    return {"id": id, "label": label, "kind": kind, "description": description}
-
-
 def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """`dynasties_battles_by_hand_size`: one row per (attacker hand size, defender hand size)
     pair, key `<attacker>v<defender>` (`3v2`), rows ordered by attacker then defender size.
@@ -180,16 +159,15 @@ def tables(games: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "description": "One row per pair of hand sizes (attacker, defender), over the decided "
             "battles of the finished games, whatever their context and redeals.",
             "columns": [
-                _column("hands", "Hands (attacker v defender)", "text", "the two hand sizes"),
-                _column("attacker_hand", "Attacker hand", "count", "cards in the attacker's hand (4.2)"),
-                _column("defender_hand", "Defender hand", "count", "cards in the defender's hand (4.2)"),
-                _column("difference", "Difference", "number", "attacker hand - defender hand"),
-                _column("battles", "Battles", "count", "decided battles with these hands"),
-                _column("attacker_wins", "Attacker wins", "count", "of those, battles the attacker won"),
-                _column("attacker_win_rate", "Attacker win rate", "ratio", "attacker wins / battles"),
-                _column("ci_low", "95% low", "ratio", "the low end of the win rate's 95% Wilson interval"),
-                _column("ci_high", "95% high", "ratio", "the high end of the win rate's 95% Wilson interval"),
-                _column(
+                column("hands", "Hands (attacker v defender)", "text", "the two hand sizes"),
+                column("attacker_hand", "Attacker hand", "count", "cards in the attacker's hand (4.2)"),
+                column("defender_hand", "Defender hand", "count", "cards in the defender's hand (4.2)"),
+                column("difference", "Difference", "number", "attacker hand - defender hand"),
+                column("battles", "Battles", "count", "decided battles with these hands"),
+                column("attacker_wins", "Attacker wins", "count", "of those, battles the attacker won"),
+                column("attacker_win_rate", "Attacker win rate", "ratio", "attacker wins / battles"),
+                *INTERVAL_COLUMNS,
+                column(
                     "tied",
                     "Settled by tie rule",
                     "count",

@@ -41,6 +41,22 @@ def spending_gate(state: State) -> Rejection | None:
     return reject("wrong_phase", "Spending is done after the labor phase.", "3.3")
 
 
+def repeat_gate(state: State, count: int, verb: str) -> Rejection | None:
+    """A Grind or Union conversion `count` times (at least once, 7.6) is a spending input."""
+    if count < 1:
+        return reject("invalid_payload", f"{verb} at least once.", "7.6")
+    return spending_gate(state)
+
+
+def afford(state: State, seat: str, cost: int, resource: str, what: str, rule: str) -> Rejection | None:
+    """`insufficient_coins` or `insufficient_labor` when `seat` holds less than `cost` of
+    `resource` ("coins" or "labor") for `what` ("A sailor", "The Mill"...)."""
+    player = state.player(seat)
+    if (player.coins if resource == "coins" else player.labor) < cost:
+        return reject(f"insufficient_{resource}", f"{what} costs {cost} {resource}.", rule)
+    return None
+
+
 def enter_spending(ctx: Ctx, seat: str) -> None:
     """The labor phase ends implicitly with the first accepted spending input (3.2)."""
     if ctx.state.phase == "labor":

@@ -11,7 +11,7 @@ Rulings:
 from __future__ import annotations
 
 from domain.games.province.actions import RepayLender, UseLender
-from domain.games.province.engine import Ctx, enter_spending, reject, spending_gate
+from domain.games.province.engine import Ctx, afford, enter_spending, reject, spending_gate
 from domain.games.province.events import CoinsPaid, LaborGained, LenderCoinMoved, LenderUsed
 from domain.games.province.goals import check_after_input
 from domain.games.province.state import SUPPLY, State, other
@@ -89,10 +89,7 @@ def check_repay(state: State, action: RepayLender, seat: str) -> Rejection | Non
             return gate
     if state.lender_coin != seat:
         return reject("not_holding_lender_coin", "You do not hold the Lender coin.", "4.3")
-    cost = state.rules.data.lender_repay_cost
-    if state.player(seat).coins < cost:
-        return reject("insufficient_coins", f"Repaying the Lender costs {cost} coins.", "4.3")
-    return None
+    return afford(state, seat, state.rules.data.lender_repay_cost, "coins", "Repaying the Lender", "4.3")
 
 
 def repay(ctx: Ctx, action: RepayLender, seat: str) -> None:

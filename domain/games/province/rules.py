@@ -1,5 +1,6 @@
 """Rules entry points of Province (Laboratory, Kickstarter 2014 with 5 goal tokens):
-`initial`, `setup`, `decide`, `pending`, `outcome` and `progress` (province.md sections 1-8).
+`initial`, `setup`, `decide_state` (the ruleset's `decide`, with the state its facts lead to),
+`pending`, `outcome` and `progress` (province.md sections 1-8).
 
 `decide` runs the common checks of 7.6 in order (`game_over`, `random_input_not_allowed`,
 `awaiting_random_input`, `not_active_player`, then each action's own payload and rule checks)
@@ -121,11 +122,6 @@ def check(state: State, command: Command) -> Rejection | None:
     if seat is None or seat != state.active:
         return reject("not_active_player", "It is not your turn.", "7.3")
     return rule[0](state, action, seat)
-
-
-def decide(state: State, command: Command, rng: Rng) -> list[Fact] | Rejection:
-    decided = decide_state(state, command, rng)
-    return decided if isinstance(decided, Rejection) else decided[0]
 
 
 def decide_state(state: State, command: Command, rng: Rng) -> tuple[list[Fact], State] | Rejection:

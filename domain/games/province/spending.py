@@ -8,7 +8,7 @@ payment and one gain per unit and runs the goal check once (section 9).
 from __future__ import annotations
 
 from domain.games.province.actions import Build, EndTurn, Grind, HireSailor, UnionConvert
-from domain.games.province.engine import Ctx, enter_spending, reject, spending_gate
+from domain.games.province.engine import Ctx, afford, enter_spending, reject, repeat_gate, spending_gate
 from domain.games.province.events import (
     BuildingBuilt,
     CoinsPaid,
@@ -53,11 +53,10 @@ def check_build(state: State, action: Build, seat: str) -> Rejection | None:
     if missing:
         names = ", ".join(state.rules.by_id[r].name for r in missing)
         return reject("prerequisite_missing", f"The {building.name} requires your own {names}.", "4.1")
-    if player.labor < building.cost_labor:
-        return reject("insufficient_labor", f"The {building.name} costs {building.cost_labor} labor.", "4.1")
-    if player.coins < building.cost_coins:
-        return reject("insufficient_coins", f"The {building.name} costs {building.cost_coins} coins.", "4.1")
-    return None
+    what = f"The {building.name}"
+    return afford(state, seat, building.cost_labor, "labor", what, "4.1") or afford(
+        state, seat, building.cost_coins, "coins", what, "4.1"
+    )
 
 
 def build(ctx: Ctx, action: Build, seat: str) -> None:
@@ -79,18 +78,13 @@ def build(ctx: Ctx, action: Build, seat: str) -> None:
 
 
 def check_grind(state: State, action: Grind, seat: str) -> Rejection | None:
-    if action.count < 1:
-        return reject("invalid_payload", "Grind at least once.", "7.6")
-    gate = spending_gate(state)
-    if gate is not None:
-        return gate
     rate = state.rules.data.grind
-    if state.player(seat).labor < rate.labor * action.count:
-        return reject(
-            "insufficient_labor",
-            f"Grinding {action.count} times costs {rate.labor * action.count} labor.",
-            "3.3",
-        )
+    what = f"Grinding {action.count} times"
+    refused = repeat_gate(state, action.count, "Grind") or afford(
+        state, seat, rate.labor * action.count, "labor", what, "3.3"
+    )
+    if refused is not None:
+        return refused
     if state.rules.variants.grind_on_empty_supply == "reject" and state.supply() < rate.coins * action.count:
         return reject("supply_empty", "The supply has too few coins to pay for this Grind.", "D5")
     return None
@@ -106,9 +100,7 @@ def grind(ctx: Ctx, action: Grind, seat: str) -> None:
 
 
 def check_union(state: State, action: UnionConvert, seat: str) -> Rejection | None:
-    if action.count < 1:
-        return reject("invalid_payload", "Convert at least once.", "7.6")
-    gate = spending_gate(state)
+    gate = repeat_gate(state, action.count, "Convert")
     if gate is not None:
         return gate
     if not state.uses_effect(seat, UNION):
@@ -116,14 +108,8 @@ def check_union(state: State, action: UnionConvert, seat: str) -> Rejection | No
     limit = state.rules.variants.union_uses_per_turn
     if limit is not None and state.turn_state.union_uses + action.count > limit:
         return reject("union_limit_reached", f"The Union may be used {limit} times per turn.", "D8")
-    rate = state.rules.data.union
-    if state.player(seat).coins < rate.coins * action.count:
-        return reject(
-            "insufficient_coins",
-            f"Converting {action.count} times costs {rate.coins * action.count} coins.",
-            "3.3",
-        )
-    return None
+    cost = state.rules.data.union.coins * action.count
+    return afford(state, seat, cost, "coins", f"Converting {action.count} times", "3.3")
 
 
 def union(ctx: Ctx, action: UnionConvert, seat: str) -> None:
@@ -153,10 +139,7 @@ def check_hire(state: State, action: HireSailor, seat: str) -> Rejection | None:
         return reject("sailor_limit_per_turn", "You have already hired a sailor this turn.", "5.3")
     if state.sailors_available(seat) < 1:
         return reject("no_sailor_available", "No sailor is left to hire.", "5.3")
-    cost = state.rules.data.sailor_cost
-    if state.player(seat).coins < cost:
-        return reject("insufficient_coins", f"A sailor costs {cost} coins.", "5.3")
-    return None
+    return afford(state, seat, state.rules.data.sailor_cost, "coins", "A sailor", "5.3")
 
 
 def hire(ctx: Ctx, action: HireSailor, seat: str) -> None:

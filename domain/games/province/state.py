@@ -181,6 +181,12 @@ class State(msgspec.Struct, frozen=True):
     draws: Draws = Draws()
     end: End | None = None
 
+    @property
+    def turn_seat(self) -> str:
+        """The active seat, while a turn is under way (there is always one then)."""
+        assert self.active is not None
+        return self.active
+
     def player(self, seat: str) -> Player:
         return self.players[seat_index(seat)]
 

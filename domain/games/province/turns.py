@@ -102,8 +102,7 @@ def start_turn(ctx: Ctx) -> None:
 def turn_income(ctx: Ctx) -> None:
     """3.1 steps 3-5: Mill/Smithy labor, Harbor income, the labor phase opens, goal check."""
     state = ctx.state
-    seat = state.active
-    assert seat is not None
+    seat = state.turn_seat
     player = state.player(seat)
     for building in state.rules.holders_of(TURN_START_LABOR):
         if building in player.built:
@@ -118,8 +117,7 @@ def turn_income(ctx: Ctx) -> None:
 
 def end_turn(ctx: Ctx) -> None:
     """3.4, after `EndTurn` was accepted."""
-    seat = ctx.state.active
-    assert seat is not None
+    seat = ctx.state.turn_seat
     ctx.emit(PhaseChanged(seat, "turn_end"))
     # D17 variant: the only in-turn goal check runs just before the labor is discarded.
     if ctx.state.rules.variants.goal_check == "end_of_turn" and not goal_loop(ctx):
@@ -130,8 +128,7 @@ def end_turn(ctx: Ctx) -> None:
 def close_turn(ctx: Ctx) -> None:
     """3.4 steps 2-5: discard labor, end check, first-Harbor toss, next turn."""
     state = ctx.state
-    seat = state.active
-    assert seat is not None
+    seat = state.turn_seat
     if not state.rules.variants.labor_carryover:
         ctx.emit(LaborDiscarded(seat, state.player(seat).labor))
     if _end_of_turn_check(ctx):
@@ -146,8 +143,7 @@ def close_turn(ctx: Ctx) -> None:
 
 def after_end_toss(ctx: Ctx) -> None:
     state = ctx.state
-    seat = state.active
-    assert seat is not None
+    seat = state.turn_seat
     if state.rules.variants.harbor_income_timing == "on_toss" and state.harbor_master == seat:
         labor = state.player(seat).labor
         for building in state.rules.holders_of(HARBOR):
