@@ -24,7 +24,7 @@ from uuid import UUID
 import msgspec
 
 from domain.notes import Annotation
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_line, resolve_seat
 from replay_cli.parser import intermix
@@ -34,11 +34,8 @@ from store.notes import AnnotationEdit, NewAnnotation
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "annotate",
-        help="annotate a game at a version (comment, glyph, highlight)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "annotate", "annotate a game at a version (comment, glyph, highlight)", __doc__
     )
     parser.add_argument("game", metavar="GAME", help="game or variation id (locally a game also by prefix)")
     parser.add_argument("text", nargs="?", default="", metavar="TEXT", help="the comment")

@@ -26,7 +26,7 @@ from uuid import UUID
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_dispute, resolve_game
 from replay_cli.parser import file_name
@@ -36,11 +36,8 @@ from store.verdict import Verdict
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "dispute",
-        help="open a dispute over a game's range, rule on it, export its evidence",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "dispute", "open a dispute over a game's range, rule on it, export its evidence", __doc__
     )
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     opening = verbs.add_parser("open", help="open a dispute and print the engine's verdict")

@@ -32,7 +32,7 @@ import msgspec
 from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import REFUSED, CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
@@ -46,12 +46,7 @@ SHOWN_CHOICES = 12
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "record",
-        help="record actions (or an interactive session)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "record", "record actions (or an interactive session)", __doc__)
     parser.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     parser.add_argument(
         "actions",

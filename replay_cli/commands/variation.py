@@ -26,7 +26,7 @@ from uuid import UUID
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.commands.record import parse_action
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_line, resolve_seat
@@ -40,11 +40,8 @@ from store.variations import Branched, BranchRequest, Summary
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "variation",
-        help="branch, record and list what-if lines of a game",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "variation", "branch, record and list what-if lines of a game", __doc__
     )
     commands = parser.add_subparsers(dest="variation_command", required=True, metavar="SUBCOMMAND")
     new = commands.add_parser("new", help="branch a variation (or a new game with --play)")
