@@ -13,6 +13,7 @@ an administrator's) resigns any seat and abandons.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from contextlib import closing
 from uuid import UUID
 
@@ -46,29 +47,27 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
 
 
 def run_resign(args: argparse.Namespace) -> int:
-    token = server_token(args)
-    if args.server is not None:
-        _end_remote(args, token, "resign")
-        return 0
-    app = open_store(args.store)
-    try:
-        game_id = resolve_game(app, args.game)
+    def resign(app: Chronicle, game_id: UUID) -> Ended:
         seat = resolve_seat(args.seat, app.game(game_id).config)
-        _show(app, game_id, app.resign(game_id, RECORDER, seat=seat, reason=args.reason))
-        return 0
-    finally:
-        app.close()
+        return app.resign(game_id, RECORDER, seat=seat, reason=args.reason)
+
+    return _end(args, "resign", resign)
 
 
 def run_abandon(args: argparse.Namespace) -> int:
+    return _end(args, "abandon", lambda app, game_id: app.abandon(game_id, RECORDER, reason=args.reason))
+
+
+def _end(args: argparse.Namespace, how: str, end: Callable[[Chronicle, UUID], Ended]) -> int:
+    """End the game `how` on the server, or locally with `end`, and print what that appended."""
     token = server_token(args)
     if args.server is not None:
-        _end_remote(args, token, "abandon")
+        _end_remote(args, token, how)
         return 0
     app = open_store(args.store)
     try:
         game_id = resolve_game(app, args.game)
-        _show(app, game_id, app.abandon(game_id, RECORDER, reason=args.reason))
+        _show(app, game_id, end(app, game_id))
         return 0
     finally:
         app.close()
