@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import closing
 from typing import Any
 from uuid import UUID
 
@@ -35,7 +36,7 @@ from replay_cli.reading import EventLine
 from replay_cli.render import event_line
 from replay_cli.sources import add_store_option, add_token_options, server_token
 from store import variations
-from store.app import RECORDER
+from store.app import RECORDER, Chronicle
 from store.variations import Branched, BranchRequest, Summary
 
 
@@ -80,12 +81,20 @@ def _line_id(app: Any, text: str) -> UUID:
     return resolve_line(app, text)
 
 
-def _client(args: argparse.Namespace) -> Any:
+def _client(args: argparse.Namespace) -> closing[Any]:
+    """The server of `--server`, closed when the command is done with it."""
     from replay_cli.remote import RemoteClient
 
     if args.store is not None:
         raise UsageError("give --store or --server, not both")
-    return RemoteClient(args.server, server_token(args))
+    return closing(RemoteClient(args.server, server_token(args)))
+
+
+def _local_store(args: argparse.Namespace) -> closing[Chronicle]:
+    """The local store, closed when the command is done with it; a token given without
+    `--server` is a usage error first."""
+    server_token(args)
+    return closing(open_store(args.store))
 
 
 def _remote_line(client: Any, text: str) -> str:
@@ -100,20 +109,13 @@ def run_new(args: argparse.Namespace) -> int:
         raise UsageError("--player goes with --play (a study keeps the game's players)")
     request = BranchRequest(at=args.at, purpose="game" if args.play else "study", players=args.players)
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             body = {k: v for k, v in msgspec.to_builtins(request).items() if v is not None}
             base = _remote_line(client, args.game)
             branched = msgspec.convert(client.post(f"/games/{base}/variations", body), Branched)
-        finally:
-            client.close()
     else:
-        server_token(args)
-        app = open_store(args.store)
-        try:
+        with _local_store(args) as app:
             branched = variations.branch(app, _line_id(app, args.game), request, "recorder")
-        finally:
-            app.close()
     if args.json:
         print(json.dumps(msgspec.to_builtins(branched), indent=2))
         return 0
@@ -137,20 +139,15 @@ def run_new(args: argparse.Namespace) -> int:
 def run_record(args: argparse.Namespace) -> int:
     actions = [parse_action(text, args.json) for text in args.actions]
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             served = _remote_line(client, args.variation)
             for action in actions:
                 body = {"action": action} | ({"seat": args.seat} if args.seat else {})
                 answer = client.post(f"/variations/{served}/actions", body)
                 for event in answer["events"]:
                     print(event_line(EventLine(event["version"], event["type"], event["text"])), flush=True)
-        finally:
-            client.close()
         return 0
-    server_token(args)
-    app = open_store(args.store)
-    try:
+    with _local_store(args) as app:
         vid = _line_id(app, args.variation)
         found = variations.line(app, vid)
         if found.variation is None:
@@ -162,26 +159,17 @@ def run_record(args: argparse.Namespace) -> int:
             shown = variations.record(app, vid, action, RECORDER, seat=seat)
             for event in shown:
                 print(event_line(EventLine(event.version, event.type, event.text)), flush=True)
-    finally:
-        app.close()
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             found = client.get(f"/games/{_remote_line(client, args.game)}/variations")["variations"]
             listed = [msgspec.convert(v, Summary) for v in found]
-        finally:
-            client.close()
     else:
-        server_token(args)
-        app = open_store(args.store)
-        try:
+        with _local_store(args) as app:
             listed = variations.variations_of(app, _line_id(app, args.game))
-        finally:
-            app.close()
     if args.json:
         print(json.dumps({"variations": msgspec.to_builtins(listed)}, indent=2))
         return 0
