@@ -30,7 +30,7 @@ from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_dispute, resolve_game
 from replay_cli.parser import file_name
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store.app import ADMIN, Chronicle
 from store.verdict import Verdict
 
@@ -58,9 +58,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--out", metavar="FILE", type=file_name, help="write to FILE instead of standard output"
     )
     for verb in (opening, ruling, showing, listing, exporting):
-        add_store_option(verb)
-        verb.add_argument("--server", metavar="URL", help="a Chronicle server instead of the local store")
-        add_token_options(verb)
+        add_store_or_server(verb, "a Chronicle server instead of the local store")
         verb.set_defaults(run=run)
 
 

@@ -24,7 +24,7 @@ from replay_cli.errors import UsageError
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.reading import EventLine, GameInfo
 from replay_cli.render import event_line, outcome_line
-from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
+from replay_cli.sources import add_store_or_server, open_client, server_token
 from store.app import ADMIN, RECORDER, Chronicle, Ended
 
 SHOWN = ("resigned", "abandoned", "finished")
@@ -35,14 +35,12 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     resign.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     resign.add_argument("seat", metavar="SEAT", help="the seat that resigns (id or player name)")
     resign.add_argument("--reason", default="", metavar="TEXT", help="why (kept in the record)")
-    add_store_option(resign)
-    add_server_options(resign, "resign on a Chronicle server, with the seat's or the recorder's token")
+    add_store_or_server(resign, "resign on a Chronicle server, with the seat's or the recorder's token")
     resign.set_defaults(run=run_resign)
     abandon = subparsers.add_parser("abandon", help="end a game with no outcome", description=__doc__)
     abandon.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     abandon.add_argument("--reason", default="", metavar="TEXT", help="why (kept in the record)")
-    add_store_option(abandon)
-    add_server_options(abandon, "abandon on a Chronicle server, with the recorder's token")
+    add_store_or_server(abandon, "abandon on a Chronicle server, with the recorder's token")
     abandon.set_defaults(run=run_abandon)
 
 

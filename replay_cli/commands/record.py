@@ -38,7 +38,7 @@ from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.reading import EventLine, GameInfo
 from replay_cli.render import event_line, outcome_line, prompt_lines
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store.app import ADMIN, RECORDER, Chronicle
 from store.errors import ServiceError
 
@@ -59,11 +59,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--reason", default="", metavar="TEXT", help="why, for each 'undo' (kept in the record)"
     )
-    add_store_option(parser)
-    parser.add_argument(
-        "--server", metavar="URL", help="record on a Chronicle server, with the game's recorder token"
-    )
-    add_token_options(parser)
+    add_store_or_server(parser, "record on a Chronicle server, with the game's recorder token")
     intermix(parser)
     parser.set_defaults(run=run)
 

@@ -31,10 +31,10 @@ from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.commands.record import parse_action
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_line, resolve_seat
-from replay_cli.parser import ChronicleParser, intermix
+from replay_cli.parser import intermix
 from replay_cli.reading import EventLine
 from replay_cli.render import event_line
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store import variations
 from store.app import RECORDER, Chronicle
 from store.variations import Branched, BranchRequest, Summary
@@ -53,27 +53,21 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--player", dest="players", action="append", metavar="NAME", help="with --play, per seat"
     )
     new.add_argument("--json", action="store_true", help="print the answer as a JSON object")
-    _sources(new)
+    add_store_or_server(new, "on a Chronicle server")
     new.set_defaults(run=run_new)
     record = commands.add_parser("record", help="record actions into a variation")
     record.add_argument("variation", metavar="VAR", help="the variation's id, or a unique prefix")
     record.add_argument("actions", nargs="+", metavar="ACTION", help="in the ruleset's notation")
     record.add_argument("--seat", metavar="S", help="the seat the actions are for (id or player name)")
     record.add_argument("--json", action="store_true", help="each action is a JSON object, not notation")
-    _sources(record)
+    add_store_or_server(record, "on a Chronicle server")
     intermix(record)
     record.set_defaults(run=run_record)
     listed = commands.add_parser("list", help="the variations of a game")
     listed.add_argument("game", metavar="GAME", help="game id, or a unique prefix")
     listed.add_argument("--json", action="store_true", help="print them as a JSON object")
-    _sources(listed)
+    add_store_or_server(listed, "on a Chronicle server")
     listed.set_defaults(run=run_list)
-
-
-def _sources(parser: ChronicleParser | argparse.ArgumentParser) -> None:
-    add_store_option(parser)
-    parser.add_argument("--server", metavar="URL", help="on a Chronicle server")
-    add_token_options(parser)
 
 
 def _line_id(app: Any, text: str) -> UUID:
