@@ -7,6 +7,7 @@ The commands only see these plain records, so each renders the same either way.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -104,7 +105,7 @@ class Timeline(Protocol):
     def first_version_of_turn(self, turn: int) -> int | None: ...
 
 
-class KeptTimeline:
+class KeptTimeline(ABC):
     """What both sources' timelines share: the event lines and turns of every version, known
     at once, and each version's snapshot made by `_make_snapshot` when first shown, then kept."""
 
@@ -131,8 +132,8 @@ class KeptTimeline:
             self._shown[version] = found
         return found
 
-    def _make_snapshot(self, version: int) -> Snapshot:
-        raise NotImplementedError
+    @abstractmethod
+    def _make_snapshot(self, version: int) -> Snapshot: ...
 
     def turn(self, version: int) -> tuple[int, str | None] | None:
         return self._turns[version - 1] if self._turns else None
