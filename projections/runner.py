@@ -383,6 +383,16 @@ def rebuild(
     url = store_url(url)
     catalog = Catalog(url)
     generation = catalog.allocate(view)
+    _catch_up(url, view, generation, poll, on_progress)
+    catalog.activate(view, generation)
+    drop_stale(url, view, catalog)
+    return generation
+
+
+def _catch_up(
+    url: str, view: str, generation: int, poll: float, on_progress: Callable[[int, int], None] | None
+) -> None:
+    """Project the store into `generation` until it has caught up with the store's present."""
     runner = GenerationRunner(url, view, generation)
     try:
         while True:
@@ -392,11 +402,8 @@ def rebuild(
             if runner.caught_up():
                 break
             time.sleep(poll)
-        catalog.activate(view, generation)
     finally:
         runner.close()
-    drop_stale(url, view, catalog)
-    return generation
 
 
 def catch_up(
@@ -413,17 +420,7 @@ def catch_up(
     active = catalog.active(view)
     building = [g for g, state in catalog.generations(view) if state == "building"]
     generation = active if active is not None else (max(building) if building else catalog.allocate(view))
-    runner = GenerationRunner(url, view, generation)
-    try:
-        while True:
-            runner.check()
-            if on_progress is not None:
-                on_progress(runner.position(), runner.app.recorder.max_notification_id() or 0)
-            if runner.caught_up():
-                break
-            time.sleep(poll)
-    finally:
-        runner.close()
+    _catch_up(url, view, generation, poll, on_progress)
     if active is None:
         catalog.activate(view, generation)
         drop_stale(url, view, catalog)

@@ -14,7 +14,7 @@ import msgspec
 
 from projections.game_stats import GameStatistics, game_statistics
 from projections.runner import StatsReader
-from projections.tables import Column, Table, all_tables, table
+from projections.tables import DECISION_SECONDS, Column, Table, all_tables, dice_columns, dice_test, table
 from projections.views import Filters
 from store.app import ADMIN, Access, Chronicle
 
@@ -127,12 +127,7 @@ def activity_table(stats: GameStatistics) -> Table:
             "actions recorded for the seat (by its token or by the recorder for it); the recorder's "
             "entries when no seat was asked, and retracted actions, are not counted",
         ),
-        Column(
-            "decision_seconds",
-            "Decision time (s)",
-            "seconds",
-            "seconds from the event before each of those actions to the action, summed",
-        ),
+        DECISION_SECONDS,
         Column("mean_decision_seconds", "Mean per action (s)", "seconds", "decision time / actions"),
     ]
     return Table(
@@ -141,28 +136,10 @@ def activity_table(stats: GameStatistics) -> Table:
 
 
 def game_dice_table(stats: GameStatistics) -> Table:
-    from projections.statmath import chi_square_uniform
-
-    rows = []
-    for d in stats.dice:
-        statistic, dof, p_value = chi_square_uniform(d.counts)
-        rows.append(
-            {
-                "stream": f"{d.stream}/d{d.faces}",
-                "rolls": d.rolls,
-                "counts": " ".join(map(str, d.counts)),
-                "chi_square": statistic,
-                "dof": dof,
-                "p_value": p_value,
-            }
-        )
+    rows = [{"stream": f"{d.stream}/d{d.faces}"} | dice_test(d.counts) for d in stats.dice]
     columns = [
         Column("stream", "Stream", "text", "the random stream and the die size"),
-        Column("rolls", "Dice", "count", "dice rolled (one roll of two dice counts two)"),
-        Column("counts", "Count per face", "text", "how often each face came up, face 1 first"),
-        Column("chi_square", "Chi-square", "number", "Pearson's chi-square against a fair die"),
-        Column("dof", "df", "count", "degrees of freedom: faces - 1"),
-        Column("p_value", "p-value", "ratio", "the chance of a chi-square this large from fair dice"),
+        *dice_columns("Pearson's chi-square against a fair die"),
     ]
     return Table(
         "game_dice",

@@ -409,6 +409,15 @@ def ratings(
     )
 
 
+# Decision time, summed per player here and per seat in a game's own activity table.
+DECISION_SECONDS = Column(
+    "decision_seconds",
+    "Decision time (s)",
+    "seconds",
+    "seconds from the event before each of those actions to the action, summed",
+)
+
+
 def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Table:
     """Actions and the time taken to decide them, per player over all their games (of a
     ruleset, unless `across`)."""
@@ -443,12 +452,7 @@ def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Tabl
             "retracted ones left out",
         ),
         _c("actions_per_game", "Actions per game", "number", "actions / games"),
-        _c(
-            "decision_seconds",
-            "Decision time (s)",
-            "seconds",
-            "seconds from the event before each of those actions to the action, summed",
-        ),
+        DECISION_SECONDS,
         _c("seconds_per_action", "Seconds per action", "seconds", "decision_seconds / actions"),
     ]
     return Table(
@@ -461,6 +465,30 @@ def decision_time(games: Sequence[GameStatistics], across: bool = False) -> Tabl
     )
 
 
+def dice_test(counts: Sequence[int]) -> dict[str, Any]:
+    """The figures of `DICE_COLUMNS` for dice that came up `counts` times on each face (face 1
+    first), tested against fair dice (Pearson chi-square)."""
+    statistic, dof, p_value = chi_square_uniform(counts)
+    return {
+        "rolls": sum(counts),
+        "counts": " ".join(map(str, counts)),
+        "chi_square": statistic,
+        "dof": dof,
+        "p_value": p_value,
+    }
+
+
+def dice_columns(chi_square: str) -> list[Column]:
+    """The columns of `dice_test`; `chi_square` defines the statistic as the table reports it."""
+    return [
+        _c("rolls", "Dice", "count", "dice rolled (one roll of two dice counts two)"),
+        _c("counts", "Count per face", "text", "how often each face came up, face 1 first"),
+        _c("chi_square", "Chi-square", "number", chi_square),
+        _c("dof", "df", "count", "degrees of freedom: faces - 1"),
+        _c("p_value", "p-value", "ratio", "the chance of a chi-square this large from fair dice"),
+    ]
+
+
 def dice_fairness(games: Sequence[GameStatistics]) -> Table:
     """Every stream's dice over all games, tested against fair dice (Pearson chi-square)."""
     totals: dict[tuple[str, str, int], list[int]] = {}
@@ -471,31 +499,18 @@ def dice_fairness(games: Sequence[GameStatistics]) -> Table:
                 row[i] += c
     rows = []
     for (ruleset, stream, faces), counts in sorted(totals.items()):
-        statistic, dof, p_value = chi_square_uniform(counts)
+        test = dice_test(counts)
         rows.append(
-            {
-                "stream": f"{ruleset}/{stream}/d{faces}",
-                "ruleset": ruleset,
-                "name": stream,
-                "faces": faces,
-                "rolls": sum(counts),
-                "counts": " ".join(map(str, counts)),
-                "chi_square": statistic,
-                "dof": dof,
-                "p_value": p_value,
-                "fair": p_value >= 0.01,
-            }
+            {"stream": f"{ruleset}/{stream}/d{faces}", "ruleset": ruleset, "name": stream, "faces": faces}
+            | test
+            | {"fair": test["p_value"] >= 0.01}
         )
     columns = [
         _c("stream", "Stream", "text", "the ruleset, the stream and the die size"),
         _c("ruleset", "Ruleset", "text", "the ruleset's id"),
         _c("name", "Name", "text", "the random stream the dice were rolled from (dice, turn-order, ...)"),
         _c("faces", "Faces", "count", "the die's number of faces"),
-        _c("rolls", "Dice", "count", "dice rolled (one roll of two dice counts two)"),
-        _c("counts", "Count per face", "text", "how often each face came up, face 1 first"),
-        _c("chi_square", "Chi-square", "number", "Pearson's chi-square of the counts against a fair die"),
-        _c("dof", "df", "count", "degrees of freedom: faces - 1"),
-        _c("p_value", "p-value", "ratio", "the chance of a chi-square this large from fair dice"),
+        *dice_columns("Pearson's chi-square of the counts against a fair die"),
         _c("fair", "Fair at 1%", "text", "yes when the p-value is at least 1%"),
     ]
     return Table(

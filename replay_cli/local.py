@@ -20,7 +20,7 @@ from domain.ruleset import OMNISCIENT, PUBLIC, GameConfig, Outcome, Viewer
 from domain.variations import Variation
 from projections.games_index import GameIndex
 from replay_cli.errors import CliError, UsageError
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, KeptTimeline, Snapshot, with_notes
 from store import notes, variations
 from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_game
@@ -265,7 +265,7 @@ class LocalReader:
         self.app.close()
 
 
-class FoldedTimeline:
+class FoldedTimeline(KeptTimeline):
     """Every version of a local game, folded forward once through the aggregate's own event
     handlers (so a later correction event is honoured exactly as the store honours it).
     States are immutable, so keeping one per version costs only what changed; views are
@@ -280,14 +280,12 @@ class FoldedTimeline:
         annotations: list[dict[str, Any]] | None = None,
         info: GameInfo | None = None,
     ) -> None:
-        self.info = info or game_info(latest)
         self._ruleset = latest.ruleset
         self._viewer = viewer
-        self._lines: list[EventLine] = []
+        lines: list[EventLine] = []
         self._states: list[tuple[Any, Outcome | None]] = []
-        self._turns: list[tuple[int, str | None]] = []
+        turns: list[tuple[int, str | None]] = []
         self._status: list[str] = []
-        self._shown: dict[int, Snapshot] = {}
         # Lines are marked with hindsight: an action later retracted is struck from the start.
         undone = latest.retracted_versions()
         aggregate: Game | None = None
@@ -295,40 +293,22 @@ class FoldedTimeline:
             aggregate = event.mutate(aggregate)
             assert aggregate is not None
             version = event.originator_version
-            self._lines.append(line_of(reading.present(latest, event, viewer, version in undone)))
+            lines.append(line_of(reading.present(latest, event, viewer, version in undone)))
             self._states.append((aggregate.state, aggregate.outcome))
-            self._turns.append(self._ruleset.progress(aggregate.state))
+            turns.append(self._ruleset.progress(aggregate.state))
             self._status.append(aggregate.status)
-        self._lines = with_notes(self._lines, annotations or [])
-        self._first_of_turn = first_of_turns(self._turns, self._lines)
+        super().__init__(info or game_info(latest), with_notes(lines, annotations or []), turns)
 
-    @property
-    def last(self) -> int:
-        return len(self._states)
-
-    def event(self, version: int) -> EventLine:
-        return self._lines[version - 1]
-
-    def snapshot(self, version: int) -> Snapshot:
-        found = self._shown.get(version)
-        if found is None:
-            state, outcome = self._states[version - 1]
-            found = Snapshot(
-                info=self.info,
-                version=version,
-                viewer=str(self._viewer),
-                status=self._status[version - 1],
-                state=self._ruleset.view(state, self._viewer),
-                prompts=[]
-                if self._status[version - 1] != "running"
-                else reading.prompts_of(self._ruleset, state, self._viewer),
-                outcome=reading.builtins(outcome) if outcome is not None else None,
-            )
-            self._shown[version] = found
-        return found
-
-    def turn(self, version: int) -> tuple[int, str | None] | None:
-        return self._turns[version - 1]
-
-    def first_version_of_turn(self, turn: int) -> int | None:
-        return self._first_of_turn.get(turn)
+    def _make_snapshot(self, version: int) -> Snapshot:
+        state, outcome = self._states[version - 1]
+        return Snapshot(
+            info=self.info,
+            version=version,
+            viewer=str(self._viewer),
+            status=self._status[version - 1],
+            state=self._ruleset.view(state, self._viewer),
+            prompts=[]
+            if self._status[version - 1] != "running"
+            else reading.prompts_of(self._ruleset, state, self._viewer),
+            outcome=reading.builtins(outcome) if outcome is not None else None,
+        )

@@ -7,6 +7,7 @@ The commands only see these plain records, so each renders the same either way.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -102,6 +103,43 @@ class Timeline(Protocol):
         ...
 
     def first_version_of_turn(self, turn: int) -> int | None: ...
+
+
+class KeptTimeline(ABC):
+    """What both sources' timelines share: the event lines and turns of every version, known
+    at once, and each version's snapshot made by `_make_snapshot` when first shown, then kept."""
+
+    def __init__(
+        self, info: GameInfo, lines: list[EventLine], turns: list[tuple[int, str | None]] | None
+    ) -> None:
+        self.info = info
+        self._lines = lines
+        self._turns = turns  # None when the source cannot tell
+        self._shown: dict[int, Snapshot] = {}
+        self._first_of_turn = first_of_turns(turns or [], lines)
+
+    @property
+    def last(self) -> int:
+        return len(self._lines)
+
+    def event(self, version: int) -> EventLine:
+        return self._lines[version - 1]
+
+    def snapshot(self, version: int) -> Snapshot:
+        found = self._shown.get(version)
+        if found is None:
+            found = self._make_snapshot(version)
+            self._shown[version] = found
+        return found
+
+    @abstractmethod
+    def _make_snapshot(self, version: int) -> Snapshot: ...
+
+    def turn(self, version: int) -> tuple[int, str | None] | None:
+        return self._turns[version - 1] if self._turns else None
+
+    def first_version_of_turn(self, turn: int) -> int | None:
+        return self._first_of_turn.get(turn)
 
 
 class Reader(Protocol):

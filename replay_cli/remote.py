@@ -15,7 +15,7 @@ import msgspec
 
 from domain.ruleset import GameConfig, get_ruleset
 from replay_cli.errors import CliError, UsageError, rejection_line
-from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, Snapshot, first_of_turns, with_notes
+from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, KeptTimeline, Snapshot, with_notes
 from store.audit import AuditReport
 
 PAGE = 100
@@ -298,7 +298,7 @@ def _info(game: dict[str, Any]) -> GameInfo:
     )
 
 
-class FetchedTimeline:
+class FetchedTimeline(KeptTimeline):
     """Every version of a game on a server: the event lines at once, each state when it is
     first shown (and kept). Turn numbers come from folding the served facts with the local
     ruleset; when that is impossible (not installed, or facts redacted beyond what `evolve`
@@ -311,36 +311,15 @@ class FetchedTimeline:
         events: list[dict[str, Any]],
         prompts: list[dict[str, Any]] | None,
     ) -> None:
-        self.info = info
+        super().__init__(info, [_line(e) for e in events], _fold_turns(info, events))
         self._reader = reader
         self._prompts = prompts
-        self._lines = [_line(e) for e in events]
-        self._shown: dict[int, Snapshot] = {}
-        self._turns = _fold_turns(info, events)
-        self._first_of_turn = first_of_turns(self._turns or [], self._lines)
 
     def attach(self, annotations: list[dict[str, Any]]) -> None:
         self._lines = with_notes(self._lines, annotations)
 
-    @property
-    def last(self) -> int:
-        return len(self._lines)
-
-    def event(self, version: int) -> EventLine:
-        return self._lines[version - 1]
-
-    def snapshot(self, version: int) -> Snapshot:
-        found = self._shown.get(version)
-        if found is None:
-            found = self._reader.state_at(self.info.game_id, self.info, version, self._prompts)
-            self._shown[version] = found
-        return found
-
-    def turn(self, version: int) -> tuple[int, str | None] | None:
-        return self._turns[version - 1] if self._turns else None
-
-    def first_version_of_turn(self, turn: int) -> int | None:
-        return self._first_of_turn.get(turn)
+    def _make_snapshot(self, version: int) -> Snapshot:
+        return self._reader.state_at(self.info.game_id, self.info, version, self._prompts)
 
 
 def _fold_turns(info: GameInfo, events: list[dict[str, Any]]) -> list[tuple[int, str | None]] | None:

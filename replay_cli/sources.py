@@ -31,11 +31,7 @@ def add_store_option(parser: argparse.ArgumentParser) -> None:
 
 
 def add_reading_options(parser: argparse.ArgumentParser, *, viewer: bool = True) -> None:
-    add_store_option(parser)
-    parser.add_argument(
-        "--server", metavar="URL", help="read from a Chronicle server instead of the local store"
-    )
-    add_token_options(parser)
+    add_store_or_server(parser, "read from a Chronicle server instead of the local store")
     if viewer:
         parser.add_argument(
             "--as",
@@ -53,9 +49,10 @@ def add_token_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_server_options(parser: argparse.ArgumentParser, help: str) -> None:
-    """`--server URL` and its token, for a command that also works on the local store."""
-    parser.add_argument("--server", metavar="URL", help=help)
+def add_store_or_server(parser: argparse.ArgumentParser, server_help: str) -> None:
+    """`--store URL`, and `--server URL` with its token, for a command that works on either."""
+    add_store_option(parser)
+    parser.add_argument("--server", metavar="URL", help=server_help)
     add_token_options(parser)
 
 

@@ -12,6 +12,16 @@ class Command(Protocol):
     def register(self, subparsers: Subparsers[Any]) -> None: ...
 
 
+def documented_parser(
+    subparsers: Subparsers[argparse.ArgumentParser], name: str, help: str, doc: str | None
+) -> argparse.ArgumentParser:
+    """The parser of a command whose `--help` prints its module's docstring `doc` as written:
+    its usage examples and lists keep their lines, which argparse would otherwise refill."""
+    return subparsers.add_parser(
+        name, help=help, description=doc, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+
+
 from replay_cli.commands import (  # noqa: E402  (the protocol above is what they satisfy)
     annotate,
     audit,

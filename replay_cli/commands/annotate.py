@@ -24,21 +24,18 @@ from uuid import UUID
 import msgspec
 
 from domain.notes import Annotation
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_line, resolve_seat
 from replay_cli.parser import intermix
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store import notes, variations
 from store.notes import AnnotationEdit, NewAnnotation
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "annotate",
-        help="annotate a game at a version (comment, glyph, highlight)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "annotate", "annotate a game at a version (comment, glyph, highlight)", __doc__
     )
     parser.add_argument("game", metavar="GAME", help="game or variation id (locally a game also by prefix)")
     parser.add_argument("text", nargs="?", default="", metavar="TEXT", help="the comment")
@@ -52,9 +49,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     which.add_argument("--delete", metavar="ID", help="delete this annotation")
     which.add_argument("--review-token", metavar="NAME", help="hand a reviewer a token (the recorder)")
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
-    add_store_option(parser)
-    parser.add_argument("--server", metavar="URL", help="annotate on a Chronicle server")
-    add_token_options(parser)
+    add_store_or_server(parser, "annotate on a Chronicle server")
     intermix(parser)
     parser.set_defaults(run=run)
 

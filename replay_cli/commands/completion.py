@@ -19,16 +19,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.completion import SHELLS, script
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "completion",
-        help="print a shell completion script (bash, zsh or fish)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "completion", "print a shell completion script (bash, zsh or fish)", __doc__
     )
     parser.add_argument("shell", metavar="SHELL", choices=SHELLS, help="bash, zsh or fish")
     parser.set_defaults(run=run)

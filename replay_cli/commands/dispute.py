@@ -26,21 +26,18 @@ from uuid import UUID
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_dispute, resolve_game
 from replay_cli.parser import file_name
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store.app import ADMIN, Chronicle
 from store.verdict import Verdict
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "dispute",
-        help="open a dispute over a game's range, rule on it, export its evidence",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "dispute", "open a dispute over a game's range, rule on it, export its evidence", __doc__
     )
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
     opening = verbs.add_parser("open", help="open a dispute and print the engine's verdict")
@@ -61,9 +58,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--out", metavar="FILE", type=file_name, help="write to FILE instead of standard output"
     )
     for verb in (opening, ruling, showing, listing, exporting):
-        add_store_option(verb)
-        verb.add_argument("--server", metavar="URL", help="a Chronicle server instead of the local store")
-        add_token_options(verb)
+        add_store_or_server(verb, "a Chronicle server instead of the local store")
         verb.set_defaults(run=run)
 
 

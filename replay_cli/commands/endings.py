@@ -13,6 +13,7 @@ an administrator's) resigns any seat and abandons.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from contextlib import closing
 from uuid import UUID
 
@@ -23,7 +24,7 @@ from replay_cli.errors import UsageError
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.reading import EventLine, GameInfo
 from replay_cli.render import event_line, outcome_line
-from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
+from replay_cli.sources import add_store_or_server, open_client, server_token
 from store.app import ADMIN, RECORDER, Chronicle, Ended
 
 SHOWN = ("resigned", "abandoned", "finished")
@@ -34,41 +35,37 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     resign.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     resign.add_argument("seat", metavar="SEAT", help="the seat that resigns (id or player name)")
     resign.add_argument("--reason", default="", metavar="TEXT", help="why (kept in the record)")
-    add_store_option(resign)
-    add_server_options(resign, "resign on a Chronicle server, with the seat's or the recorder's token")
+    add_store_or_server(resign, "resign on a Chronicle server, with the seat's or the recorder's token")
     resign.set_defaults(run=run_resign)
     abandon = subparsers.add_parser("abandon", help="end a game with no outcome", description=__doc__)
     abandon.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     abandon.add_argument("--reason", default="", metavar="TEXT", help="why (kept in the record)")
-    add_store_option(abandon)
-    add_server_options(abandon, "abandon on a Chronicle server, with the recorder's token")
+    add_store_or_server(abandon, "abandon on a Chronicle server, with the recorder's token")
     abandon.set_defaults(run=run_abandon)
 
 
 def run_resign(args: argparse.Namespace) -> int:
-    token = server_token(args)
-    if args.server is not None:
-        _end_remote(args, token, "resign")
-        return 0
-    app = open_store(args.store)
-    try:
-        game_id = resolve_game(app, args.game)
+    def resign(app: Chronicle, game_id: UUID) -> Ended:
         seat = resolve_seat(args.seat, app.game(game_id).config)
-        _show(app, game_id, app.resign(game_id, RECORDER, seat=seat, reason=args.reason))
-        return 0
-    finally:
-        app.close()
+        return app.resign(game_id, RECORDER, seat=seat, reason=args.reason)
+
+    return _end(args, "resign", resign)
 
 
 def run_abandon(args: argparse.Namespace) -> int:
+    return _end(args, "abandon", lambda app, game_id: app.abandon(game_id, RECORDER, reason=args.reason))
+
+
+def _end(args: argparse.Namespace, how: str, end: Callable[[Chronicle, UUID], Ended]) -> int:
+    """End the game `how` on the server, or locally with `end`, and print what that appended."""
     token = server_token(args)
     if args.server is not None:
-        _end_remote(args, token, "abandon")
+        _end_remote(args, token, how)
         return 0
     app = open_store(args.store)
     try:
         game_id = resolve_game(app, args.game)
-        _show(app, game_id, app.abandon(game_id, RECORDER, reason=args.reason))
+        _show(app, game_id, end(app, game_id))
         return 0
     finally:
         app.close()

@@ -37,7 +37,7 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.parser import file_name
-from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
+from replay_cli.sources import add_store_or_server, open_client, server_token
 from store.app import ADMIN, Chronicle
 from store.bgstats import bgstats
 from store.errors import ServiceError
@@ -67,8 +67,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         type=file_name,
         help="write to FILE instead of standard output (with --all: a folder)",
     )
-    add_store_option(exporting)
-    add_server_options(exporting, "export from a Chronicle server")
+    add_store_or_server(exporting, "export from a Chronicle server")
     exporting.set_defaults(run=run_export)
     importing = subparsers.add_parser(
         "import", help="store a game exported by `chronicle export`", description=__doc__
@@ -80,8 +79,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         type=file_name,
         help="the export (JSON or NDJSON), or several; - reads standard input",
     )
-    add_store_option(importing)
-    add_server_options(importing, "import into a Chronicle server")
+    add_store_or_server(importing, "import into a Chronicle server")
     importing.set_defaults(run=run_import)
 
 

@@ -29,7 +29,7 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import open_store
 from replay_cli.parser import file_name, shown_name
-from replay_cli.sources import add_server_options, add_store_option, open_client, server_token
+from replay_cli.sources import add_store_or_server, open_client, server_token
 from store.imports import ImportReport, LogRefused, import_log
 from store.limits import MAX_NAME
 
@@ -54,8 +54,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         help="the 10 kingdom piles, comma separated, for logs of today's format (which list none); "
         "without it they are the piles the log names",
     )
-    add_store_option(parser)
-    add_server_options(parser, "import into a Chronicle server")
+    add_store_or_server(parser, "import into a Chronicle server")
     parser.set_defaults(run=run)
 
 

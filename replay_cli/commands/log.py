@@ -15,18 +15,13 @@ import argparse
 import json
 import sys
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.render import can_strike, event_line
 from replay_cli.sources import add_reading_options, open_reader
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "log",
-        help="list a game's events",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "log", "list a game's events", __doc__)
     parser.add_argument("game", metavar="GAME", help="game id (locally also a unique prefix)")
     parser.add_argument(
         "--hide-retracted",

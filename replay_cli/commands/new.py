@@ -22,7 +22,7 @@ from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.options import check_new_game, parse_options, ruleset_named
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store.app import CreatedGame, NewGame
 
 
@@ -46,9 +46,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--same-deal-as", metavar="GAME", help="play the deal of a finished digital game again"
     )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
-    add_store_option(parser)
-    parser.add_argument("--server", metavar="URL", help="create the game on a Chronicle server")
-    add_token_options(parser)
+    add_store_or_server(parser, "create the game on a Chronicle server")
     parser.set_defaults(run=run)
 
 

@@ -20,18 +20,15 @@ import argparse
 import time
 from typing import Any
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 from replay_cli.sources import add_store_option
 from store.config import display_url, store_url
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "projections",
-        help="status, run or rebuild the statistics views",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "projections", "status, run or rebuild the statistics views", __doc__
     )
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     status = actions.add_parser("status", help="each view's generations and positions")

@@ -32,13 +32,13 @@ import msgspec
 from domain.events import ActionRecorded
 from domain.game import Game
 from domain.ruleset import RejectedError
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import REFUSED, CliError, UsageError, rejection_of
 from replay_cli.local import game_info, open_store, resolve_game, resolve_seat
 from replay_cli.parser import intermix
 from replay_cli.reading import EventLine, GameInfo
 from replay_cli.render import event_line, outcome_line, prompt_lines
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store.app import ADMIN, RECORDER, Chronicle
 from store.errors import ServiceError
 
@@ -46,12 +46,7 @@ SHOWN_CHOICES = 12
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "record",
-        help="record actions (or an interactive session)",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "record", "record actions (or an interactive session)", __doc__)
     parser.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     parser.add_argument(
         "actions",
@@ -64,11 +59,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--reason", default="", metavar="TEXT", help="why, for each 'undo' (kept in the record)"
     )
-    add_store_option(parser)
-    parser.add_argument(
-        "--server", metavar="URL", help="record on a Chronicle server, with the game's recorder token"
-    )
-    add_token_options(parser)
+    add_store_or_server(parser, "record on a Chronicle server, with the game's recorder token")
     intermix(parser)
     parser.set_defaults(run=run)
 

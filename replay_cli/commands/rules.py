@@ -12,17 +12,12 @@ from __future__ import annotations
 
 import argparse
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "rules",
-        help="print the rules a rejection cites",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "rules", "print the rules a rejection cites", __doc__)
     parser.add_argument(
         "reference", nargs="?", metavar="REFERENCE", help="a ruleset id, records or corrections"
     )

@@ -14,16 +14,13 @@ from typing import Any
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "rulesets",
-        help="list the games, their player counts and variant options",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "rulesets", "list the games, their player counts and variant options", __doc__
     )
     parser.add_argument("ruleset", nargs="?", metavar="ID", help="one ruleset in full")
     parser.add_argument("--json", action="store_true", help="JSON, as GET /rulesets serves it")

@@ -20,7 +20,7 @@ from typing import Any
 
 from domain.ruleset import Ruleset
 from domain.standings import sole_winner
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import REFUSED, CliError, UsageError
 from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
@@ -30,12 +30,7 @@ from store.simulation import ACTION_CAP, Played, already_simulated, play
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "simulate",
-        help="play seeded bot games into the store",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "simulate", "play seeded bot games into the store", __doc__)
     parser.add_argument("ruleset", metavar="RULESET")
     parser.add_argument("--games", type=int, required=True, metavar="N")
     parser.add_argument(

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_game
 from replay_cli.progress import Progress
@@ -44,11 +44,8 @@ TABLE_WIDTH = 120  # a wide terminal's columns; --wide prints every column
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "stats",
-        help="statistics over the finished games, or of one game",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "stats", "statistics over the finished games, or of one game", __doc__
     )
     parser.add_argument("--game", metavar="GAME", help="one game's statistics (an id or a unique prefix)")
     parser.add_argument("--ruleset", metavar="ID")

@@ -21,30 +21,28 @@ from __future__ import annotations
 
 import argparse
 import json
+from contextlib import closing
 from typing import Any
 from uuid import UUID
 
 import msgspec
 
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.commands.record import parse_action
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_line, resolve_seat
-from replay_cli.parser import ChronicleParser, intermix
+from replay_cli.parser import intermix
 from replay_cli.reading import EventLine
 from replay_cli.render import event_line
-from replay_cli.sources import add_store_option, add_token_options, server_token
+from replay_cli.sources import add_store_or_server, server_token
 from store import variations
-from store.app import RECORDER
+from store.app import RECORDER, Chronicle
 from store.variations import Branched, BranchRequest, Summary
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "variation",
-        help="branch, record and list what-if lines of a game",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = documented_parser(
+        subparsers, "variation", "branch, record and list what-if lines of a game", __doc__
     )
     commands = parser.add_subparsers(dest="variation_command", required=True, metavar="SUBCOMMAND")
     new = commands.add_parser("new", help="branch a variation (or a new game with --play)")
@@ -55,27 +53,21 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         "--player", dest="players", action="append", metavar="NAME", help="with --play, per seat"
     )
     new.add_argument("--json", action="store_true", help="print the answer as a JSON object")
-    _sources(new)
+    add_store_or_server(new, "on a Chronicle server")
     new.set_defaults(run=run_new)
     record = commands.add_parser("record", help="record actions into a variation")
     record.add_argument("variation", metavar="VAR", help="the variation's id, or a unique prefix")
     record.add_argument("actions", nargs="+", metavar="ACTION", help="in the ruleset's notation")
     record.add_argument("--seat", metavar="S", help="the seat the actions are for (id or player name)")
     record.add_argument("--json", action="store_true", help="each action is a JSON object, not notation")
-    _sources(record)
+    add_store_or_server(record, "on a Chronicle server")
     intermix(record)
     record.set_defaults(run=run_record)
     listed = commands.add_parser("list", help="the variations of a game")
     listed.add_argument("game", metavar="GAME", help="game id, or a unique prefix")
     listed.add_argument("--json", action="store_true", help="print them as a JSON object")
-    _sources(listed)
+    add_store_or_server(listed, "on a Chronicle server")
     listed.set_defaults(run=run_list)
-
-
-def _sources(parser: ChronicleParser | argparse.ArgumentParser) -> None:
-    add_store_option(parser)
-    parser.add_argument("--server", metavar="URL", help="on a Chronicle server")
-    add_token_options(parser)
 
 
 def _line_id(app: Any, text: str) -> UUID:
@@ -83,12 +75,20 @@ def _line_id(app: Any, text: str) -> UUID:
     return resolve_line(app, text)
 
 
-def _client(args: argparse.Namespace) -> Any:
+def _client(args: argparse.Namespace) -> closing[Any]:
+    """The server of `--server`, closed when the command is done with it."""
     from replay_cli.remote import RemoteClient
 
     if args.store is not None:
         raise UsageError("give --store or --server, not both")
-    return RemoteClient(args.server, server_token(args))
+    return closing(RemoteClient(args.server, server_token(args)))
+
+
+def _local_store(args: argparse.Namespace) -> closing[Chronicle]:
+    """The local store, closed when the command is done with it; a token given without
+    `--server` is a usage error first."""
+    server_token(args)
+    return closing(open_store(args.store))
 
 
 def _remote_line(client: Any, text: str) -> str:
@@ -103,20 +103,13 @@ def run_new(args: argparse.Namespace) -> int:
         raise UsageError("--player goes with --play (a study keeps the game's players)")
     request = BranchRequest(at=args.at, purpose="game" if args.play else "study", players=args.players)
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             body = {k: v for k, v in msgspec.to_builtins(request).items() if v is not None}
             base = _remote_line(client, args.game)
             branched = msgspec.convert(client.post(f"/games/{base}/variations", body), Branched)
-        finally:
-            client.close()
     else:
-        server_token(args)
-        app = open_store(args.store)
-        try:
+        with _local_store(args) as app:
             branched = variations.branch(app, _line_id(app, args.game), request, "recorder")
-        finally:
-            app.close()
     if args.json:
         print(json.dumps(msgspec.to_builtins(branched), indent=2))
         return 0
@@ -140,20 +133,15 @@ def run_new(args: argparse.Namespace) -> int:
 def run_record(args: argparse.Namespace) -> int:
     actions = [parse_action(text, args.json) for text in args.actions]
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             served = _remote_line(client, args.variation)
             for action in actions:
                 body = {"action": action} | ({"seat": args.seat} if args.seat else {})
                 answer = client.post(f"/variations/{served}/actions", body)
                 for event in answer["events"]:
                     print(event_line(EventLine(event["version"], event["type"], event["text"])), flush=True)
-        finally:
-            client.close()
         return 0
-    server_token(args)
-    app = open_store(args.store)
-    try:
+    with _local_store(args) as app:
         vid = _line_id(app, args.variation)
         found = variations.line(app, vid)
         if found.variation is None:
@@ -165,26 +153,17 @@ def run_record(args: argparse.Namespace) -> int:
             shown = variations.record(app, vid, action, RECORDER, seat=seat)
             for event in shown:
                 print(event_line(EventLine(event.version, event.type, event.text)), flush=True)
-    finally:
-        app.close()
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
     if args.server is not None:
-        client = _client(args)
-        try:
+        with _client(args) as client:
             found = client.get(f"/games/{_remote_line(client, args.game)}/variations")["variations"]
             listed = [msgspec.convert(v, Summary) for v in found]
-        finally:
-            client.close()
     else:
-        server_token(args)
-        app = open_store(args.store)
-        try:
+        with _local_store(args) as app:
             listed = variations.variations_of(app, _line_id(app, args.game))
-        finally:
-            app.close()
     if args.json:
         print(json.dumps({"variations": msgspec.to_builtins(listed)}, indent=2))
         return 0

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from domain import reading
-from replay_cli.commands import Subparsers
+from replay_cli.commands import Subparsers, documented_parser
 from replay_cli.errors import CliError, UsageError
 from replay_cli.local import line_of, open_store, resolve_game, resolve_viewer
 from replay_cli.reading import EventLine
@@ -30,12 +30,7 @@ RETRIES = 30  # reconnections in a row before giving up on a server
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser(
-        "watch",
-        help="follow a game live",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = documented_parser(subparsers, "watch", "follow a game live", __doc__)
     parser.add_argument("game", metavar="GAME", help="game id, or a unique prefix of at least 4 characters")
     parser.add_argument(
         "--after",
