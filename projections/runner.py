@@ -383,16 +383,22 @@ def rebuild(
     url = store_url(url)
     catalog = Catalog(url)
     generation = catalog.allocate(view)
-    _catch_up(url, view, generation, poll, on_progress)
-    catalog.activate(view, generation)
+    # switched to while its runner still holds the generation's tables
+    _catch_up(url, view, generation, poll, on_progress, switch=catalog)
     drop_stale(url, view, catalog)
     return generation
 
 
 def _catch_up(
-    url: str, view: str, generation: int, poll: float, on_progress: Callable[[int, int], None] | None
+    url: str,
+    view: str,
+    generation: int,
+    poll: float,
+    on_progress: Callable[[int, int], None] | None,
+    switch: Catalog | None = None,
 ) -> None:
-    """Project the store into `generation` until it has caught up with the store's present."""
+    """Project the store into `generation` until it has caught up with the store's present;
+    with `switch`, make it the view's active generation then."""
     runner = GenerationRunner(url, view, generation)
     try:
         while True:
@@ -402,6 +408,8 @@ def _catch_up(
             if runner.caught_up():
                 break
             time.sleep(poll)
+        if switch is not None:
+            switch.activate(view, generation)
     finally:
         runner.close()
 
