@@ -38,10 +38,12 @@ from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import OMNISCIENT, Command, RejectedError, Rejection, Seat, Viewer
 from domain.variations import Purpose, Variation, VariationList, derive_seed, list_id
-from store.app import Access, Chronicle, _now
 from store.audit import AuditReport, Divergence
+from store.clock import now as _now
+from store.core import Core
 from store.errors import GameNotFound, InvalidRequest, SeedSealed, ServiceError, Unauthorized, VersionConflict
 from store.limits import VersionAt
+from store.requests import Access
 from store.secrets import GameSecrets, new_token
 
 
@@ -117,14 +119,14 @@ class Summary(msgspec.Struct):
     commitment: str
 
 
-def is_variation(app: Chronicle, line_id: UUID) -> bool:
+def is_variation(app: Core, line_id: UUID) -> bool:
     """Whether `line_id` names a variation, from its first stored event alone: a game too
     damaged to fold must still reach its audit."""
     first = app.recorder.select_events(line_id, limit=1)
     return bool(first) and first[0].topic == Variation.Created.TOPIC
 
 
-def line(app: Chronicle, line_id: UUID) -> Line:
+def line(app: Core, line_id: UUID) -> Line:
     """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
     try:
         found: object = app.repository.get(line_id)
@@ -152,14 +154,14 @@ def line(app: Chronicle, line_id: UUID) -> Line:
 
 # A line's events up to a version never change (streams are append-only), so the folded
 # position a variation branches from is kept per application, for the few lines in use.
-_POSITIONS: weakref.WeakKeyDictionary[Chronicle, OrderedDict[tuple[UUID, int], tuple[list[Any], Game]]] = (
+_POSITIONS: weakref.WeakKeyDictionary[Core, OrderedDict[tuple[UUID, int], tuple[list[Any], Game]]] = (
     weakref.WeakKeyDictionary()
 )
 _POSITIONS_LOCK = threading.Lock()
 KEPT_POSITIONS = 32
 
 
-def _position(app: Chronicle, base_id: UUID, at: int) -> tuple[list[Any], Game]:
+def _position(app: Core, base_id: UUID, at: int) -> tuple[list[Any], Game]:
     """The base's events up to `at`, and the game folded over them (never to be mutated)."""
     with _POSITIONS_LOCK:
         kept = _POSITIONS.setdefault(app, OrderedDict())
@@ -204,7 +206,7 @@ def at_rest(base: Line, at: int) -> bool:
     return not isinstance(after, FactRecorded)
 
 
-def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Branched:
+def branch(app: Core, base_id: UUID, request: BranchRequest, by: str) -> Branched:
     """A new variation of `base_id` at `request.at`, branched by `by` (an author key, or
     `public`; see the module docstring for who may)."""
     base = line(app, base_id)
@@ -283,13 +285,13 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Br
     )
 
 
-def line_access(app: Chronicle, line_id: UUID, token: str | None) -> Access:
+def line_access(app: Core, line_id: UUID, token: str | None) -> Access:
     """What `token` grants on a game or a variation (404 for neither, first)."""
     line(app, line_id)
     return app.access(line_id, token)
 
 
-def _seed_of(app: Chronicle, base: Line, variation_id: UUID, purpose: Purpose) -> bytes:
+def _seed_of(app: Core, base: Line, variation_id: UUID, purpose: Purpose) -> bytes:
     """A study's seed, derived from its base's (revealed, or stated by a study); a play-on
     game's, fresh from the CSPRNG."""
     if purpose == "game" or base.game.config.mode != "digital":
@@ -311,7 +313,7 @@ def fold(events: list[Any], version: int) -> Game:
     return game
 
 
-def _listing(app: Chronicle, game_id: UUID, when: Any) -> VariationList:
+def _listing(app: Core, game_id: UUID, when: Any) -> VariationList:
     try:
         found: object = app.repository.get(list_id(game_id))
     except AggregateNotFoundError:
@@ -321,7 +323,7 @@ def _listing(app: Chronicle, game_id: UUID, when: Any) -> VariationList:
 
 
 def record(
-    app: Chronicle, variation_id: UUID, action: dict[str, Any] | str, access: Access, seat: str | None = None
+    app: Core, variation_id: UUID, action: dict[str, Any] | str, access: Access, seat: str | None = None
 ) -> list[StoredEvent]:
     """Decide `action` on the variation by the game's rules and its own randomness; append it
     with its facts (and its end, if it ended the line). Answers the appended events as the
@@ -365,13 +367,13 @@ def record(
     return reading.present_all(after.game, [e for e in after.events if e.originator_version > before], viewer)
 
 
-def events(app: Chronicle, line_id: UUID, access: Access) -> list[StoredEvent]:
+def events(app: Core, line_id: UUID, access: Access) -> list[StoredEvent]:
     """The line's events as `access` may see them."""
     found = line(app, line_id)
     return reading.present_all(found.game, found.events, found.viewer(access))
 
 
-def view(app: Chronicle, line_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
+def view(app: Core, line_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
     found = line(app, line_id)
     latest = found.game
     if at is not None and not 1 <= at <= latest.version:
@@ -389,7 +391,7 @@ def view(app: Chronicle, line_id: UUID, access: Access, at: int | None = None) -
     }
 
 
-def summary(app: Chronicle, variation_id: UUID) -> Summary:
+def summary(app: Core, variation_id: UUID) -> Summary:
     found = line(app, variation_id)
     variation = found.variation
     if variation is None:
@@ -411,7 +413,7 @@ def summary(app: Chronicle, variation_id: UUID) -> Summary:
     )
 
 
-def variations_of(app: Chronicle, game_id: UUID) -> list[Summary]:
+def variations_of(app: Core, game_id: UUID) -> list[Summary]:
     """Every variation branching from the game or its variations, oldest first."""
     line(app, game_id)  # 404 for an unknown game
     try:
@@ -422,7 +424,7 @@ def variations_of(app: Chronicle, game_id: UUID) -> list[Summary]:
     return [summary(app, UUID(v)) for v in listing.variations]
 
 
-def audit(app: Chronicle, variation_id: UUID, access: Access) -> AuditReport:
+def audit(app: Core, variation_id: UUID, access: Access) -> AuditReport:
     """Re-decide every action of the variation from its branching position, with its seed,
     and compare with what was stored: a study's stated seed (checked against its derivation
     from the base's seed and against its commitment), a finished play-on game's revealed one,
@@ -490,7 +492,7 @@ class _Diverged(Exception):
 
 
 def _audit_rng(
-    app: Chronicle,
+    app: Core,
     variation_id: UUID,
     variation: Variation,
     base: Line,
