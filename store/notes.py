@@ -39,8 +39,8 @@ from store.clock import now as _now
 from store.core import Core
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.limits import Name, VersionAt
+from store.lines import Line, line
 from store.secrets import hash_token, hmac_equal, new_token
-from store.variations import Line, line
 
 _NAMESPACE = UUID("3f2d8a61-0e4b-4c7a-9d2e-6b1a5c8f0e93")
 

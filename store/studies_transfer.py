@@ -32,10 +32,11 @@ from store import chain
 from store.clock import now as _now
 from store.core import Core
 from store.errors import InvalidRequest
+from store.lines import as_game_event, line
 from store.requests import Access
 from store.secrets import GameSecrets, new_token
 from store.stream_transfer import StreamEvent, stream_events
-from store.variations import as_game_event, audit_carried, line
+from store.variations import audit_carried
 
 ANNOTATION_TOPICS = frozenset(
     cls.TOPIC for cls in (Annotations.Created, Annotations.Added, Annotations.Edited, Annotations.Deleted)
