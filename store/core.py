@@ -1,10 +1,11 @@
 """The Chronicle application's core: games as event streams on the eventsourcing library.
 
-Every write of a game goes through here: create a game, record an action (atomically with its
-facts). `Core` stacks the layers it is made of: the save path (store/commits.py), access
-(store/access.py), reads (store/reads.py), corrections and endings (store/corrections.py).
-The capabilities built on it (annotations, variations, disputes, deals, imports and exports)
-depend on it, never the other way round; store/app.py assembles the application with them.
+`Core` creates a game and records an action (atomically with its facts). The layers it stacks
+on hold the rest of what every caller needs: corrections and endings (store/corrections.py),
+reads at any version (store/reads.py), access (store/access.py) and the save path through
+the hash chain (store/commits.py). The capabilities built on it (annotations, variations,
+disputes, deals, imports and exports, the writer process) depend on it, never the other way
+round; store/app.py assembles the application with them.
 
 Mutation testing of the append path (bench/mutation.py, group append) leaves these survivors,
 judged equivalent: a notation that names no action encoded anyway in `_stored_form` (a
@@ -84,7 +85,7 @@ class Core(Corrections):
     store/app.py fills in: the deals (`lend_deal`, `save_dealt`, `withhold`) and the review
     tokens (`is_reviewer`)."""
 
-    name = "Chronicle"
+    name = "Chronicle"  # the library's name for the application, store/app.py's too
     # A cached game keeps the state before each live action (for retractions): about 1 MB for
     # a very long game, so a few hundred games fit comfortably.
     env = {"AGGREGATE_CACHE_MAXSIZE": "256", "DEEPCOPY_FROM_AGGREGATE_CACHE": "y"}
