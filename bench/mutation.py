@@ -14,7 +14,7 @@ the original) are listed in the module's docstring.
 The hidden-information proof runs with fewer pairs here (CHRONICLE_TWIN_PAIRS), so that each
 mutant of a redaction module is judged in seconds, and mutants are judged on the SQLite store
 only (tests marked `postgres` are left out: the mutated code branches on the store in one place,
-`Chronicle._commit_async`, whose PostgreSQL branch those tests judge).
+`SavePath._commit_async` in store/commits.py, whose PostgreSQL branch those tests judge).
 """
 
 from __future__ import annotations
@@ -92,7 +92,9 @@ GROUPS = (
     Group(
         "append",
         (
-            "store/app.py",
+            "store/core.py",
+            "store/commits.py",
+            "store/reads.py",
             "store/group_commit.py",
             "store/saving.py",
             "store/writer_process.py",
@@ -111,14 +113,30 @@ GROUPS = (
             "tests/api/test_recording_actions.py",
         ),
         # the application's append path: recording an action, from reading the game to the
-        # commit that holds it (the rest of store/app.py creates, reads and ends games)
+        # commit that holds it (the rest of store/core.py creates the game; store/reads.py
+        # reads it, store/corrections.py corrects and ends it)
         (
             *(
-                f"store.app.xǁChronicleǁ{name}__mutmut_*"
+                f"store.core.xǁCoreǁ{name}__mutmut_*"
                 for name in (
                     "record",
                     "record_async",
                     "_record_steps",
+                    "_cached_copy",
+                    "heard",
+                    "_game_and_secrets",
+                    "_replayed",
+                    "_check_same_action",
+                    "_stored_form",
+                    "_command",
+                    "_acting_seat",
+                    "_recorded",
+                    "_finish_if_over",
+                )
+            ),
+            *(
+                f"store.commits.xǁSavePathǁ{name}__mutmut_*"
+                for name in (
                     "_record",
                     "_stamp",
                     "_keep_heads",
@@ -128,26 +146,15 @@ GROUPS = (
                     "_commit",
                     "_commit_async",
                     "_finish_save",
-                    "_cached_copy",
-                    "heard",
-                    "_game_and_secrets",
-                    "_replayed",
                     "_notify",
                     "_tell",
                     "close",
-                    "_check_same_action",
-                    "_stored_form",
                     "_cache",
-                    "cached_game",
-                    "game",
-                    "_command",
-                    "_acting_seat",
-                    "_recorded",
-                    "_finish_if_over",
                 )
             ),
-            "store.app.x__as_stored__mutmut_*",
-            "store.app.x__fold__mutmut_*",
+            *(f"store.reads.xǁReadsǁ{name}__mutmut_*" for name in ("cached_game", "game")),
+            "store.core.x__as_stored__mutmut_*",
+            "store.reads.x__fold__mutmut_*",
             "store.group_commit.*",
             "store.writer_process.*",
             "store.stamping.*",

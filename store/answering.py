@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 from weakref import WeakKeyDictionary
 
-from store.app import Chronicle
+from store.core import Core
 from store.errors import StoreNotAnswering
 
 ANSWER_WAIT = 2.0  # seconds
@@ -29,7 +29,7 @@ ANSWER_WAIT = 2.0  # seconds
 class StoreProbe:
     """The health checks of one `Chronicle`, sharing one read of the store at a time."""
 
-    def __init__(self, chronicle: Chronicle) -> None:
+    def __init__(self, chronicle: Core) -> None:
         self.chronicle = chronicle
         self._reading: asyncio.Future[int | None] | None = None
 
@@ -59,10 +59,10 @@ class StoreProbe:
             )
 
 
-_PROBES: WeakKeyDictionary[Chronicle, StoreProbe] = WeakKeyDictionary()
+_PROBES: WeakKeyDictionary[Core, StoreProbe] = WeakKeyDictionary()
 
 
-def probe(chronicle: Chronicle) -> StoreProbe:
+def probe(chronicle: Core) -> StoreProbe:
     """The probe of `chronicle` (one for its lifetime)."""
     found = _PROBES.get(chronicle)
     if found is None:

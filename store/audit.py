@@ -53,8 +53,9 @@ from domain.events import (
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Ruleset, get_ruleset
 from store import chain
-from store.app import Access, Chronicle
+from store.core import Core
 from store.errors import Forbidden, GameNotFound, SeedSealed
+from store.requests import Access
 
 
 class Divergence(msgspec.Struct):
@@ -85,7 +86,7 @@ class _Diverged(Exception):
         self.divergence = Divergence(version, what, rule, code)
 
 
-def audit_game(app: Chronicle, game_id: UUID, access: Access) -> AuditReport:
+def audit_game(app: Core, game_id: UUID, access: Access) -> AuditReport:
     """Audit one game as its stream is stored, never folding it first (a tampered stream may
     not fold). The audit opens when the game ends; an administrator may audit a running game,
     a digital one with its sealed seed."""

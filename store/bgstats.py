@@ -16,11 +16,11 @@ from typing import Any
 from uuid import UUID
 
 from domain.events import GameCreated, GameFinished
-from store.app import Chronicle
+from store.core import Core
 from store.errors import InvalidRequest
 
 
-def bgstats(app: Chronicle, game_id: UUID) -> dict[str, Any]:
+def bgstats(app: Core, game_id: UUID) -> dict[str, Any]:
     game = app.game(game_id)
     if game.outcome is None:
         raise InvalidRequest(

@@ -21,7 +21,7 @@ from uuid import UUID
 import msgspec
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
-from store.app import _now
+from store.clock import now as _now
 from store.disputes import MAX_CLAIM, RULERS, TOPICS, Dispute, claim_holds, disputes_of
 from store.errors import InvalidRequest
 from store.stream_transfer import StreamEvent, stream_events

@@ -36,7 +36,8 @@ from uuid import UUID
 import msgspec
 
 from domain.game import Game
-from store.app import Appended, Chronicle
+from store.core import Core
+from store.requests import Appended
 from store.sequence import latest_after
 
 log = logging.getLogger("chronicle.live")
@@ -80,9 +81,7 @@ _ENCODE = msgspec.json.Encoder().encode
 class Fanout:
     """One per server process: who here waits for which game, and how news reaches them."""
 
-    def __init__(
-        self, chronicle: Chronicle, redis_url: str | None = None, namespace: str = "chronicle"
-    ) -> None:
+    def __init__(self, chronicle: Core, redis_url: str | None = None, namespace: str = "chronicle") -> None:
         self.chronicle = chronicle
         self.redis_url = redis_url
         self.channel = f"{namespace}:appended"

@@ -35,11 +35,12 @@ from domain.notes import (
     coordinate_problem,
     visible,
 )
-from store.app import Chronicle, _now
+from store.clock import now as _now
+from store.core import Core
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
 from store.limits import Name, VersionAt
+from store.lines import Line, line
 from store.secrets import hash_token, hmac_equal, new_token
-from store.variations import Line, line
 
 _NAMESPACE = UUID("3f2d8a61-0e4b-4c7a-9d2e-6b1a5c8f0e93")
 
@@ -138,7 +139,7 @@ class ReviewToken(msgspec.Struct):
     review_token: str
 
 
-def author_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
+def author_of(app: Core, target: UUID, token: str | None) -> str | None:
     """Who `token` writes as on `target`: `admin`, `recorder`, `seat:<id>`, `reviewer:<name>`;
     None without a token. A token valid for neither is refused (401 `invalid_token`), and
     anyone but the game's own table while the game is withheld (403 `same_deal_in_play`)."""
@@ -157,13 +158,13 @@ def author_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
     return f"reviewer:{name}"
 
 
-def is_reviewer(app: Chronicle, target: UUID, token: str) -> bool:
+def is_reviewer(app: Core, target: UUID, token: str) -> bool:
     """Whether `token` is one of `target`'s review tokens."""
     reviewers = _reviewers(app, target)
     return reviewers is not None and reviewers.name_of(token) is not None
 
 
-def issue_review_token(app: Chronicle, target: UUID, token: str | None, name: str) -> ReviewToken:
+def issue_review_token(app: Core, target: UUID, token: str | None, name: str) -> ReviewToken:
     """A new review token for `name`, handed out by the recorder or an administrator."""
     line(app, target)
     author = author_of(app, target, token)
@@ -187,7 +188,7 @@ def issue_review_token(app: Chronicle, target: UUID, token: str | None, name: st
     return ReviewToken(str(target), name, issued)
 
 
-def _reviewers(app: Chronicle, target: UUID) -> ReviewTokens | None:
+def _reviewers(app: Core, target: UUID) -> ReviewTokens | None:
     try:
         found: object = app.repository.get(reviewers_id(target))
     except AggregateNotFoundError:
@@ -196,7 +197,7 @@ def _reviewers(app: Chronicle, target: UUID) -> ReviewTokens | None:
     return found
 
 
-def _annotations(app: Chronicle, target: UUID) -> Annotations | None:
+def _annotations(app: Core, target: UUID) -> Annotations | None:
     try:
         found: object = app.repository.get(annotations_id(target))
     except AggregateNotFoundError:
@@ -229,7 +230,7 @@ def _on_the_game(found: Line, content: Content) -> Content:
     return content
 
 
-def _writer(app: Chronicle, target: UUID, token: str | None) -> tuple[Line, str]:
+def _writer(app: Core, target: UUID, token: str | None) -> tuple[Line, str]:
     found = line(app, target)
     author = author_of(app, target, token)
     if author is None:
@@ -237,12 +238,12 @@ def _writer(app: Chronicle, target: UUID, token: str | None) -> tuple[Line, str]
     return found, "recorder" if author == "admin" else author
 
 
-def annotate(app: Chronicle, target: UUID, token: str | None, new: NewAnnotation) -> Annotation:
+def annotate(app: Core, target: UUID, token: str | None, new: NewAnnotation) -> Annotation:
     _found, author = _writer(app, target, token)
     return annotate_as(app, target, author, new)
 
 
-def annotate_as(app: Chronicle, target: UUID, author: str, new: NewAnnotation) -> Annotation:
+def annotate_as(app: Core, target: UUID, author: str, new: NewAnnotation) -> Annotation:
     """Annotate `target` as `author` (an author key: `recorder`, `seat:<id>`, `reviewer:<name>`);
     the command line's store owner writes this way, as the recorder or for a seat it names."""
     found = line(app, target)
@@ -261,9 +262,7 @@ def annotate_as(app: Chronicle, target: UUID, author: str, new: NewAnnotation) -
     raise VersionConflict("The annotations are too busy to write now; try again.")
 
 
-def _own(
-    app: Chronicle, target: UUID, author: str, annotation_id: str, admin: bool
-) -> tuple[Annotations, str]:
+def _own(app: Core, target: UUID, author: str, annotation_id: str, admin: bool) -> tuple[Annotations, str]:
     found = line(app, target)
     notes = _annotations(app, target)
     note = notes.notes.get(annotation_id) if notes is not None else None
@@ -276,14 +275,14 @@ def _own(
 
 
 def edit(
-    app: Chronicle, target: UUID, token: str | None, annotation_id: str, change: AnnotationEdit
+    app: Core, target: UUID, token: str | None, annotation_id: str, change: AnnotationEdit
 ) -> Annotation:
     _found, author = _writer(app, target, token)
     return edit_as(app, target, author, annotation_id, change, admin=app.is_admin(token))
 
 
 def edit_as(
-    app: Chronicle,
+    app: Core,
     target: UUID,
     author: str,
     annotation_id: str,
@@ -300,18 +299,18 @@ def edit_as(
     return notes.notes[annotation_id]
 
 
-def delete(app: Chronicle, target: UUID, token: str | None, annotation_id: str) -> None:
+def delete(app: Core, target: UUID, token: str | None, annotation_id: str) -> None:
     _found, author = _writer(app, target, token)
     delete_as(app, target, author, annotation_id, admin=app.is_admin(token))
 
 
-def delete_as(app: Chronicle, target: UUID, author: str, annotation_id: str, *, admin: bool = False) -> None:
+def delete_as(app: Core, target: UUID, author: str, annotation_id: str, *, admin: bool = False) -> None:
     notes, by = _own(app, target, author, annotation_id, admin)
     notes.delete(annotation_id, by, _now())
     _save(app, notes)
 
 
-def _save(app: Chronicle, notes: Annotations) -> None:
+def _save(app: Core, notes: Annotations) -> None:
     try:
         app.save(notes)
     except IntegrityError:
@@ -322,14 +321,12 @@ def _readable(note: Annotation, reader: str | None, found: Line) -> bool:
     return visible(note, reader, found.open_to_all)
 
 
-def reader_of(app: Chronicle, target: UUID, token: str | None) -> str | None:
+def reader_of(app: Core, target: UUID, token: str | None) -> str | None:
     """The side `token` reads annotations as (None: the public)."""
     return author_of(app, target, token)
 
 
-def annotations_of(
-    app: Chronicle, target: UUID, token: str | None, at: int | None = None
-) -> list[Annotation]:
+def annotations_of(app: Core, target: UUID, token: str | None, at: int | None = None) -> list[Annotation]:
     """The annotations of `target` that `token` may read (at version `at` only, if given),
     by version then as written."""
     found = line(app, target)
@@ -337,7 +334,7 @@ def annotations_of(
     return shown(app, found, reader, at)
 
 
-def shown(app: Chronicle, found: Line, reader: str | None, at: int | None = None) -> list[Annotation]:
+def shown(app: Core, found: Line, reader: str | None, at: int | None = None) -> list[Annotation]:
     notes = _annotations(app, found.line_id)
     if notes is None:
         return []

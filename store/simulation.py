@@ -19,8 +19,9 @@ from typing import Any
 from uuid import UUID
 
 from domain.ruleset import Outcome, Ruleset
-from store.app import RECORDER, Chronicle, NewGame
+from store.core import Core
 from store.errors import GameNotFound
+from store.requests import RECORDER, NewGame
 
 ACTION_CAP = 20_000  # uniformly random Province bots need about 1,000 actions a game
 
@@ -43,7 +44,7 @@ def game_id_for(ruleset_id: str, seed: str, index: int) -> UUID:
     return UUID(bytes=digest[:16], version=4)
 
 
-def already_simulated(app: Chronicle, ruleset_id: str, seed: str, games: int) -> UUID | None:
+def already_simulated(app: Core, ruleset_id: str, seed: str, games: int) -> UUID | None:
     """The first of games 0..games-1 of this seed already in the store, if any: running the
     same seed twice into one store would collide with those games."""
     for index in range(games):
@@ -57,7 +58,7 @@ def already_simulated(app: Chronicle, ruleset_id: str, seed: str, games: int) ->
 
 
 def play(
-    app: Chronicle,
+    app: Core,
     ruleset: Ruleset[Any, Any, Any],
     seed: str,
     index: int,

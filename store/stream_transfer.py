@@ -25,7 +25,7 @@ from eventsourcing.utils import resolve_topic
 
 from domain.events import GameCreated
 from store import chain
-from store.app import Chronicle
+from store.core import Core
 from store.errors import InvalidRequest
 
 # fields the store keeps beside an event's declared ones (see the module's docstring)
@@ -58,7 +58,7 @@ def _optional(topic: str) -> frozenset[str]:
 
 
 def exported_event(
-    app: Chronicle, stream_id: UUID, version: int, topic: str, fields: dict[str, Any], what: str
+    app: Core, stream_id: UUID, version: int, topic: str, fields: dict[str, Any], what: str
 ) -> Any:
     """The exported event as the store's own event, refused (`export_invalid`) unless its fields
     are exactly those its class declares (with the stored extras) and of the declared types."""
@@ -81,7 +81,7 @@ def exported_event(
 
 
 def stream_events(
-    app: Chronicle, stream_id: UUID, exported: list[StreamEvent], topics: frozenset[str], what: str
+    app: Core, stream_id: UUID, exported: list[StreamEvent], topics: frozenset[str], what: str
 ) -> list[Any]:
     """The events of the `what` stream, refused (`export_invalid`) unless its versions run from 1
     without a gap and each event has one of `topics` and reads as the store's event."""

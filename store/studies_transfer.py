@@ -29,11 +29,14 @@ from domain.events import GameAbandoned, GameFinished
 from domain.notes import Annotations, annotations_id
 from domain.variations import Variation, VariationList, list_id
 from store import chain
-from store.app import Access, Chronicle, _now
+from store.clock import now as _now
+from store.core import Core
 from store.errors import InvalidRequest
+from store.lines import as_game_event, line
+from store.requests import Access
 from store.secrets import GameSecrets, new_token
 from store.stream_transfer import StreamEvent, stream_events
-from store.variations import as_game_event, audit_carried, line
+from store.variations import audit_carried
 
 ANNOTATION_TOPICS = frozenset(
     cls.TOPIC for cls in (Annotations.Created, Annotations.Added, Annotations.Edited, Annotations.Deleted)
@@ -55,13 +58,13 @@ class ExportedVariation(msgspec.Struct, forbid_unknown_fields=True):
     annotations: list[StreamEvent] = []
 
 
-def _stream(app: Chronicle, stream_id: UUID) -> list[StreamEvent]:
+def _stream(app: Core, stream_id: UUID) -> list[StreamEvent]:
     rows = app.recorder.select_events(stream_id)
     return [StreamEvent(r.version, r.topic, r.fields) for r in chain.records_of_rows(rows)]
 
 
 def export_studies(
-    app: Chronicle, game_id: UUID, access: Access
+    app: Core, game_id: UUID, access: Access
 ) -> tuple[list[StreamEvent], list[ExportedVariation]]:
     """The game's annotations stream and its variations, as the exporter may take them."""
     admin = access.role == "admin"
@@ -93,7 +96,7 @@ class Prepared(msgspec.Struct):
 
 
 def prepare_studies(
-    app: Chronicle,
+    app: Core,
     game_id: UUID,
     game: list[Any],
     seats: list[str],

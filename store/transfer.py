@@ -50,12 +50,13 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
 from store import chain, deals
-from store.app import Access, Chronicle
 from store.audit import audit_events
+from store.core import Core
 from store.dispute_transfer import ExportedDispute, export_disputes, prepare_disputes
 from store.errors import Forbidden, InvalidRequest, ServiceError, VersionConflict
 from store.identity import store_name
 from store.import_ids import RANDOM, IdTaken, check_free, claimed
+from store.requests import Access
 from store.secrets import GameSecrets, new_token
 from store.stream_transfer import StreamEvent, exported_event
 from store.studies_transfer import ExportedVariation, export_studies, prepare_studies
@@ -118,7 +119,7 @@ class Imported(msgspec.Struct):
     variation_tokens: dict[str, str] = {}  # each variation's new recorder token
 
 
-def export_game(app: Chronicle, game_id: UUID, access: Access) -> Export:
+def export_game(app: Core, game_id: UUID, access: Access) -> Export:
     game = app.game(game_id)
     if app.viewer(game, access).kind != "omniscient":
         raise Forbidden(
@@ -208,7 +209,7 @@ def decode(data: bytes) -> Export:
         raise InvalidRequest(f"This is not a Chronicle export: {error}.", code="export_invalid") from None
 
 
-def import_game(app: Chronicle, export: Export) -> Imported:
+def import_game(app: Core, export: Export) -> Imported:
     """Store the exported game (see the module's docstring for what is checked first)."""
     if export.format != FORMAT:
         raise InvalidRequest(
@@ -290,7 +291,7 @@ def import_game(app: Chronicle, export: Export) -> Imported:
     )
 
 
-def _not_held(app: Chronicle, game_id: UUID) -> None:
+def _not_held(app: Core, game_id: UUID) -> None:
     """Refuse a game the store holds already (`game_exists`); an id held by a stream of another
     kind is left to `check_free` (`id_taken`)."""
     held = app.recorder.select_events(game_id, limit=1)
@@ -312,7 +313,7 @@ def _deal(created: Any) -> UUID | None:
     return first
 
 
-def _domain_events(app: Chronicle, game_id: UUID, records: list[chain.Record]) -> list[Any]:
+def _domain_events(app: Core, game_id: UUID, records: list[chain.Record]) -> list[Any]:
     """The exported events as the store's own event classes; an unknown topic or a field the
     class does not have is refused before anything is stored."""
     if records[0].topic != GameCreated.TOPIC:

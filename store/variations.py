@@ -1,10 +1,10 @@
-"""Variations in the store: branch one, record into it, read it (domain/variations.py).
+"""Variations in the store: branch one, record into it, read it, list and audit it
+(domain/variations.py).
 
-A variation is read as a line: its base's events up to the branching version, then its own,
-turned into the game's own event classes and numbered on from there, folded through the game
-aggregate's own handlers. Every read of a line therefore goes through the one redaction
-(domain/reading.py) exactly as a game's does, and a line's actions are decided by the same
-rules with the line's own randomness.
+A variation is read as a line (store/lines.py): its base's events up to the branching
+version, then its own, folded through the game aggregate's own handlers, so every read goes
+through the one redaction (domain/reading.py) exactly as a game's does. A line's actions are
+decided by the same rules with the line's own randomness.
 
 Who may branch: a line may be branched where everything in it is open to all, that is from a
 finished (or abandoned) game, from a finished play-on game, or from a study at any time. A
@@ -18,12 +18,7 @@ read omnisciently by all; a play-on game keeps its seats' secrets until it ends,
 
 from __future__ import annotations
 
-import copy
 import secrets as random_source
-import threading
-import weakref
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Literal
 from uuid import UUID, uuid4
 
@@ -32,16 +27,24 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain import reading
-from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinished
 from domain.game import Game
 from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import OMNISCIENT, Command, RejectedError, Rejection, Seat, Viewer
+from domain.ruleset import Command, RejectedError, Rejection
 from domain.variations import Purpose, Variation, VariationList, derive_seed, list_id
-from store.app import Access, Chronicle, _now
 from store.audit import AuditReport, Divergence
+from store.clock import now as _now
+from store.core import Core
 from store.errors import GameNotFound, InvalidRequest, SeedSealed, ServiceError, Unauthorized, VersionConflict
 from store.limits import VersionAt
+
+# a line (store/lines.py) is read through this module too: the routes and the command line do
+from store.lines import Line as Line
+from store.lines import at_rest
+from store.lines import fold as fold
+from store.lines import is_variation as is_variation
+from store.lines import line as line
+from store.requests import Access
 from store.secrets import GameSecrets, new_token
 
 
@@ -49,29 +52,6 @@ class NotBranchable(ServiceError):
     status = 409
     code = "game_running"
     title = "This line cannot be branched yet"
-
-
-@dataclass
-class Line:
-    """A game or a variation as one line of events: `game` is the aggregate folded over all
-    of `events` (the base's up to `at`, then the variation's own)."""
-
-    line_id: UUID
-    game: Game
-    events: list[Any]
-    variation: Variation | None = None
-
-    @property
-    def at(self) -> int:
-        return self.variation.at if self.variation is not None else 0
-
-    @property
-    def open_to_all(self) -> bool:
-        """Whether everything in the line may be shown to everyone: a closed game, or a study."""
-        return self.game.closed or (self.variation is not None and self.variation.purpose == "study")
-
-    def viewer(self, access: Access) -> Viewer:
-        return OMNISCIENT if self.open_to_all else access.viewer(False)
 
 
 class BranchRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -117,94 +97,7 @@ class Summary(msgspec.Struct):
     commitment: str
 
 
-def is_variation(app: Chronicle, line_id: UUID) -> bool:
-    """Whether `line_id` names a variation, from its first stored event alone: a game too
-    damaged to fold must still reach its audit."""
-    first = app.recorder.select_events(line_id, limit=1)
-    return bool(first) and first[0].topic == Variation.Created.TOPIC
-
-
-def line(app: Chronicle, line_id: UUID) -> Line:
-    """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
-    try:
-        found: object = app.repository.get(line_id)
-    except AggregateNotFoundError:
-        raise GameNotFound(f"There is no game or variation {line_id}.") from None
-    if isinstance(found, Game):
-        return Line(line_id, found, app.stored_events(line_id))
-    if not isinstance(found, Variation):
-        raise GameNotFound(f"There is no game or variation {line_id}.")
-    prefix, position = _position(app, UUID(found.base_id), found.at)
-    events = list(prefix)
-    origin = position.id
-    for stored in list(app.events.get(line_id))[1:]:
-        events.append(as_game_event(stored, origin, found.at + stored.originator_version - 1))
-    game: Any = copy.deepcopy(position)
-    config = game.config
-    if [s.name for s in config.seats] != found.players:  # a game played on by other players
-        seats = tuple(Seat(s.id, name) for s, name in zip(config.seats, found.players, strict=True))
-        game.config = msgspec.structs.replace(config, seats=seats)
-    for event in events[len(prefix) :]:
-        game = event.mutate(game)
-    assert isinstance(game, Game)
-    return Line(line_id, game, events, found)
-
-
-# A line's events up to a version never change (streams are append-only), so the folded
-# position a variation branches from is kept per application, for the few lines in use.
-_POSITIONS: weakref.WeakKeyDictionary[Chronicle, OrderedDict[tuple[UUID, int], tuple[list[Any], Game]]] = (
-    weakref.WeakKeyDictionary()
-)
-_POSITIONS_LOCK = threading.Lock()
-KEPT_POSITIONS = 32
-
-
-def _position(app: Chronicle, base_id: UUID, at: int) -> tuple[list[Any], Game]:
-    """The base's events up to `at`, and the game folded over them (never to be mutated)."""
-    with _POSITIONS_LOCK:
-        kept = _POSITIONS.setdefault(app, OrderedDict())
-        found = kept.get((base_id, at))
-        if found is not None:
-            kept.move_to_end((base_id, at))
-            return found
-    first = app.stored_events(base_id, lte=1)
-    if first and isinstance(first[0], GameCreated):  # a game: read only what comes before the branch
-        prefix = app.stored_events(base_id, lte=at)
-    else:
-        prefix = [e for e in line(app, base_id).events if e.originator_version <= at]
-    found = (prefix, fold(prefix, at))
-    with _POSITIONS_LOCK:
-        kept[(base_id, at)] = found
-        while len(kept) > KEPT_POSITIONS:
-            kept.popitem(last=False)
-    return found
-
-
-def as_game_event(stored: Any, origin: UUID, version: int) -> Any:
-    """A variation's event as the game event it stands for, at its place in the line."""
-    # the game's own event classes, built by hand (their fields are declared on the library's
-    # dataclass events, which mypy does not see through)
-    action_class: Any = ActionRecorded
-    fact_class: Any = FactRecorded
-    finished_class: Any = GameFinished
-    common = {"originator_id": origin, "originator_version": version, "timestamp": stored.timestamp}
-    if isinstance(stored, Variation.ActionRecorded):
-        return action_class(
-            **common, seq=stored.seq, action=stored.action, seat=stored.seat, by=stored.by, action_id=None
-        )
-    if isinstance(stored, Variation.FactRecorded):
-        return fact_class(**common, fact=stored.fact)
-    assert isinstance(stored, Variation.Finished)
-    return finished_class(**common, outcome=stored.outcome, server_seed=stored.server_seed)
-
-
-def at_rest(base: Line, at: int) -> bool:
-    """Whether version `at` of `base` is a position: no action there waits for its facts."""
-    after = next((e for e in base.events if e.originator_version == at + 1), None)
-    return not isinstance(after, FactRecorded)
-
-
-def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Branched:
+def branch(app: Core, base_id: UUID, request: BranchRequest, by: str) -> Branched:
     """A new variation of `base_id` at `request.at`, branched by `by` (an author key, or
     `public`; see the module docstring for who may)."""
     base = line(app, base_id)
@@ -283,13 +176,13 @@ def branch(app: Chronicle, base_id: UUID, request: BranchRequest, by: str) -> Br
     )
 
 
-def line_access(app: Chronicle, line_id: UUID, token: str | None) -> Access:
+def line_access(app: Core, line_id: UUID, token: str | None) -> Access:
     """What `token` grants on a game or a variation (404 for neither, first)."""
     line(app, line_id)
     return app.access(line_id, token)
 
 
-def _seed_of(app: Chronicle, base: Line, variation_id: UUID, purpose: Purpose) -> bytes:
+def _seed_of(app: Core, base: Line, variation_id: UUID, purpose: Purpose) -> bytes:
     """A study's seed, derived from its base's (revealed, or stated by a study); a play-on
     game's, fresh from the CSPRNG."""
     if purpose == "game" or base.game.config.mode != "digital":
@@ -301,17 +194,7 @@ def _seed_of(app: Chronicle, base: Line, variation_id: UUID, purpose: Purpose) -
     return derive_seed(bytes.fromhex(base_seed), variation_id)
 
 
-def fold(events: list[Any], version: int) -> Game:
-    game: Any = None
-    for event in events:
-        if event.originator_version > version:
-            break
-        game = event.mutate(game)
-    assert isinstance(game, Game)
-    return game
-
-
-def _listing(app: Chronicle, game_id: UUID, when: Any) -> VariationList:
+def _listing(app: Core, game_id: UUID, when: Any) -> VariationList:
     try:
         found: object = app.repository.get(list_id(game_id))
     except AggregateNotFoundError:
@@ -321,7 +204,7 @@ def _listing(app: Chronicle, game_id: UUID, when: Any) -> VariationList:
 
 
 def record(
-    app: Chronicle, variation_id: UUID, action: dict[str, Any] | str, access: Access, seat: str | None = None
+    app: Core, variation_id: UUID, action: dict[str, Any] | str, access: Access, seat: str | None = None
 ) -> list[StoredEvent]:
     """Decide `action` on the variation by the game's rules and its own randomness; append it
     with its facts (and its end, if it ended the line). Answers the appended events as the
@@ -365,13 +248,13 @@ def record(
     return reading.present_all(after.game, [e for e in after.events if e.originator_version > before], viewer)
 
 
-def events(app: Chronicle, line_id: UUID, access: Access) -> list[StoredEvent]:
+def events(app: Core, line_id: UUID, access: Access) -> list[StoredEvent]:
     """The line's events as `access` may see them."""
     found = line(app, line_id)
     return reading.present_all(found.game, found.events, found.viewer(access))
 
 
-def view(app: Chronicle, line_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
+def view(app: Core, line_id: UUID, access: Access, at: int | None = None) -> dict[str, Any]:
     found = line(app, line_id)
     latest = found.game
     if at is not None and not 1 <= at <= latest.version:
@@ -389,7 +272,7 @@ def view(app: Chronicle, line_id: UUID, access: Access, at: int | None = None) -
     }
 
 
-def summary(app: Chronicle, variation_id: UUID) -> Summary:
+def summary(app: Core, variation_id: UUID) -> Summary:
     found = line(app, variation_id)
     variation = found.variation
     if variation is None:
@@ -411,7 +294,7 @@ def summary(app: Chronicle, variation_id: UUID) -> Summary:
     )
 
 
-def variations_of(app: Chronicle, game_id: UUID) -> list[Summary]:
+def variations_of(app: Core, game_id: UUID) -> list[Summary]:
     """Every variation branching from the game or its variations, oldest first."""
     line(app, game_id)  # 404 for an unknown game
     try:
@@ -422,7 +305,7 @@ def variations_of(app: Chronicle, game_id: UUID) -> list[Summary]:
     return [summary(app, UUID(v)) for v in listing.variations]
 
 
-def audit(app: Chronicle, variation_id: UUID, access: Access) -> AuditReport:
+def audit(app: Core, variation_id: UUID, access: Access) -> AuditReport:
     """Re-decide every action of the variation from its branching position, with its seed,
     and compare with what was stored: a study's stated seed (checked against its derivation
     from the base's seed and against its commitment), a finished play-on game's revealed one,
@@ -490,7 +373,7 @@ class _Diverged(Exception):
 
 
 def _audit_rng(
-    app: Chronicle,
+    app: Core,
     variation_id: UUID,
     variation: Variation,
     base: Line,

@@ -414,11 +414,11 @@ def _append(rows: list[Row]) -> Append:
 def serve(url: str, source: int, sink: BinaryIO) -> None:
     """Write the batches read from the file descriptor `source` and answer each on `sink`, until
     `source` ends. Batches waiting together are written in one transaction."""
-    from store.app import Chronicle
+    from store.core import Core
     from store.group_commit import GroupCommitSQLiteRecorder
     from store.stamping import Stamper
 
-    chronicle = Chronicle(url)
+    chronicle = Core(url)
     try:
         recorder = chronicle.recorder
         assert isinstance(recorder, GroupCommitSQLiteRecorder)

@@ -49,8 +49,7 @@ from domain.ruleset import GameConfig, Viewer, get_ruleset
 from replay_cli.local import LocalReader
 from replay_cli.main import main
 from replay_cli.render import event_line, snapshot_lines
-from store import app as service
-from store import variations
+from store import clock, variations
 from store.app import RECORDER, Access, Chronicle, NewGame
 from store.simulation import game_id_for, game_key
 from tests.contract.test_hidden_information import make_pair
@@ -101,7 +100,7 @@ class Table:
 @pytest.fixture(autouse=True)
 def fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both games are recorded at the same instant, so their timestamps cannot differ."""
-    monkeypatch.setattr(service, "_now", lambda: AT)
+    monkeypatch.setattr(clock, "now", lambda: AT)
 
 
 def open_table(app: TwinChronicle, pair: Pair, side: Any, game_id: UUID) -> Table:

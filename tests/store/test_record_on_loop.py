@@ -189,9 +189,9 @@ def test_on_sqlite_the_loop_queues_its_commit_for_the_group_and_never_waits_in_l
 
 
 def test_news_is_kept_for_a_bounded_number_of_games(app: Chronicle, monkeypatch: pytest.MonkeyPatch) -> None:
-    from store import app as service
+    from store import core
 
-    monkeypatch.setattr(service, "HEARD_GAMES", 3)
+    monkeypatch.setattr(core, "HEARD_GAMES", 3)
     for name in ("a", "b", "c"):
         app.heard(name, 5)
     app.heard("c", 5)  # no news: the same version again

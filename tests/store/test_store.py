@@ -16,7 +16,7 @@ from domain.events import ActionRecorded, FactRecorded, GameCreated, GameFinishe
 from domain.rng import commitment
 from domain.ruleset import RejectedError
 from projections.games_index import GameIndex
-from store import app as service
+from store import clock
 from store.app import ADMIN, RECORDER, Access, Chronicle, NewGame, Recorded
 from store.audit import audit_events
 from store.errors import GameNotFound, Unauthorized, VersionConflict
@@ -252,7 +252,7 @@ def test_the_game_index_lists_and_filters_games(app: Chronicle) -> None:
 
 def test_a_finished_game_is_closed_with_its_outcome(app: Chronicle, monkeypatch: pytest.MonkeyPatch) -> None:
     moment = datetime(2026, 5, 1, 12, 0, 7, tzinfo=UTC)
-    monkeypatch.setattr(service, "_now", lambda: moment)
+    monkeypatch.setattr(clock, "now", lambda: moment)
     game_id = _play_digital_to_the_end(app)
     game = app.game(game_id)
     last = app.stored_events(game_id)[-1]
@@ -314,7 +314,7 @@ def test_an_action_is_stamped_with_the_moment_it_was_recorded(
 ) -> None:
     game_id = physical_game(app, *OPENING)
     moment = datetime(2026, 5, 1, 12, 0, 7, tzinfo=UTC)
-    monkeypatch.setattr(service, "_now", lambda: moment)
+    monkeypatch.setattr(clock, "now", lambda: moment)
     app.record(game_id, FIRST_TURN[0], RECORDER)
     (last,) = [e for e in app.stored_events(game_id) if isinstance(e, ActionRecorded)][-1:]
     assert last.timestamp == moment

@@ -113,7 +113,7 @@ def test_facts_other_than_the_ones_decided_are_folded() -> None:
 
 
 def test_a_copy_of_a_game_records_without_touching_the_original() -> None:
-    """The store decides on a copy of its cached game (store/app.py `_cached_copy`): the copy
+    """The store decides on a copy of its cached game (store/core.py `_cached_copy`): the copy
     shares the immutable state and copies the bookkeeping, so what it records, and what it
     left pending or decided, never shows in the original. The checkpoints are shared: the
     copy's action adds the entry the original's next action would add alike."""
