@@ -66,7 +66,7 @@ def game_access(chronicle: Chronicle, game_id: UUID, token: str | None) -> Acces
 
 
 def open_game(chronicle: Chronicle, game_id: str, token: str | None) -> tuple[UUID, Access]:
-    """The game a path names and what `token` grants on it: an id that is not a UUID, or names
-    no game, is a 404 before the token is looked at."""
+    """The game a path names and what `token` grants on it: an id that is not a UUID, or that
+    names no game, is a 404 whatever the token (parse_game_id, game_access)."""
     gid = parse_game_id(game_id)
     return gid, game_access(chronicle, gid, token)

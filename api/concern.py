@@ -27,6 +27,8 @@ RULED_WRITE = (400, 401, 403, 404, 409, 413, 422, 429)
 
 
 class Concern:
+    """The decorators of one route module's handlers."""
+
     def __init__(self, tag: str, *, sync_to_thread: bool | None = True) -> None:
         self.tag = tag
         self.sync_to_thread = sync_to_thread
