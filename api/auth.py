@@ -13,6 +13,7 @@ from uuid import UUID
 
 from litestar.connection import ASGIConnection
 
+from api.settings import EdgeSettings
 from store.app import Access, Chronicle
 from store.errors import GameNotFound, Unauthorized
 from store.limits import MAX_TOKEN
@@ -41,6 +42,14 @@ def bearer_token(request: ASGIConnection[Any, Any, Any, Any]) -> str | None:
     return token
 
 
+def check_creator(chronicle: Chronicle, settings: EdgeSettings, token: str | None) -> bool:
+    """Refuse `token` a new game the server's creation policy does not allow it (401, 403);
+    whether it is the administrator's."""
+    admin = chronicle.is_admin(token)
+    settings.check_create(token, admin)
+    return admin
+
+
 def parse_game_id(text: str) -> UUID:
     """A game id from a path; an id that is not a UUID names no game (404, not 400)."""
     try:
@@ -54,3 +63,10 @@ def game_access(chronicle: Chronicle, game_id: UUID, token: str | None) -> Acces
     missing game is never reported as a missing token."""
     chronicle.secrets(game_id)
     return chronicle.access(game_id, token)
+
+
+def open_game(chronicle: Chronicle, game_id: str, token: str | None) -> tuple[UUID, Access]:
+    """The game a path names and what `token` grants on it: an id that is not a UUID, or that
+    names no game, is a 404 whatever the token (parse_game_id, game_access)."""
+    gid = parse_game_id(game_id)
+    return gid, game_access(chronicle, gid, token)

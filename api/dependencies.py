@@ -1,6 +1,7 @@
 """What handlers get injected: the application object, the game index and the caller's token.
 
 The application (`Chronicle`) and the one `GameIndex` live on `app.state` (set by `create_app`).
+A handler names what it takes by parameter name, with the types below (`chronicle: ChronicleDep`).
 """
 
 from __future__ import annotations
@@ -10,13 +11,18 @@ from typing import Any
 
 from litestar import Request
 from litestar.datastructures import State
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 
 from api.auth import bearer_token
 from api.settings import EdgeSettings
 from projections.games_index import GameIndex
 from projections.runner import StatsReader
 from store.app import Chronicle
+
+ChronicleDep = NamedDependency[Chronicle]
+TokenDep = NamedDependency[str | None]  # None: no `Authorization` header, the public
+SettingsDep = NamedDependency[EdgeSettings]
+StatsDep = NamedDependency[StatsReader]
 
 
 def provide_chronicle(state: State) -> Chronicle:

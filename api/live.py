@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Litestar, Request, WebSocket, get, websocket
+from litestar import Litestar, Request, WebSocket, websocket
 from litestar.di import NamedDependency
 from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.datastructures import ResponseSpec
@@ -33,7 +33,7 @@ from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
 from api.auth import bearer_token, game_access, parse_game_id
-from api.problems import problem_responses
+from api.concern import Concern
 from api.settings import EdgeSettings
 from projections.games_index import GameIndex
 from projections.live_feed import follow_feed
@@ -91,17 +91,12 @@ def _sse(event_id: int, kind: str, data: bytes) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (event_id, kind.encode(), data)
 
 
+route = Concern("live", sync_to_thread=None)
+SERVER_SENT = {200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM)}
 AFTER = QueryParameter(ge=0, le=INT64_MAX, description="resume after this version (the feed: this position)")
 
 
-@get(
-    "/games/{game_id:str}/live",
-    tags=["live"],
-    responses={
-        200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM),
-        **problem_responses(400, 401, 404),
-    },
-)
+@route.get("/games/{game_id:str}/live", 400, 401, 404, answers=SERVER_SENT)
 async def live_events(
     request: Request[Any, Any, Any],
     chronicle: NamedDependency[Chronicle],
@@ -183,14 +178,7 @@ def _query_int(text: str | None) -> int | None:
     return int(text)
 
 
-@get(
-    "/live",
-    tags=["live"],
-    responses={
-        200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM),
-        **problem_responses(400),
-    },
-)
+@route.get("/live", 400, answers=SERVER_SENT)
 async def live_feed(
     request: Request[Any, Any, Any],
     chronicle: NamedDependency[Chronicle],

@@ -7,18 +7,19 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import get
-from litestar.di import NamedDependency
 from litestar.params import QueryParameter
 
+from api.concern import Concern
+from api.dependencies import ChronicleDep
 from projections.same_deal import comparison_table
 from projections.tables import Table
-from store.app import Chronicle
+
+route = Concern("statistics")
 
 
-@get("/stats/same-deal", sync_to_thread=True, tags=["statistics"])
+@route.get("/stats/same-deal")
 def same_deal(
-    chronicle: NamedDependency[Chronicle],
+    chronicle: ChronicleDep,
     ruleset: Annotated[str | None, QueryParameter(description="only the deals of this ruleset")] = None,
 ) -> Table:
     return comparison_table(chronicle, ruleset)

@@ -17,15 +17,17 @@ from typing import Annotated
 from uuid import UUID
 
 import msgspec
-from litestar import Response, get, post
-from litestar.di import NamedDependency
+from litestar import Response
 from litestar.params import FromPath, JSONBody
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
+from api.auth import game_access, open_game
+from api.concern import Concern
+from api.dependencies import ChronicleDep, TokenDep
 from store import disputes, evidence
-from store.app import Chronicle
+from store.app import Access, Chronicle
 from store.disputes import MAX_CLAIM, DisputeNotFound, DisputeView
+
+route = Concern("disputes")
 
 CLAIM_TEXT = {"pattern": r"^[^\x00-\x08\x0b-\x1f]*[^\s\x00-\x1f][^\x00-\x08\x0b-\x1f]*$"}
 
@@ -42,90 +44,49 @@ class NewRuling(msgspec.Struct, forbid_unknown_fields=True):
     text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CLAIM)]
 
 
-def _dispute_id(text: str) -> UUID:
+def _open_dispute(chronicle: Chronicle, dispute_id: str, token: str | None) -> tuple[UUID, Access]:
+    """The dispute a path names and what `token` grants on its game: an id that is not a
+    UUID names no dispute (404, not 400)."""
     try:
-        return UUID(text)
+        did = UUID(dispute_id)
     except ValueError:
-        raise DisputeNotFound(f"There is no dispute {text}.") from None
+        raise DisputeNotFound(f"There is no dispute {dispute_id}.") from None
+    return did, game_access(chronicle, disputes.game_of(chronicle, did), token)
 
 
-@post(
-    "/games/{game_id:str}/disputes",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["disputes"],
-    responses=problem_responses(400, 401, 403, 404),
-)
+@route.post("/games/{game_id:str}/disputes", 400, 401, 403, 404, status_code=201)
 def open_dispute(
-    data: JSONBody[OpenDispute],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
+    data: JSONBody[OpenDispute], chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]
 ) -> DisputeView:
     """Open a dispute over versions `from`..`to`; the answer holds the engine's verdict."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     return disputes.open_dispute(chronicle, gid, access, data.first, data.last, data.claim)
 
 
-@get(
-    "/games/{game_id:str}/disputes",
-    sync_to_thread=True,
-    tags=["disputes"],
-    responses=problem_responses(401, 403, 404),
-)
-def list_disputes(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> list[DisputeView]:
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+@route.get("/games/{game_id:str}/disputes", 401, 403, 404)
+def list_disputes(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> list[DisputeView]:
+    gid, access = open_game(chronicle, game_id, token)
     return [disputes.show(chronicle, d, access) for d in disputes.disputes_of(chronicle, gid)]
 
 
-@get(
-    "/disputes/{dispute_id:str}",
-    sync_to_thread=True,
-    tags=["disputes"],
-    responses=problem_responses(401, 403, 404),
-)
-def show_dispute(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], dispute_id: FromPath[str]
-) -> DisputeView:
-    did = _dispute_id(dispute_id)
-    access = game_access(chronicle, disputes.game_of(chronicle, did), token)
+@route.get("/disputes/{dispute_id:str}", 401, 403, 404)
+def show_dispute(chronicle: ChronicleDep, token: TokenDep, dispute_id: FromPath[str]) -> DisputeView:
+    did, access = _open_dispute(chronicle, dispute_id, token)
     return disputes.show(chronicle, did, access)
 
 
-@post(
-    "/disputes/{dispute_id:str}/rulings",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["disputes"],
-    responses=problem_responses(400, 401, 403, 404, 409),
-)
+@route.post("/disputes/{dispute_id:str}/rulings", 400, 401, 403, 404, 409, status_code=201)
 def rule_dispute(
-    data: JSONBody[NewRuling],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    dispute_id: FromPath[str],
+    data: JSONBody[NewRuling], chronicle: ChronicleDep, token: TokenDep, dispute_id: FromPath[str]
 ) -> DisputeView:
-    did = _dispute_id(dispute_id)
-    access = game_access(chronicle, disputes.game_of(chronicle, did), token)
+    did, access = _open_dispute(chronicle, dispute_id, token)
     return disputes.rule(chronicle, did, access, data.text)
 
 
-@get(
-    "/disputes/{dispute_id:str}/bundle",
-    sync_to_thread=True,
-    tags=["disputes"],
-    responses=problem_responses(401, 403, 404),
-)
-def bundle(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], dispute_id: FromPath[str]
-) -> Response[bytes]:
+@route.get("/disputes/{dispute_id:str}/bundle", 401, 403, 404)
+def bundle(chronicle: ChronicleDep, token: TokenDep, dispute_id: FromPath[str]) -> Response[bytes]:
     """The evidence bundle for `chronicle verify`, as the reader may see the game."""
-    did = _dispute_id(dispute_id)
-    access = game_access(chronicle, disputes.game_of(chronicle, did), token)
+    did, access = _open_dispute(chronicle, dispute_id, token)
     return Response(
         msgspec.json.encode(evidence.build(chronicle, did, access)), media_type="application/json"
     )

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 import anyio.to_thread
 import msgspec
-from litestar import Request, Response, get, post
+from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.enums import ParamType
 from litestar.openapi.datastructures import ResponseSpec
@@ -21,11 +21,12 @@ from litestar.openapi.spec import OpenAPIType, Operation, Parameter, Schema
 from litestar.params import FromPath, FromQuery, JSONBody, QueryParameter
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from api.auth import bearer_token, game_access, header, parse_game_id
+from api.auth import bearer_token, check_creator, game_access, header, open_game, parse_game_id
+from api.concern import Concern
+from api.dependencies import ChronicleDep, SettingsDep, TokenDep
 from api.metrics import Metrics
 from api.problems import problem_responses
 from api.schemas import ActionRequest, GameDetail, GameList
-from api.settings import EdgeSettings
 from domain import reading
 from projections.games_index import GameIndex
 from store.app import Chronicle, CreatedGame, NewGame, Recorded
@@ -33,37 +34,28 @@ from store.errors import InvalidRequest, Unauthorized
 from store.limits import INT64_MAX, MAX_NAME, MAX_RULESET_ID
 
 MAX_PAGE = 500
+route = Concern("games")
 
 
 def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
-@post(
-    "/games",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["games"],
-    responses=problem_responses(400, 401, 403, 413, 429),
-)
+@route.post("/games", 400, 401, 403, 413, 429, status_code=201)
 def create_game(
-    data: JSONBody[NewGame],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    settings: NamedDependency[EdgeSettings],
+    data: JSONBody[NewGame], chronicle: ChronicleDep, token: TokenDep, settings: SettingsDep
 ) -> CreatedGame:
     """Create a game. The answer holds the tokens, shown only this once: one per seat and the
     recorder's. A fixed `server_seed` needs the administrator token. A server run with
     `CHRONICLE_CREATE=token` creates games for the administrator token and its creation
     tokens only."""
-    admin = chronicle.is_admin(token)
-    settings.check_create(token, admin)
+    admin = check_creator(chronicle, settings, token)
     if data.server_seed is not None and token is None:
         raise Unauthorized("Fixing the server seed needs the administrator token.")
     return chronicle.create_game(data, admin=admin, token=token)
 
 
-@get("/games", sync_to_thread=True, tags=["games"], responses=problem_responses(400))
+@route.get("/games", 400)
 def list_games(
     index: NamedDependency[GameIndex],
     ruleset: Annotated[str | None, QueryParameter(max_length=MAX_RULESET_ID)] = None,
@@ -81,13 +73,10 @@ def list_games(
     return GameList(games, total, offset, limit)
 
 
-@get("/games/{game_id:str}", sync_to_thread=True, tags=["games"], responses=problem_responses(401, 404))
-def game_detail(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> Response[GameDetail]:
+@route.get("/games/{game_id:str}", 401, 404)
+def game_detail(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> Response[GameDetail]:
     """A game's configuration, version, status, open prompts and (once over) outcome."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     game = chronicle.game(gid)
     viewer = chronicle.viewer(game, access)
     detail = GameDetail(

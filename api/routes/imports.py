@@ -13,16 +13,15 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
-from litestar import post
-from litestar.di import NamedDependency
 from litestar.params import JSONBody
 
-from api.problems import problem_responses
-from api.settings import EdgeSettings
-from store.app import Chronicle
+from api.auth import check_creator
+from api.concern import Concern
+from api.dependencies import ChronicleDep, SettingsDep, TokenDep
 from store.imports import ImportReport, import_with_tokens
 from store.limits import MAX_IMPORT_BYTES, MAX_NAME, NO_CONTROL
 
+route = Concern("games")
 PileName = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_NAME, pattern=NO_CONTROL)]
 
 
@@ -42,23 +41,13 @@ class ImportedGame(msgspec.Struct):
     seat_tokens: dict[str, str]
 
 
-@post(
-    "/games/import/dominion",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["games"],
-    request_max_body_size=MAX_IMPORT_BYTES,
-    responses=problem_responses(400, 401, 403, 413, 422, 429),
-)
+@route.post_import("/games/import/dominion", 400, 401, 403, 413, 422, 429)
 def import_dominion_log(
-    data: JSONBody[LogImport],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    settings: NamedDependency[EdgeSettings],
+    data: JSONBody[LogImport], chronicle: ChronicleDep, token: TokenDep, settings: SettingsDep
 ) -> ImportedGame:
     """Turn a Dominion Online log (the 2012-13 format or today's) into a physical game. A log the rules
     refuse part way keeps the actions before the refusal; the report names the refused one."""
-    settings.check_create(token, chronicle.is_admin(token))
+    check_creator(chronicle, settings, token)
     report, created = import_with_tokens(chronicle, data.log, data.source, data.kingdom, game="dominion")
     return ImportedGame(report, created.recorder_token, created.seat_tokens)
 

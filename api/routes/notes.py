@@ -9,70 +9,46 @@ is a 404 `annotation_not_found`; another author's is a 403 `not_the_author`.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 import msgspec
-from litestar import delete, get, patch, post
-from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody
 
 from api.auth import parse_game_id
-from api.problems import problem_responses
+from api.concern import GAME_WRITE, Concern
+from api.dependencies import ChronicleDep, TokenDep
+from api.routes.params import Version
 from domain.notes import Annotation
 from store import notes
-from store.app import Chronicle
-from store.limits import INT64_MAX
 from store.notes import AnnotationEdit, NewAnnotation, ReviewerRequest, ReviewToken
+
+route = Concern("annotations")
 
 
 class AnnotationList(msgspec.Struct):
     annotations: list[Annotation]
 
 
-@post(
-    "/games/{game_id:str}/annotations",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["annotations"],
-    responses=problem_responses(400, 401, 403, 404, 409, 413, 429),
-)
+@route.post("/games/{game_id:str}/annotations", *GAME_WRITE, status_code=201)
 def create_annotation(
-    data: JSONBody[NewAnnotation],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
+    data: JSONBody[NewAnnotation], chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]
 ) -> Annotation:
     """Annotate version `at`: with a seat's, the recorder's or a review token. While the game
     runs, only the author's side sees it; once it has ended, everyone."""
     return notes.annotate(chronicle, parse_game_id(game_id), token, data)
 
 
-@get(
-    "/games/{game_id:str}/annotations",
-    sync_to_thread=True,
-    tags=["annotations"],
-    responses=problem_responses(400, 401, 403, 404),
-)
+@route.get("/games/{game_id:str}/annotations", 400, 401, 403, 404)
 def list_annotations(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    at: Annotated[int | None, QueryParameter(ge=1, le=INT64_MAX)] = None,
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], at: Version = None
 ) -> AnnotationList:
     """The annotations the caller may read, by version (only version `at`'s, if given)."""
     return AnnotationList(notes.annotations_of(chronicle, parse_game_id(game_id), token, at))
 
 
-@patch(
-    "/games/{game_id:str}/annotations/{annotation_id:str}",
-    sync_to_thread=True,
-    tags=["annotations"],
-    responses=problem_responses(400, 401, 403, 404, 409, 413, 429),
-)
+@route.patch("/games/{game_id:str}/annotations/{annotation_id:str}", *GAME_WRITE)
 def edit_annotation(
     data: JSONBody[AnnotationEdit],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
+    chronicle: ChronicleDep,
+    token: TokenDep,
     game_id: FromPath[str],
     annotation_id: FromPath[str],
 ) -> Annotation:
@@ -81,35 +57,19 @@ def edit_annotation(
     return notes.edit(chronicle, parse_game_id(game_id), token, annotation_id, data)
 
 
-@delete(
-    "/games/{game_id:str}/annotations/{annotation_id:str}",
-    status_code=204,
-    sync_to_thread=True,
-    tags=["annotations"],
-    responses=problem_responses(401, 403, 404, 409, 429),
+@route.delete(
+    "/games/{game_id:str}/annotations/{annotation_id:str}", 401, 403, 404, 409, 429, status_code=204
 )
 def delete_annotation(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    annotation_id: FromPath[str],
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], annotation_id: FromPath[str]
 ) -> None:
     """Delete an annotation (its author only); the deletion is an event."""
     notes.delete(chronicle, parse_game_id(game_id), token, annotation_id)
 
 
-@post(
-    "/games/{game_id:str}/review-tokens",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["annotations"],
-    responses=problem_responses(400, 401, 403, 404, 409, 413, 429),
-)
+@route.post("/games/{game_id:str}/review-tokens", *GAME_WRITE, status_code=201)
 def create_review_token(
-    data: JSONBody[ReviewerRequest],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
+    data: JSONBody[ReviewerRequest], chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]
 ) -> ReviewToken:
     """The recorder hands a named reviewer a token that writes annotations (and reads the
     game as the public): shown only this once."""

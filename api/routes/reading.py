@@ -11,24 +11,24 @@ from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar import Request, Response, get
-from litestar.di import NamedDependency
+from litestar import Request, Response
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
+from api.auth import game_access, open_game, parse_game_id
+from api.concern import Concern
+from api.dependencies import ChronicleDep, TokenDep
+from api.routes.params import ShownVersion, checked_version
 from api.schemas import EventList, LegalActions, PromptList, StateView
 from domain.reading import StoredEvent
 from store.app import Access, Chronicle
 from store.audit import AuditReport, audit_game
 from store.errors import InvalidRequest
-from store.limits import INT64_MAX, INT64_MIN, MAX_SEAT
+from store.limits import MAX_SEAT
 
 NDJSON = "application/x-ndjson"
-# `from` and `to` are versions; _event_range refuses one below 1 (`invalid_version`)
-FROM_ONE = {"minimum": 1}
+route = Concern("reading")
 PAGE = 500
 
 
@@ -80,40 +80,17 @@ def _page_end(gt: int, lte: int | None) -> int:
     return gt + PAGE if lte is None else min(gt + PAGE, lte)
 
 
-@get(
-    "/games/{game_id:str}/events",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses={
-        200: ResponseSpec(EventList, description=f"The events; with `Accept: {NDJSON}` one event per line"),
-        **problem_responses(400, 401, 404),
-    },
-)
+EVENTS = ResponseSpec(EventList, description=f"The events; with `Accept: {NDJSON}` one event per line")
+
+
+@route.get("/games/{game_id:str}/events", 400, 401, 404, answers={200: EVENTS})
 def read_events(
     request: Request[Any, Any, Any],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
+    chronicle: ChronicleDep,
+    token: TokenDep,
     game_id: FromPath[str],
-    start: Annotated[
-        int | None,
-        QueryParameter(
-            name="from",
-            ge=INT64_MIN,
-            le=INT64_MAX,
-            schema_extra=FROM_ONE,
-            description="first version (inclusive)",
-        ),
-    ] = None,
-    end: Annotated[
-        int | None,
-        QueryParameter(
-            name="to",
-            ge=INT64_MIN,
-            le=INT64_MAX,
-            schema_extra=FROM_ONE,
-            description="last version (inclusive)",
-        ),
-    ] = None,
+    start: Annotated[int | None, checked_version("first version (inclusive)", name="from")] = None,
+    end: Annotated[int | None, checked_version("last version (inclusive)", name="to")] = None,
     hide_retracted: Annotated[
         bool,
         QueryParameter(description="leave out the retracted actions and their facts (the corrected line)"),
@@ -132,81 +109,43 @@ def read_events(
     return Response(EventList(_shown(events, hide_retracted)))
 
 
-@get(
-    "/games/{game_id:str}/state",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(400, 401, 404),
-)
+@route.get("/games/{game_id:str}/state", 400, 401, 404)
 def game_state(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    at: Annotated[
-        int | None,
-        QueryParameter(
-            ge=INT64_MIN,
-            le=INT64_MAX,
-            schema_extra={"minimum": 1},  # checked against the game's length (`invalid_version`)
-            description="the version to show (default: the latest)",
-        ),
-    ] = None,
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], at: ShownVersion = None
 ) -> StateView:
     """The state at version `at` (default the latest), redacted for the caller."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     return StateView(**chronicle.view(gid, access, at))
 
 
-@get(
-    "/games/{game_id:str}/prompts",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(401, 404),
-)
-def game_prompts(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> PromptList:
+@route.get("/games/{game_id:str}/prompts", 401, 404)
+def game_prompts(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> PromptList:
     """Who must answer what now, as the caller may see it (another seat's prompt is shown as
     the step it is); empty once the game is over."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     return PromptList(chronicle.prompts(gid, access))
 
 
-@get(
-    "/games/{game_id:str}/legal-actions",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(400, 401, 403, 404),
-)
+@route.get("/games/{game_id:str}/legal-actions", 400, 401, 403, 404)
 def legal_actions(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
+    chronicle: ChronicleDep,
+    token: TokenDep,
     game_id: FromPath[str],
     seat: Annotated[str | None, QueryParameter(max_length=MAX_SEAT)] = None,
 ) -> LegalActions:
     """The legal actions of a seat now (a seat token: its own seat; the recorder: any seat,
     default the prompted one), as objects and as notation."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     return LegalActions(**chronicle.legal_actions(gid, access, seat))
 
 
-@get(
-    "/games/{game_id:str}/audit",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(401, 403, 404),
-)
-def audit(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> AuditReport:
+@route.get("/games/{game_id:str}/audit", 401, 403, 404)
+def audit(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> AuditReport:
     """Re-decide the whole game from its actions and compare with the stored facts and, with
     the revealed seed, every random outcome. Open once the game is over, or to the
     administrator at any time."""
-    gid = parse_game_id(game_id)
-    return audit_game(chronicle, gid, game_access(chronicle, gid, token))
+    gid, access = open_game(chronicle, game_id, token)
+    return audit_game(chronicle, gid, access)
 
 
 ROUTES = [read_events, game_state, game_prompts, legal_actions, audit]

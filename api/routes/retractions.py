@@ -10,37 +10,37 @@ problem naming the rule, and appends nothing. Approving or declining takes a sea
 from __future__ import annotations
 
 from typing import Annotated, Any
+from uuid import UUID
 
-from litestar import Response, get, post
-from litestar.di import NamedDependency
+from litestar import Response
+from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, HeaderParameter, JSONBody
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
+from api.auth import open_game
+from api.concern import RULED_WRITE, Concern
+from api.dependencies import ChronicleDep, TokenDep
 from api.routes.games import IF_MATCH, etag, expected_version
 from api.schemas import PendingRetraction, PendingRetractions, RetractionRequest
-from store.app import Chronicle, Retraction
+from store.app import Access, Chronicle, Retraction
 from store.errors import Unauthorized
 
+route = Concern("corrections")
 
-@post(
-    "/games/{game_id:str}/retractions",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["corrections"],
-    responses={
-        201: ResponseSpec(Retraction, description="Carried out: `retracted` lists the undone actions"),
-        202: ResponseSpec(
-            Retraction, description="Left pending: every seat in `waiting_for` must approve `request_id`"
-        ),
-        **problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
-    },
-)
+
+RETRACTED: dict[int, ResponseSpec] = {
+    201: ResponseSpec(Retraction, description="Carried out: `retracted` lists the undone actions"),
+    202: ResponseSpec(
+        Retraction, description="Left pending: every seat in `waiting_for` must approve `request_id`"
+    ),
+}
+
+
+@route.post("/games/{game_id:str}/retractions", *RULED_WRITE, status_code=201, answers=RETRACTED)
 def retract(
     data: JSONBody[RetractionRequest],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
+    chronicle: ChronicleDep,
+    token: TokenDep,
     game_id: FromPath[str],
     if_match: Annotated[
         str | None, HeaderParameter(name="If-Match", schema_extra={"pattern": IF_MATCH})
@@ -51,10 +51,7 @@ def retract(
     `retracted`. The recorder's token retracts at once. A seat's token retracts its own plain
     actions at once; crossing another seat's action, a random outcome or a reveal is a 422
     naming the rule, or with `ask_approval` a 202 request the other seats answer."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
-    if access.role == "public":
-        raise Unauthorized("A retraction needs a seat or recorder token.")
+    gid, access = _seat_or_recorder(chronicle, game_id, token, "A retraction needs a seat or recorder token.")
     result = chronicle.retract(
         gid,
         access,
@@ -68,19 +65,13 @@ def retract(
     return Response(result, status_code=status, headers=etag(result.version))
 
 
-@get(
-    "/games/{game_id:str}/retractions",
-    sync_to_thread=True,
-    tags=["corrections"],
-    responses=problem_responses(401, 404),
-)
+@route.get("/games/{game_id:str}/retractions", 401, 404)
 def pending_retractions(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]
 ) -> PendingRetractions:
     """The retraction requests still waiting for approval (public). A request lapses when
     another action is recorded or a seat declines it."""
-    gid = parse_game_id(game_id)
-    game_access(chronicle, gid, token)
+    gid, _ = open_game(chronicle, game_id, token)
     return PendingRetractions([_pending(p) for p in chronicle.pending_retractions(gid)])
 
 
@@ -98,39 +89,41 @@ def _pending(request: dict[str, Any]) -> PendingRetraction:
     )
 
 
+def _seat_or_recorder(
+    chronicle: Chronicle, game_id: str, token: str | None, refusal: str
+) -> tuple[UUID, Access]:
+    """The game a path names and what `token` grants on it, which must be more than the
+    public's (401 with `refusal` otherwise)."""
+    gid, access = open_game(chronicle, game_id, token)
+    if access.role == "public":
+        raise Unauthorized(refusal)
+    return gid, access
+
+
 def _answer(
     chronicle: Chronicle, token: str | None, game_id: str, request_id: str, approved: bool
 ) -> Response[Retraction]:
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
-    if access.role == "public":
-        raise Unauthorized("Answering a retraction request needs a seat's token.")
+    refusal = "Answering a retraction request needs a seat's token."
+    gid, access = _seat_or_recorder(chronicle, game_id, token, refusal)
     result = chronicle.answer_retraction(gid, request_id, access, approved)
     return Response(result, status_code=200, headers=etag(result.version))
 
 
-ANSWER_RESPONSES: dict[int, ResponseSpec] = {
-    200: ResponseSpec(
-        Retraction,
-        description="Answered: `retracted` lists the undone actions once the last approval came in; "
-        "a request still waiting keeps its `request_id` and `waiting_for`",
-    ),
-    **problem_responses(400, 401, 403, 404, 409, 422, 429),
-}
-
-
-@post(
-    "/games/{game_id:str}/retractions/{request_id:str}/approve",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["corrections"],
-    responses=ANSWER_RESPONSES,
+ANSWERED = ResponseSpec(
+    Retraction,
+    description="Answered: `retracted` lists the undone actions once the last approval came in; "
+    "a request still waiting keeps its `request_id` and `waiting_for`",
 )
+
+
+def _answering(path: str) -> HTTPRouteHandler:
+    """The decorator of a seat's answer to a retraction request."""
+    return route.post(path, 400, 401, 403, 404, 409, 422, 429, status_code=200, answers={200: ANSWERED})
+
+
+@_answering("/games/{game_id:str}/retractions/{request_id:str}/approve")
 def approve_retraction(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    request_id: FromPath[str],
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], request_id: FromPath[str]
 ) -> Response[Retraction]:
     """A seat whose approval the request needs approves it; the last approval carries the
     retraction out. Only a seat's token answers (403 `seat_token_required`); a request that
@@ -138,18 +131,9 @@ def approve_retraction(
     return _answer(chronicle, token, game_id, request_id, approved=True)
 
 
-@post(
-    "/games/{game_id:str}/retractions/{request_id:str}/decline",
-    status_code=200,
-    sync_to_thread=True,
-    tags=["corrections"],
-    responses=ANSWER_RESPONSES,
-)
+@_answering("/games/{game_id:str}/retractions/{request_id:str}/decline")
 def decline_retraction(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    request_id: FromPath[str],
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], request_id: FromPath[str]
 ) -> Response[Retraction]:
     """A seat whose approval the request needs declines it: the request closes and nothing
     is retracted."""

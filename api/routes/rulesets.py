@@ -6,15 +6,16 @@ rules reference a rejection's `rule` names (store/references.py)."""
 from __future__ import annotations
 
 import msgspec
-from litestar import get
 from litestar.params import FromPath
 
-from api.problems import problem_responses
+from api.concern import Concern
 from api.schemas import RulesetDetail, RulesetList
 from domain.ruleset import all_rulesets, get_ruleset
 from domain.ruleset_info import RulesetInfo
 from store.errors import ServiceError
 from store.references import reference, reference_ids
+
+route = Concern("rulesets", sync_to_thread=False)  # nothing here reads the store
 
 
 class RulesetNotFound(ServiceError):
@@ -23,13 +24,13 @@ class RulesetNotFound(ServiceError):
     title = "No such ruleset"
 
 
-@get("/rulesets", sync_to_thread=False, tags=["rulesets"])
+@route.get("/rulesets")
 def list_rulesets() -> RulesetList:
     """Every installed ruleset, with its variant options."""
     return RulesetList([RulesetInfo.of(r) for r in all_rulesets()])
 
 
-@get("/rulesets/{ruleset_id:str}", sync_to_thread=False, tags=["rulesets"], responses=problem_responses(404))
+@route.get("/rulesets/{ruleset_id:str}", 404)
 def ruleset_detail(ruleset_id: FromPath[str]) -> RulesetDetail:
     """One ruleset: its metadata, variant options and action schemas."""
     ruleset = get_ruleset(ruleset_id)
@@ -74,41 +75,26 @@ def _rules(reference_id: str, section_id: str | None) -> RulesText:
     return RulesText(found.id, section.title, section.id, section.text, [])
 
 
-@get(
-    "/rulesets/{ruleset_id:str}/rules",
-    sync_to_thread=False,
-    tags=["rulesets"],
-    responses=problem_responses(404),
-)
+@route.get("/rulesets/{ruleset_id:str}/rules", 404)
 def ruleset_rules(ruleset_id: FromPath[str]) -> RulesText:
     """The ruleset's rules reference, in the project's words, with its list of sections."""
     return _rules(ruleset_id, None)
 
 
-@get(
-    "/rulesets/{ruleset_id:str}/rules/{section:str}",
-    sync_to_thread=False,
-    tags=["rulesets"],
-    responses=problem_responses(404),
-)
+@route.get("/rulesets/{ruleset_id:str}/rules/{section:str}", 404)
 def ruleset_rules_section(ruleset_id: FromPath[str], section: FromPath[str]) -> RulesText:
     """One section of the ruleset's rules reference (with its subsections), as a rejection's
     `rule` cites it: `province 3.2` is `/rulesets/province/rules/3.2`."""
     return _rules(ruleset_id, section)
 
 
-@get("/rules/{reference_id:str}", sync_to_thread=False, tags=["rulesets"], responses=problem_responses(404))
+@route.get("/rules/{reference_id:str}", 404)
 def rules(reference_id: FromPath[str]) -> RulesText:
     """Any rules reference: a ruleset's, `records` or `corrections`."""
     return _rules(reference_id, None)
 
 
-@get(
-    "/rules/{reference_id:str}/{section:str}",
-    sync_to_thread=False,
-    tags=["rulesets"],
-    responses=problem_responses(404),
-)
+@route.get("/rules/{reference_id:str}/{section:str}", 404)
 def rules_section(reference_id: FromPath[str], section: FromPath[str]) -> RulesText:
     """One section of any rules reference: `corrections 2b` is `/rules/corrections/2b`."""
     return _rules(reference_id, section)

@@ -14,12 +14,12 @@ import threading
 from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Response, get, post
-from litestar.di import NamedDependency
+from litestar import Response
 from litestar.params import FromPath, QueryParameter
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
+from api.auth import open_game, parse_game_id
+from api.concern import Concern
+from api.dependencies import ChronicleDep, StatsDep, TokenDep
 from projections.filters import check_filters
 from projections.game_stats import GameStatistics
 from projections.runner import VIEWS, StatsReader, rebuild, status
@@ -33,6 +33,7 @@ from store.limits import INT64_MAX, MAX_NAME, MAX_RULESET_ID
 CSV = "text/csv; charset=utf-8"
 MAX_PAGE = 1000
 MAX_WAIT = 30.0
+route = Concern("statistics")
 
 
 class UnknownStatistic(ServiceError):
@@ -216,10 +217,10 @@ def _csv(tables: list[Table], name: str) -> Response[str]:
     )
 
 
-@get("/stats", sync_to_thread=True, tags=["statistics"], responses=problem_responses(400, 404))
+@route.get("/stats", 400, 404)
 def stats_tables(
-    chronicle: NamedDependency[Chronicle],
-    stats: NamedDependency[StatsReader],
+    chronicle: ChronicleDep,
+    stats: StatsDep,
     ruleset: Ruleset = None,
     mode: Mode = None,
     player: Player = None,
@@ -248,15 +249,10 @@ def stats_tables(
     return StatsAnswer(found.generation, found.position, found.caught_up, found.games, pages)
 
 
-@get(
-    "/stats/tables/{table_id:str}",
-    sync_to_thread=True,
-    tags=["statistics"],
-    responses=problem_responses(400, 404),
-)
+@route.get("/stats/tables/{table_id:str}", 400, 404)
 def stats_table(
-    chronicle: NamedDependency[Chronicle],
-    stats: NamedDependency[StatsReader],
+    chronicle: ChronicleDep,
+    stats: StatsDep,
     table_id: FromPath[str],
     ruleset: Ruleset = None,
     mode: Mode = None,
@@ -288,10 +284,10 @@ def stats_table(
     return Response(_page(t, offset, limit), headers={"X-Stats-Position": str(found.position)})
 
 
-@get("/stats/figures", sync_to_thread=True, tags=["statistics"], responses=problem_responses(400, 404))
+@route.get("/stats/figures", 400, 404)
 def stats_figures(
-    chronicle: NamedDependency[Chronicle],
-    stats: NamedDependency[StatsReader],
+    chronicle: ChronicleDep,
+    stats: StatsDep,
     ruleset: Ruleset = None,
     mode: Mode = None,
     player: Player = None,
@@ -319,8 +315,8 @@ def stats_figures(
     return FiguresAnswer(found.generation, found.position, found.caught_up, found.games, figures)
 
 
-@get("/stats/status", sync_to_thread=True, tags=["statistics"])
-def stats_status(chronicle: NamedDependency[Chronicle]) -> list[ViewStatus]:
+@route.get("/stats/status")
+def stats_status(chronicle: ChronicleDep) -> list[ViewStatus]:
     """Each generation of each view: its state, position and games, and the store's head."""
     return [msgspec.convert(row, ViewStatus) for row in status(app=chronicle)]
 
@@ -330,16 +326,8 @@ class RebuildStarted(msgspec.Struct):
     status: str
 
 
-@post(
-    "/stats/rebuild/{view:str}",
-    status_code=202,
-    sync_to_thread=True,
-    tags=["statistics"],
-    responses=problem_responses(400, 401, 403, 404, 429),
-)
-def rebuild_view(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], view: FromPath[str]
-) -> RebuildStarted:
+@route.post("/stats/rebuild/{view:str}", 400, 401, 403, 404, 429, status_code=202)
+def rebuild_view(chronicle: ChronicleDep, token: TokenDep, view: FromPath[str]) -> RebuildStarted:
     """Build a view afresh in the background (administrator token); readers keep the current
     generation until the new one has caught up (`GET /stats/status` follows it)."""
     if token is None:
@@ -352,23 +340,14 @@ def rebuild_view(
     return RebuildStarted(view, "rebuilding")
 
 
-@get(
-    "/games/{game_id:str}/stats",
-    sync_to_thread=True,
-    tags=["statistics"],
-    responses=problem_responses(401, 404),
-)
+@route.get("/games/{game_id:str}/stats", 401, 404)
 def game_statistics(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    format: Format = "json",
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], format: Format = "json"
 ) -> Response[Any]:
     """One game's statistics, folded from its stream (retracted actions left out): the
     progression of its metrics turn by turn, actions and decision time per seat, the dice
     per stream. A running game's statistics need a seat or recorder token."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     try:
         found = game_stats(chronicle, gid, access)
     except LookupError:

@@ -10,31 +10,25 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 import msgspec
-from litestar import Request, Response, get, post
-from litestar.di import NamedDependency
+from litestar import Request, Response
 from litestar.params import FromPath, JSONBody, QueryParameter
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
-from api.settings import EdgeSettings
-from store.app import Chronicle
+from api.auth import check_creator, open_game
+from api.concern import Concern
+from api.dependencies import ChronicleDep, SettingsDep, TokenDep
 from store.bgstats import bgstats
-from store.limits import MAX_IMPORT_BYTES
 from store.transfer import Export, Imported, encode, export_game, import_game
 
 NDJSON = "application/x-ndjson"
+reading = Concern("reading")  # an export is a way to read a game
+games = Concern("games")  # an import creates one
 
 
-@get(
-    "/games/{game_id:str}/export",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(400, 401, 403, 404),
-)
+@reading.get("/games/{game_id:str}/export", 400, 401, 403, 404)
 def export(
     request: Request[Any, Any, Any],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
+    chronicle: ChronicleDep,
+    token: TokenDep,
     game_id: FromPath[str],
     form: Annotated[
         Literal["json", "ndjson", "bgstats"] | None,
@@ -46,8 +40,7 @@ def export(
     """The game as stored, every event with its digest in the hash chain: for the recorder or
     an administrator while it runs (it holds every hidden fact, never an unrevealed seed), for
     anyone once it has ended."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     if form == "bgstats":
         return Response(msgspec.json.encode(bgstats(chronicle, gid)), media_type="application/json")
     exported = export_game(chronicle, gid, access)
@@ -56,25 +49,15 @@ def export(
     return Response(encode(exported, chosen), media_type=media)
 
 
-@post(
-    "/games/import",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["games"],
-    request_max_body_size=MAX_IMPORT_BYTES,
-    responses=problem_responses(400, 401, 403, 409, 413, 429),
-)
+@games.post_import("/games/import", 400, 401, 403, 409, 413, 429)
 def import_export(
-    data: JSONBody[Export],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    settings: NamedDependency[EdgeSettings],
+    data: JSONBody[Export], chronicle: ChronicleDep, token: TokenDep, settings: SettingsDep
 ) -> Imported:
     """Store a game exported from this or another server; 400 `chain_broken`,
     `export_unclean`, `game_running_digital` or `export_invalid` before anything is stored,
     409 `game_exists` when this store holds it already, `id_taken` when one of its ids is one
     a stream of this store has or would derive (store/import_ids.py)."""
-    settings.check_create(token, chronicle.is_admin(token))
+    check_creator(chronicle, settings, token)
     return import_game(chronicle, data)
 
 

@@ -8,23 +8,24 @@ is a 409 `game_running`; a version inside an action a 400 `not_a_position`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
+from uuid import UUID
 
 import msgspec
-from litestar import get, post
-from litestar.di import NamedDependency
-from litestar.params import FromPath, JSONBody, QueryParameter
+from litestar.params import FromPath, JSONBody
 
-from api.auth import parse_game_id
-from api.problems import problem_responses
+from api.auth import check_creator, parse_game_id
+from api.concern import GAME_WRITE, RULED_WRITE, Concern
+from api.dependencies import ChronicleDep, SettingsDep, TokenDep
+from api.routes.params import Version
 from api.schemas import ActionRequest, EventList
-from api.settings import EdgeSettings
 from domain.reading import StoredEvent
 from store import notes, variations
-from store.app import Chronicle
+from store.app import Access, Chronicle
 from store.audit import AuditReport
-from store.limits import INT64_MAX
 from store.variations import Branched, BranchRequest, Summary
+
+route = Concern("variations")
 
 
 class VariationList(msgspec.Struct):
@@ -36,130 +37,84 @@ class VariationRecorded(msgspec.Struct):
     events: list[StoredEvent]
 
 
-@post(
-    "/games/{game_id:str}/variations",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(400, 401, 403, 404, 409, 413, 429),
-)
+def _unwithheld(chronicle: Chronicle, line_id: str, token: str | None) -> UUID:
+    """The game or variation a path names, once `token` may see it while its deal is in play
+    (403 `same_deal_in_play` otherwise, store/deals.py)."""
+    lid = parse_game_id(line_id)
+    chronicle.withhold(lid, token)
+    return lid
+
+
+def _open_line(chronicle: Chronicle, variation_id: str, token: str | None) -> tuple[UUID, Access]:
+    """The game or variation a path names and what `token` grants on it (404 for neither)."""
+    vid = parse_game_id(variation_id)
+    return vid, variations.line_access(chronicle, vid, token)
+
+
+@route.post("/games/{game_id:str}/variations", *GAME_WRITE, status_code=201)
 def create_variation(
     data: JSONBody[BranchRequest],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    settings: NamedDependency[EdgeSettings],
+    chronicle: ChronicleDep,
+    token: TokenDep,
+    settings: SettingsDep,
     game_id: FromPath[str],
 ) -> Branched:
     """Branch at version `at`. The answer holds the variation's recorder token (and, to play
     on, its seat tokens), shown only this once; a server that creates games by token branches
     for the same tokens."""
     gid = parse_game_id(game_id)
-    admin = chronicle.is_admin(token)
-    settings.check_create(token, admin)
+    check_creator(chronicle, settings, token)
     chronicle.withhold(gid, token)
     by = notes.author_of(chronicle, gid, token) if token else None
     return variations.branch(chronicle, gid, data, by or "public")
 
 
-@get(
-    "/games/{game_id:str}/variations",
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(403, 404),
-)
-def list_variations(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> VariationList:
+@route.get("/games/{game_id:str}/variations", 403, 404)
+def list_variations(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> VariationList:
     """Every variation branching from the game or its variations, oldest first."""
-    gid = parse_game_id(game_id)
-    chronicle.withhold(gid, token)
-    return VariationList(variations.variations_of(chronicle, gid))
+    return VariationList(variations.variations_of(chronicle, _unwithheld(chronicle, game_id, token)))
 
 
-@get(
-    "/variations/{variation_id:str}",
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(403, 404),
-)
-def variation_detail(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
-) -> Summary:
+@route.get("/variations/{variation_id:str}", 403, 404)
+def variation_detail(chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str]) -> Summary:
     """Where the variation branches, its status, and its seed (a study's) or commitment."""
-    vid = parse_game_id(variation_id)
-    chronicle.withhold(vid, token)
-    return variations.summary(chronicle, vid)
+    return variations.summary(chronicle, _unwithheld(chronicle, variation_id, token))
 
 
-@get(
-    "/variations/{variation_id:str}/events",
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(401, 403, 404),
-)
-def variation_events(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
-) -> EventList:
+@route.get("/variations/{variation_id:str}/events", 401, 403, 404)
+def variation_events(chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str]) -> EventList:
     """The line's events (the base's up to the branch, then its own) as the caller may see them."""
-    vid = parse_game_id(variation_id)
-    access = variations.line_access(chronicle, vid, token)
+    vid, access = _open_line(chronicle, variation_id, token)
     return EventList(variations.events(chronicle, vid, access))
 
 
-@get(
-    "/variations/{variation_id:str}/state",
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(400, 401, 403, 404),
-)
+@route.get("/variations/{variation_id:str}/state", 400, 401, 403, 404)
 def variation_state(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    variation_id: FromPath[str],
-    at: Annotated[int | None, QueryParameter(ge=1, le=INT64_MAX)] = None,
+    chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str], at: Version = None
 ) -> dict[str, Any]:
     """The line's state (at version `at`, else the latest) as the caller may see it."""
-    vid = parse_game_id(variation_id)
-    access = variations.line_access(chronicle, vid, token)
+    vid, access = _open_line(chronicle, variation_id, token)
     return variations.view(chronicle, vid, access, at)
 
 
-@post(
-    "/variations/{variation_id:str}/actions",
-    status_code=201,
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(400, 401, 403, 404, 409, 413, 422, 429),
-)
+@route.post("/variations/{variation_id:str}/actions", *RULED_WRITE, status_code=201)
 def record_variation_action(
-    data: JSONBody[ActionRequest],
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    variation_id: FromPath[str],
+    data: JSONBody[ActionRequest], chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str]
 ) -> VariationRecorded:
     """Record one action on the variation with the variation's token; an illegal one is a
     422 carrying the rules' rejection, and nothing is appended."""
-    vid = parse_game_id(variation_id)
-    access = variations.line_access(chronicle, vid, token)
+    vid, access = _open_line(chronicle, variation_id, token)
     action: dict[str, Any] | str = data.action
     shown = variations.record(chronicle, vid, action, access, seat=data.seat)
     return VariationRecorded(str(vid), shown)
 
 
-@get(
-    "/variations/{variation_id:str}/audit",
-    sync_to_thread=True,
-    tags=["variations"],
-    responses=problem_responses(401, 403, 404),
-)
-def variation_audit(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], variation_id: FromPath[str]
-) -> AuditReport:
+@route.get("/variations/{variation_id:str}/audit", 401, 403, 404)
+def variation_audit(chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str]) -> AuditReport:
     """Re-decide the variation's actions from its position with its seed: a study's stated
     one (checked against its derivation and commitment) at any time, a played-on game's once
     it ends (403 `seed_sealed` before, but for the administrator)."""
-    vid = parse_game_id(variation_id)
-    access = variations.line_access(chronicle, vid, token)
+    vid, access = _open_line(chronicle, variation_id, token)
     return variations.audit(chronicle, vid, access)
 
 

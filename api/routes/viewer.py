@@ -14,25 +14,26 @@ import html
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 from uuid import UUID
 
 import msgspec
 from litestar import MediaType, Response, get
-from litestar.di import NamedDependency
-from litestar.params import FromPath, QueryParameter
+from litestar.params import FromPath
 from litestar.static_files import create_static_files_router
 
-from api.auth import game_access, parse_game_id
-from api.problems import problem_responses
+from api.auth import open_game, parse_game_id
+from api.concern import Concern
+from api.dependencies import ChronicleDep, TokenDep
+from api.routes.params import ShownVersion
 from domain import reading
 from domain.game import Game
 from domain.picture import Picture, changes, picture_of, to_builtins
 from domain.ruleset import Viewer
 from store.app import Chronicle
 from store.errors import InvalidRequest
-from store.limits import INT64_MAX, INT64_MIN
 
+route = Concern("reading")
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
@@ -50,31 +51,14 @@ class PictureView(msgspec.Struct):
     picture: dict[str, Any]
 
 
-@get(
-    "/games/{game_id:str}/picture",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(400, 401, 404),
-)
+@route.get("/games/{game_id:str}/picture", 400, 401, 404)
 def game_picture(
-    chronicle: NamedDependency[Chronicle],
-    token: NamedDependency[str | None],
-    game_id: FromPath[str],
-    at: Annotated[
-        int | None,
-        QueryParameter(
-            ge=INT64_MIN,
-            le=INT64_MAX,
-            schema_extra={"minimum": 1},  # checked against the game's length (`invalid_version`)
-            description="the version to show (default: the latest)",
-        ),
-    ] = None,
+    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], at: ShownVersion = None
 ) -> PictureView:
     """The game as a person sees it on the table at version `at` (default the latest), drawn
     from the state redacted for the caller; `picture.changed` names what differs from the
     version before."""
-    gid = parse_game_id(game_id)
-    access = game_access(chronicle, gid, token)
+    gid, access = open_game(chronicle, game_id, token)
     latest = chronicle.game(gid)
     if at is not None and not 1 <= at <= latest.version:
         raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
@@ -93,20 +77,12 @@ def game_picture(
     )
 
 
-@get(
-    "/games/{game_id:str}/turns",
-    sync_to_thread=True,
-    tags=["reading"],
-    responses=problem_responses(401, 404),
-)
-def game_turns(
-    chronicle: NamedDependency[Chronicle], token: NamedDependency[str | None], game_id: FromPath[str]
-) -> TurnsView:
+@route.get("/games/{game_id:str}/turns", 401, 404)
+def game_turns(chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str]) -> TurnsView:
     """The turn and the seat to act after each version (the ruleset's `progress`), so a
     viewer can step by turn and draw turn headers. Whose turn it is, and its number, is what
     every player at the table sees; nothing else of the state leaves the fold."""
-    gid = parse_game_id(game_id)
-    game_access(chronicle, gid, token)  # an unknown game is a 404, a private one needs a token
+    gid, _ = open_game(chronicle, game_id, token)  # an unknown game is a 404, a private one needs a token
     latest = chronicle.game(gid)
     key = (id(chronicle), gid, latest.version)
     with _DRAWN_LOCK:
@@ -169,7 +145,7 @@ def games_page() -> Response[str]:
 
 
 @get("/view/{game_id:str}", include_in_schema=False, sync_to_thread=True)
-def game_page(chronicle: NamedDependency[Chronicle], game_id: FromPath[str]) -> Response[str]:
+def game_page(chronicle: ChronicleDep, game_id: FromPath[str]) -> Response[str]:
     """A game's replay page: the picture, the move list, the step controls."""
     gid = parse_game_id(game_id)
     chronicle.game(gid)  # an unknown game is a 404 problem, as everywhere
