@@ -39,14 +39,27 @@ GRACE = 10.0  # seconds a thread left running gets to finish before its store go
 # The files whose tests take longest, longest first (measured with --durations): each keeps its
 # own order, so its module-scoped fixtures are still set up once.
 SLOW_FIRST = (
-    "tests/e2e/test_hidden_information_paths.py",
-    "tests/e2e/test_many_servers.py",
-    "tests/api/test_fuzzing.py",
-    "tests/e2e/test_sqlite_shared_by_processes.py",
+    "tests/contract/test_rulesets.py",
+    "tests/cli/test_stats.py",
+    "tests/unit/dominations/test_dominations_playouts.py",
+    "tests/cli/test_simulate_and_audit.py",
     "tests/projections/test_runner.py",
-    "tests/api/test_store_not_answering.py",
-    "tests/projections/test_stopped_rebuild.py",
-    "tests/e2e/test_database_comes_late.py",
+    "tests/cli/test_server_writes.py",
+    "tests/cli/test_new_and_record.py",
+    "tests/cli/test_server_mode.py",
+    "tests/store/test_state_at_version.py",
+    "tests/unit/dynasties/test_dynasties_cli.py",
+    "tests/unit/dominion/test_dominion_interface.py",
+    "tests/e2e/test_hidden_information_paths.py",
+    "tests/cli/test_moving_a_store.py",
+    "tests/cli/test_id_prefixes.py",
+    "tests/store/test_store.py",
+    "tests/cli/test_replay_app.py",
+    "tests/cli/test_store_location.py",
+    "tests/store/test_postgres_connections.py",
+    "tests/e2e/test_many_servers.py",
+    "tests/e2e/test_sqlite_shared_by_processes.py",
+    "tests/api/test_fuzzing.py",
 )
 
 
