@@ -219,11 +219,12 @@ def test_a_write_behind_a_held_table_lock_answers_503_within_its_bound_and_is_ta
         with psycopg.connect(postgres_url.split("?", 1)[0]) as locker:
             events = client.app.state.chronicle.recorder.events_table_name
             locker.execute(f'LOCK TABLE "{schema}".{events} IN EXCLUSIVE MODE')  # reads still go on
-            release = release_after(WRITE_BOUND + SLACK + 2.0, locker.rollback)
+            release = threading.Timer(WRITE_BOUND + SLACK + 2.0, locker.rollback)
+            release.start()
             try:
                 refused, waited = timed(lambda: table.post(body))
             finally:
-                release()
+                release.join()
         assert_problem(refused, 503, "store_unavailable")
         assert WRITE_BOUND - 2.0 <= waited < WRITE_BOUND + SLACK
         taken = table.post(body)
