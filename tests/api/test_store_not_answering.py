@@ -11,7 +11,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -77,6 +77,26 @@ class Table:
         if answer.status_code in (200, 201):
             self.acknowledged[body["action_id"]] = answer.json()["version"]
         return answer
+
+
+def release_after(seconds: float, rollback: Callable[[], None]) -> Callable[[], None]:
+    """Rolls back after `seconds` however long the checks take, or as soon as the returned
+    function is called: whichever comes first, once."""
+    once = threading.Lock()
+
+    def release() -> None:
+        if once.acquire(blocking=False):
+            rollback()
+
+    timer = threading.Timer(seconds, release)
+    timer.start()
+
+    def now() -> None:
+        timer.cancel()
+        release()
+        timer.join()  # a rollback the timer began has ended
+
+    return now
 
 
 def timed(call: Any) -> tuple[Any, float]:
@@ -168,13 +188,12 @@ def test_health_reports_a_database_that_does_not_answer_and_recovers_with_it(pos
             # another session holds the events table: a read of it waits for as long as that lasts
             table = client.app.state.chronicle.recorder.events_table_name
             locker.execute(f'LOCK TABLE "{schema}".{table} IN ACCESS EXCLUSIVE MODE')
-            release = threading.Timer(HELD, locker.rollback)  # however long the checks take
-            release.start()
+            release = release_after(HELD, locker.rollback)
             try:
                 health, waited = timed(lambda: client.get("/health"))
                 again, waited_again = timed(lambda: client.get("/health"))  # the same read, still waiting
             finally:
-                release.join()
+                release()
         body = assert_problem(health, 503, "store_unavailable")
         assert body["detail"] == "The event store did not answer a read within 2 s."
         assert ANSWER_WAIT <= waited < ANSWER_WAIT + SLACK

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import shutil
 import signal
 import subprocess
 import time
@@ -15,9 +16,19 @@ import pytest
 from tests.cli.conftest import COMMAND, Cli, serving
 
 
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    """Four simulated games, played once for the module (a simulation takes a while)."""
+    made = Cli(tmp_path_factory.mktemp("simulated"))
+    made.ok("simulate", "province", "--games", "4", "--seed", "stats")
+    return made
+
+
 @pytest.fixture
-def games(cli: Cli) -> Cli:
-    cli.ok("simulate", "province", "--games", "4", "--seed", "stats")
+def games(cli: Cli, simulated: Cli) -> Cli:
+    """A store of its own for each test: a copy of the simulated one (its file and its key)."""
+    for stored in simulated.home.glob("games.sqlite3*"):
+        shutil.copy2(stored, cli.home / stored.name)
     return cli
 
 

@@ -58,7 +58,9 @@ KEPT_IN_2E = (
     "Moat,Remodel,Smithy,Village,Witch,Workshop"
 )
 CONFIGURATIONS: list[tuple[str, str, dict[str, Any], int, int]] = [
-    ("dominion", "empires", {"expansions": "base,empires"}, 300, 20),
+    # 150 random kingdoms with Events and Landmarks a run: each run draws the same ones, and
+    # 300 held two workers for minutes
+    ("dominion", "empires", {"expansions": "base,empires"}, 150, 20),
     ("dominion", "empires-separate", {"expansions": "base,empires", "landscapes": "separate"}, 40, 0),
     ("dominion", "five-six", {"expansions": "base,empires", "players_5_6": True}, 20, 0),
     # The 2nd-edition base set (dominion-2e.md): its random kingdoms, its ten new or changed

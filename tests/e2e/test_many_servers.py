@@ -1,4 +1,4 @@
-"""Eight `chronicle serve` processes on one PostgreSQL schema, written to through several of
+"""Four `chronicle serve` processes on one PostgreSQL schema, written to through each of
 them, each hold no more sessions than their bound (`?connections=4`), counted by PostgreSQL
 (`pg_stat_activity`) all along: the application, the statistics view it reads, the runner's
 application, view and subscription, live polling and the views' catalog share one pool a
@@ -7,6 +7,7 @@ process, and the runner's lease is the last session. Nothing fails meanwhile."""
 from __future__ import annotations
 
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,15 +18,18 @@ from tests.e2e.cluster import Follower, ServeProcess
 from tests.postgres_support import Sampler
 from tests.projections.support import OPENING
 
-SERVERS = 8
+# Each process's sessions are counted against its own bound, so four show it as well as more
+# would (before the shared pool, one process alone held 13 to 23), in half the start-up.
+SERVERS = 4
 BOUND = 4
 GAMES = SERVERS
 MOVES = 3  # of the opening, before the first seat resigns
-STARTUP = 300.0  # eight processes importing everything at once on a shared machine
+SAMPLES = 10  # counts of the sessions taken, at the least
+STARTUP = 300.0  # several processes importing everything at once on a shared machine
 
 
 @pytest.mark.postgres
-def test_eight_servers_on_one_schema_stay_within_their_sessions_while_written_to(
+def test_four_servers_on_one_schema_stay_within_their_sessions_while_written_to(
     postgres_url: str, tmp_path: Path
 ) -> None:
     url = f"{postgres_url}&connections={BOUND}"
@@ -90,6 +94,10 @@ def test_eight_servers_on_one_schema_stay_within_their_sessions_while_written_to
             game_id, _, version = games[(i + 1) % GAMES]
             read = client.get(f"{server.url}/games/{game_id}")
             assert read.status_code == 200 and read.json()["version"] == version, read.text
+        # a loaded machine samples slowly: the bound holds while idle too, so sample on
+        deadline = time.monotonic() + 60
+        while sampler.samples <= SAMPLES and time.monotonic() < deadline:
+            time.sleep(0.1)
         sampler.stop()
     finally:
         client.close()
@@ -101,7 +109,7 @@ def test_eight_servers_on_one_schema_stay_within_their_sessions_while_written_to
         if sampler is not None and sampler.is_alive():
             sampler.stopping.set()
 
-    assert sampler.samples >= 3  # it looked while the games were written (fewer times on a loaded machine)
+    assert sampler.samples > SAMPLES
     assert all(count >= 1 for count in sampler.most.values()), sampler.most  # the count sees them
     assert max(sampler.most.values()) <= BOUND, sampler.most
     # every session says whose it is: the pool's and the runner's lease's
