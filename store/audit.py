@@ -141,9 +141,14 @@ def _check_chain(report: AuditReport, game_id: UUID, stored: list[Any]) -> None:
         report.divergence = Divergence(found.broken_at, found.what, "records 3.1", "chain_broken")
 
 
-def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
+def _created(stored: list[Any]) -> GameCreated:
+    """The stream's first event, its configuration."""
     if not stored or not isinstance(stored[0], GameCreated):
         raise _Diverged(1, "stream_start", "the stream does not start with its configuration", "records 3")
+    return stored[0]
+
+
+def _versions_in_order(stored: list[Any]) -> None:
     for index, event in enumerate(stored):
         if event.originator_version != index + 1:
             raise _Diverged(
@@ -152,7 +157,10 @@ def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
                 f"the event at position {index + 1} carries version {event.originator_version}",
                 "records 3",
             )
-    created = stored[0]
+
+
+def _installed(created: GameCreated) -> Ruleset[Any, Any, Any]:
+    """The ruleset the game was recorded under, at the version installed."""
     ruleset = get_ruleset(created.ruleset)
     if ruleset is None:
         raise _Diverged(1, "ruleset_unknown", f"ruleset {created.ruleset!r} is not installed", "records 2")
@@ -164,6 +172,13 @@ def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
             f"{ruleset.meta.version}",
             "records 3",
         )
+    return ruleset
+
+
+def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
+    created = _created(stored)
+    _versions_in_order(stored)
+    ruleset = _installed(created)
     try:
         config = GameConfig.from_record(report.game_id, vars(created))
         state = ruleset.initial(config)

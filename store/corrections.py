@@ -127,18 +127,17 @@ class Corrections(Reads):
         return Ended(str(game_id), game.version, game.status, None)
 
     def _save_ending(self, game: Game) -> None:
-        try:
-            self.save(game)
-        except IntegrityError:
-            raise VersionConflict("The game moved on meanwhile; look again and retry.") from None
-        self._cache(game)
+        self._save_or_conflict(game, "The game moved on meanwhile; look again and retry.")
 
     def pending_retractions(self, game_id: UUID) -> list[dict[str, Any]]:
         return [msgspec.to_builtins(r) for r in self.game(game_id).requests.values()]
 
     def _save_correction(self, game: Game) -> None:
+        self._save_or_conflict(game, "The game moved on while the correction was entered; try again.")
+
+    def _save_or_conflict(self, game: Game, moved_on: str) -> None:
         try:
             self.save(game)
         except IntegrityError:
-            raise VersionConflict("The game moved on while the correction was entered; try again.") from None
+            raise VersionConflict(moved_on) from None
         self._cache(game)

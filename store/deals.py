@@ -42,12 +42,12 @@ from typing import Any
 from uuid import UUID, uuid5
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.events import GameCreated
 from domain.variations import Variation
+from store.aggregates import existing
 from store.errors import Forbidden, InvalidRequest, VersionConflict
 
 _NAMESPACE = UUID("3f0a6a0e-54a4-4a55-9a3b-1a2f4f8c2b7d")
@@ -157,9 +157,8 @@ def lend(app: Any, new: Any, token: str | None = None, *, admin: bool = False) -
 
 def joined(app: Any, first_game: UUID, game_id: UUID) -> Deal:
     """The deal's list with `game_id` added (to be saved with the new game)."""
-    try:
-        deal: Deal = app.repository.get(deal_id(first_game))
-    except AggregateNotFoundError:
+    deal = existing(app, deal_id(first_game), Deal)
+    if deal is None:
         deal = Deal.start(first_game)
     deal.join(game_id)
     return deal
@@ -191,11 +190,8 @@ def join(app: Any, first_game: UUID, game_id: UUID) -> None:
 
 
 def games_of(app: Any, first_game: UUID) -> list[str]:
-    try:
-        deal: Deal = app.repository.get(deal_id(first_game))
-    except AggregateNotFoundError:
-        return []
-    return list(deal.games)
+    deal = existing(app, deal_id(first_game), Deal)
+    return [] if deal is None else list(deal.games)
 
 
 def origin_of(app: Any, subject_id: UUID) -> tuple[UUID, UUID] | None:

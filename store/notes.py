@@ -18,7 +18,6 @@ from typing import Annotated, Any
 from uuid import UUID, uuid4, uuid5
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
@@ -35,6 +34,7 @@ from domain.notes import (
     coordinate_problem,
     visible,
 )
+from store.aggregates import existing
 from store.clock import now as _now
 from store.core import Core
 from store.errors import Forbidden, InvalidRequest, ServiceError, Unauthorized, VersionConflict
@@ -189,21 +189,11 @@ def issue_review_token(app: Core, target: UUID, token: str | None, name: str) ->
 
 
 def _reviewers(app: Core, target: UUID) -> ReviewTokens | None:
-    try:
-        found: object = app.repository.get(reviewers_id(target))
-    except AggregateNotFoundError:
-        return None
-    assert isinstance(found, ReviewTokens)
-    return found
+    return existing(app, reviewers_id(target), ReviewTokens)
 
 
 def _annotations(app: Core, target: UUID) -> Annotations | None:
-    try:
-        found: object = app.repository.get(annotations_id(target))
-    except AggregateNotFoundError:
-        return None
-    assert isinstance(found, Annotations)
-    return found
+    return existing(app, annotations_id(target), Annotations)
 
 
 def _checked(content: Content) -> Content:

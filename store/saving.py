@@ -46,39 +46,39 @@ class Read:
 Steps = Generator[PendingSave | Read, Any, T]
 
 
+def _advance(steps: Steps[T], answer: Any, error: Exception | None) -> tuple[bool, Any]:
+    """The steps' next `PendingSave` or `Read` (False, step), or their result (True, result)."""
+    try:
+        return False, (steps.send(answer) if error is None else steps.throw(error))
+    except StopIteration as stop:
+        return True, stop.value
+
+
 def run(steps: Steps[T], commit: Callable[[PendingSave], Ids]) -> T:
     """Drive `steps` with reads and a commit that wait."""
-    answer: Any = None
-    error: Exception | None = None
     with closing(steps):
-        while True:
-            try:
-                step = steps.send(answer) if error is None else steps.throw(error)
-            except StopIteration as stop:
-                result: T = stop.value
-                return result
+        done, step = _advance(steps, None, None)
+        while not done:
             try:
                 answer, error = (step.load() if isinstance(step, Read) else commit(step)), None
             except Exception as failed:  # the steps catch what they can answer, and raise the rest
                 answer, error = None, failed
+            done, step = _advance(steps, answer, error)
+        result: T = step
+        return result
 
 
 async def run_async(steps: Steps[T], commit: Callable[[PendingSave], Awaitable[Ids]]) -> T:
     """Drive `steps` with reads run in a worker thread and a commit that is awaited."""
-    answer: Any = None
-    error: Exception | None = None
     with closing(steps):
-        while True:
+        done, step = _advance(steps, None, None)
+        while not done:
+            answer: Any = None
+            error: Exception | None = None
             try:
-                step = steps.send(answer) if error is None else steps.throw(error)
-            except StopIteration as stop:
-                result: T = stop.value
-                return result
-            try:
-                if isinstance(step, Read):
-                    answer = await asyncio.to_thread(step.load)
-                else:
-                    answer = await commit(step)
-                error = None
+                answer = await (asyncio.to_thread(step.load) if isinstance(step, Read) else commit(step))
             except Exception as failed:  # the steps catch what they can answer, and raise the rest
-                answer, error = None, failed
+                error = failed
+            done, step = _advance(steps, answer, error)
+        result: T = step
+        return result

@@ -23,12 +23,12 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError
 
 from domain.events import GameAbandoned, GameFinished
 from domain.notes import Annotations, annotations_id
 from domain.variations import Variation, VariationList, list_id
 from store import chain
+from store.aggregates import existing
 from store.clock import now as _now
 from store.core import Core
 from store.errors import InvalidRequest
@@ -69,11 +69,9 @@ def export_studies(
     """The game's annotations stream and its variations, as the exporter may take them."""
     admin = access.role == "admin"
     notes = _stream(app, annotations_id(game_id)) if admin or line(app, game_id).open_to_all else []
-    try:
-        listing: object = app.repository.get(list_id(game_id))
-    except AggregateNotFoundError:
+    listing = existing(app, list_id(game_id), VariationList)
+    if listing is None:
         return notes, []
-    assert isinstance(listing, VariationList)
     carried: list[ExportedVariation] = []
     for vid in map(UUID, listing.variations):
         found = line(app, vid)

@@ -23,7 +23,6 @@ from typing import Any, Literal
 from uuid import UUID, uuid4
 
 import msgspec
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain import reading
@@ -32,6 +31,7 @@ from domain.reading import StoredEvent
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Command, RejectedError, Rejection
 from domain.variations import Purpose, Variation, VariationList, derive_seed, list_id
+from store.aggregates import existing
 from store.audit import AuditReport, Divergence
 from store.clock import now as _now
 from store.core import Core
@@ -195,12 +195,8 @@ def _seed_of(app: Core, base: Line, variation_id: UUID, purpose: Purpose) -> byt
 
 
 def _listing(app: Core, game_id: UUID, when: Any) -> VariationList:
-    try:
-        found: object = app.repository.get(list_id(game_id))
-    except AggregateNotFoundError:
-        return VariationList.open(game_id, when)
-    assert isinstance(found, VariationList)
-    return found
+    found = existing(app, list_id(game_id), VariationList)
+    return VariationList.open(game_id, when) if found is None else found
 
 
 def record(
@@ -297,12 +293,8 @@ def summary(app: Core, variation_id: UUID) -> Summary:
 def variations_of(app: Core, game_id: UUID) -> list[Summary]:
     """Every variation branching from the game or its variations, oldest first."""
     line(app, game_id)  # 404 for an unknown game
-    try:
-        listing: object = app.repository.get(list_id(game_id))
-    except AggregateNotFoundError:
-        return []
-    assert isinstance(listing, VariationList)
-    return [summary(app, UUID(v)) for v in listing.variations]
+    listing = existing(app, list_id(game_id), VariationList)
+    return [] if listing is None else [summary(app, UUID(v)) for v in listing.variations]
 
 
 def audit(app: Core, variation_id: UUID, access: Access) -> AuditReport:

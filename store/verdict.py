@@ -27,9 +27,17 @@ from typing import Any
 
 import msgspec
 
-from domain.events import ActionRecorded, GameCreated
-from domain.ruleset import get_ruleset
-from store.audit import AuditReport, Divergence, _Diverged, _rng, _Walk
+from domain.events import ActionRecorded
+from store.audit import (
+    AuditReport,
+    Divergence,
+    _created,
+    _Diverged,
+    _installed,
+    _rng,
+    _versions_in_order,
+    _Walk,
+)
 
 
 class Finding(msgspec.Struct, omit_defaults=True):
@@ -95,29 +103,16 @@ class _Witness(_Walk):
             divergence = found.divergence
             verdict = "illegal" if divergence.code == "action_illegal" else divergence.code
             code = _rejection_code(divergence.what) if verdict == "illegal" else divergence.code
-            self.findings.append(
-                Finding(
-                    version,
-                    event.seq,
-                    event.seat,
-                    self._line(event),
-                    verdict,
-                    divergence.rule,
-                    code,
-                    divergence.what,
-                )
-            )
+            self._find(event, verdict, divergence.rule, code, divergence.what)
             raise
+        self._find(event, "legal", self.spec, facts=self.report.facts - before)
+
+    def _find(
+        self, event: Any, verdict: str, rule: str, code: str = "", detail: str = "", facts: int = 0
+    ) -> None:
+        line = self._line(event)
         self.findings.append(
-            Finding(
-                version,
-                event.seq,
-                event.seat,
-                self._line(event),
-                "legal",
-                self.spec,
-                facts=self.report.facts - before,
-            )
+            Finding(event.originator_version, event.seq, event.seat, line, verdict, rule, code, detail, facts)
         )
 
     def _line(self, event: Any) -> str:
@@ -146,32 +141,9 @@ def verdict(events: Sequence[Any], seed: bytes | None, first: int, last: int) ->
     report = AuditReport(game_id, True, 0, 0, random_checked=True)
     witness: _Witness | None = None
     try:
-        if not stored or not isinstance(stored[0], GameCreated):
-            raise _Diverged(
-                1, "stream_start", "the stream does not start with its configuration", "records 3"
-            )
-        created = stored[0]
-        ruleset = get_ruleset(created.ruleset)
-        if ruleset is None:
-            raise _Diverged(
-                1, "ruleset_unknown", f"ruleset {created.ruleset!r} is not installed", "records 2"
-            )
-        if ruleset.meta.version != created.ruleset_version:
-            raise _Diverged(
-                1,
-                "ruleset_version",
-                f"recorded under {created.ruleset} version "
-                f"{created.ruleset_version}, installed is {ruleset.meta.version}",
-                "records 3",
-            )
-        for index, event in enumerate(stored):
-            if event.originator_version != index + 1:
-                raise _Diverged(
-                    index + 1,
-                    "version_gap",
-                    f"the event at position {index + 1} carries version {event.originator_version}",
-                    "records 3",
-                )
+        created = _created(stored)
+        ruleset = _installed(created)
+        _versions_in_order(stored)
         config = GameConfig.from_record(game_id, vars(created))
         rng, _late = _rng(stored, created, config, seed, report)
         result.random_checked = created.mode == "digital" and report.random_checked
