@@ -85,7 +85,13 @@ def share(datastore: PostgresDatastore) -> SharedDatastore:
     with _lock:
         pool = _pools.get(key)
         if pool is None:
-            connection_kwargs(datastore)["application_name"] = name
+            kwargs = connection_kwargs(datastore)
+            kwargs["application_name"] = name
+            # No statement prepared on the server: a write is sent as a pipeline, and when one
+            # of its statements fails (a lock waited for too long) psycopg may count as
+            # prepared a statement the server skipped, so the session's next write answered
+            # "prepared statement does not exist" (a 500). Parsing each time costs far less.
+            kwargs["prepare_threshold"] = None
             pool = _pools[key] = _Pool(key, datastore)
         # counted before the handle is built: a collection meanwhile cannot close the pool
         pool.shares += 1
