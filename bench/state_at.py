@@ -4,7 +4,9 @@ One Province game is kept going as in `bench.append_latency` until its stream pa
 events. Then `Chronicle.view` (what `GET /games/{id}/state` answers) is timed for the latest
 state and for the state at random versions of the stream (`?at=`), each the median of
 `--reads` reads. The aim is a ratio of at most 2: a reader stepping through an old game must
-not wait for the whole stream to be folded again at every step.
+not wait for the whole stream to be folded again at every step. Then what the kept copies
+(store/kept_versions.py) save: `--plain` reads at random versions with nothing kept, each
+reading and folding the stream up to its version, against the same latest state.
 
     .venv/bin/python -m bench.state_at [--store URL] [--reads 200] [--seed 1]
 """
@@ -21,6 +23,7 @@ from uuid import UUID
 from bench.append_latency import long_game_action
 from bench.common import ratio_line
 from store.app import RECORDER, Chronicle, NewGame
+from store.kept_versions import KeptVersions
 
 EVENTS = 5_000
 
@@ -39,6 +42,7 @@ def main() -> None:
     parser.add_argument("--store", default=None)
     parser.add_argument("--reads", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plain", type=int, default=20, help="reads with nothing kept")
     args = parser.parse_args()
     pick = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -64,6 +68,13 @@ def main() -> None:
                 started = time.perf_counter()
                 app.view(game_id, RECORDER, at=at)
                 at_times.append(time.perf_counter() - started)
+            plain_times = []
+            for _ in range(args.plain):
+                app.kept_versions = KeptVersions()  # nothing kept: the stream read and folded
+                at = pick.randint(1, latest)
+                started = time.perf_counter()
+                app.view(game_id, RECORDER, at=at)
+                plain_times.append(time.perf_counter() - started)
         finally:
             app.close()
     at_us = statistics.median(at_times) * 1e6
@@ -76,6 +87,15 @@ def main() -> None:
             "µs",
             latest_us,
             "<= 2",
+        )
+    )
+    print(
+        ratio_line(
+            f"the same with nothing kept (median of {args.plain})",
+            statistics.median(plain_times) * 1e6,
+            "µs",
+            latest_us,
+            "what the kept copies save",
         )
     )
 

@@ -7,6 +7,9 @@ writes everything queued behind it in one transaction, then hands the lead to wh
 meanwhile. Nobody waits on a timer: a batch is whatever arrived while the last one synced, so
 one table alone commits as before and many tables share their syncs.
 
+The figure (`bench.group_commit`): 16 tables recording through one process at once, 1,454
+actions a second against 1,163 with one transaction per action (1.25 times).
+
 Each append keeps its own outcome:
 
 - The batch's events are inserted in one statement. When a version clashes there (another

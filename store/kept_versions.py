@@ -8,6 +8,10 @@ for good, so nothing kept here goes stale. Copies are cheap, since a game's stat
 immutable and shared between copies (domain/game.py); what each copy holds of its own is its
 bookkeeping, a few pointers per action. The games read this way most recently are kept, up to
 a number of events in all; the least recently read go first.
+
+The figure (`bench.state_at`, SQLite): the state at a random version of a 5,000-event game
+takes 183 µs, 1.39 times the latest state's 132 µs; with nothing kept, each such read takes
+40,708 µs (309 times), reading and folding the stream up to its version.
 """
 
 from __future__ import annotations

@@ -10,6 +10,10 @@ or refuse, exactly as a plain save that raised it; anything else goes on up. A r
 store the steps need is yielded too, as a `Read`: the driver sends back what it returned (or
 throws what it raised), and on the event loop runs it in a worker thread, so that no request
 waits on the store while it holds the loop.
+
+Why on the loop at all: handing each request to a worker thread and back cost more than
+deciding and appending its action. The figure that holds it (`bench.http_actions`): the
+server records actions at 0.27 of the rate of a bare Litestar handler on the same settings.
 """
 
 from __future__ import annotations

@@ -10,6 +10,9 @@ the one the audit recomputes by construction, and a stream that another process 
 meanwhile is followed as it is stored. The digest goes into the stored JSON as its last key,
 so the bytes are those of an event stamped before it was mapped (`chain.stamp`).
 
+The figure (`bench.instructions`): the event loop's instructions per recorded action fell from
+1,178,691 to 1,014,265 when the digests moved here.
+
 An append that follows another of the same batch, in one statement, follows that append's
 last digest (nothing of the batch is stored yet when the statement's events are stamped); an
 append written in a savepoint of its own follows what the transaction holds so far. An append

@@ -188,7 +188,8 @@ class Answer:
     status, headers and bytes; a test holds them to Litestar's rendering), as a bare ASGI
     application: Litestar's response classes build each header through a case-insensitive
     mapping that lowers every name again on every lookup, about 7 us per answer, as much as
-    deciding the action takes."""
+    deciding the action takes (`bench.instructions`: the loop's instructions per action fell
+    from 898,292 to 842,876)."""
 
     __slots__ = ("body", "headers", "status")
 
