@@ -47,12 +47,17 @@ def snapshot(
     table_id: str | None = None,
     position: int | None = None,
     wait: float = 0.0,
+    withheld: frozenset[str] = frozenset(),
 ) -> Snapshot | None:
     """The tables (or one table, None if unknown) over the finished games matching
-    `filters`, after waiting up to `wait` seconds for the view to cover `position`."""
+    `filters` but the `withheld` ones, after waiting up to `wait` seconds for the view to
+    cover `position`."""
     caught_up = reader.wait(position, timeout=wait) if position is not None else True
     view = reader.view()
     games, stored = view.games_and_ratings(filters) if view is not None else ([], None)
+    if withheld and any(g.game_id in withheld for g in games):
+        # the stored ratings count the withheld games: the ratings are replayed without them
+        games, stored = [g for g in games if g.game_id not in withheld], None
     across = filters.across_rulesets
     if table_id is None:
         tables = all_tables(games, stored, across)

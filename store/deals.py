@@ -232,17 +232,32 @@ def withhold(app: Any, subject_id: UUID, token: str | None) -> None:
     game_id, first = found
     if token and app.secrets(game_id).role_of(token) is not None:
         return  # the game's own table
-    for other in games_of(app, first):
-        if other == str(game_id) or not app.recorder.select_events(UUID(other), limit=1):
-            continue  # a game of the deal this store does not hold (imported without it)
-        if not app.game(UUID(other)).closed:
-            raise Forbidden(
-                f"Game {other} plays this game's deal and is still running; this game's events "
-                "would give the deal away, so they and everything made from them (its "
-                "variations, annotations, disputes, exports, statistics) are shown to its own "
-                "table only until then.",
-                code="same_deal_in_play",
-            )
+    other = _running(app, [g for g in games_of(app, first) if g != str(game_id)])
+    if other is not None:
+        raise Forbidden(
+            f"Game {other} plays this game's deal and is still running; this game's events "
+            "would give the deal away, so they and everything made from them (its "
+            "variations, annotations, disputes, exports, statistics) are shown to its own "
+            "table only until then.",
+            code="same_deal_in_play",
+        )
+
+
+def _held(app: Any, game_id: str) -> bool:
+    """False for a game of a deal this store does not hold (imported without it)."""
+    return bool(app.recorder.select_events(UUID(game_id), limit=1))
+
+
+def _running(app: Any, games: list[str]) -> str | None:
+    """The first of `games` this store holds that is still running, if any."""
+    return next((g for g in games if _held(app, g) and not app.game(UUID(g)).closed), None)
+
+
+def withheld_games(app: Any) -> frozenset[str]:
+    """The games of every deal that a game still plays: what the public statistics leave out
+    until it ends (a finished game's figures, its dice by face among them, would give the
+    deal away)."""
+    return frozenset(g for games in all_deals(app) if _running(app, games) is not None for g in games)
 
 
 def all_deals(app: Any) -> list[list[str]]:
@@ -261,13 +276,14 @@ def all_deals(app: Any) -> list[list[str]]:
 
 
 def comparison(app: Any) -> list[dict[str, Any]]:
-    """One row per game of every deal more than one table played: the deal (its first game),
-    the game, its players with their scores in seat order, its winners, and its status."""
+    """One row per game of every deal more than one table played and none plays still: the
+    deal (its first game), the game, its players with their scores in seat order, its winners,
+    and its status."""
     rows: list[dict[str, Any]] = []
     for games in all_deals(app):
-        held = [g for g in games if app.recorder.select_events(UUID(g), limit=1)]
-        if len(held) < 2:
-            continue
+        held = [g for g in games if _held(app, g)]
+        if len(held) < 2 or _running(app, held) is not None:
+            continue  # a deal still in play is compared once its last table ends
         for number, game_id in enumerate(held):
             game = app.game(UUID(game_id))
             config = game.config

@@ -27,6 +27,7 @@ from projections.service import Snapshot, game_stats, game_tables, parse_variant
 from projections.tables import Table
 from projections.views import Filters
 from store.app import Chronicle
+from store.deals import withheld_games
 from store.errors import Forbidden, GameNotFound, InvalidRequest, ServiceError, Unauthorized
 from store.limits import INT64_MAX, MAX_NAME, MAX_RULESET_ID
 
@@ -205,7 +206,8 @@ def _read(
     wait: float,
 ) -> Snapshot:
     target = _target(chronicle, position, game)
-    found = snapshot(stats, filters, table_id=table_id, position=target, wait=wait)
+    withheld = withheld_games(chronicle)  # the one withholding rule (store/deals.py)
+    found = snapshot(stats, filters, table_id=table_id, position=target, wait=wait, withheld=withheld)
     if found is None:
         raise UnknownStatistic(f"There is no statistic {table_id!r}; GET /stats lists them.")
     return found

@@ -18,6 +18,7 @@ from api.app import create_app
 from store.app import Chronicle
 from tests.api.support import ADMIN_TOKEN, assert_problem, bearer
 from tests.projections.support import OPENING, physical_game, simulate
+from tests.short_games import finished_game
 
 
 @pytest.fixture
@@ -180,3 +181,36 @@ def test_an_administrator_rebuilds_the_view(client: TestClient[Litestar], chroni
         for thread in rebuilding:
             thread.join(timeout=30)
     assert not any(t.is_alive() for t in rebuilding)
+
+
+def test_a_finished_game_leaves_the_public_statistics_while_another_table_plays_its_deal(
+    chronicle: Chronicle,
+) -> None:
+    """The one withholding rule in the aggregate: while a same-deal game runs, the tables and
+    figures over finished games (dice by face among them) and the same-deal comparison count
+    none of the deal's games, then count them again once it ends."""
+    first = finished_game(chronicle, "dynasties")
+    with TestClient(create_app(chronicle, projections="inprocess")) as client:
+        counted = get(client, "/stats", position=head(chronicle), wait=30)
+        assert counted["games"] == 1
+        dice_before = get(client, "/stats/tables/dice_chi_square")["rows"]
+        assert sum(int(r["rolls"]) for r in dice_before) > 0
+        again = client.post(
+            "/games",
+            json={"ruleset": "dynasties", "players": ["Cy", "Di"], "same_deal_as": str(first)},
+            headers=bearer(ADMIN_TOKEN),
+        )
+        assert again.status_code == 201, again.text
+        held = get(client, "/stats")
+        assert held["games"] == 0 and all(
+            t["rows"] == [] for t in held["tables"] if t["id"] == "dice_chi_square"
+        )
+        assert sum(int(r["rolls"]) for r in get(client, "/stats/tables/dice_chi_square")["rows"]) == 0
+        assert get(client, "/stats/figures")["games"] == 0
+        assert get(client, "/stats/same-deal")["rows"] == []
+        recorder = {"Authorization": f"Bearer {again.json()['recorder_token']}"}
+        ended = client.post(f"/games/{again.json()['game_id']}/abandon", json={}, headers=recorder)
+        assert ended.status_code in (200, 201), ended.text
+        assert get(client, "/stats")["games"] == 1
+        assert get(client, "/stats/tables/dice_chi_square")["rows"] == dice_before
+        assert len(get(client, "/stats/same-deal")["rows"]) == 2
