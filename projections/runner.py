@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from eventsourcing.dispatch import singledispatchmethod
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Tracking
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, ProgrammingError, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, EnvType
 from psycopg import sql
@@ -283,11 +283,17 @@ def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
     for generation, _state in generations:
         if generation in (active, keep) or generation > active:
             continue
-        stale = open_view(url, view, generation)
         try:
-            stale.drop()
-        finally:
-            close_view(stale)
+            stale = open_view(url, view, generation)
+        except ProgrammingError:
+            # another process (a host that switched, a rebuild) dropped it between the
+            # opening's creating its tables and locking them: nothing of it is left to drop
+            stale = None
+        if stale is not None:
+            try:
+                stale.drop()
+            finally:
+                close_view(stale)
         if _is_sqlite(url):
             for suffix in ("", "-wal", "-shm"):
                 with suppress(FileNotFoundError):
