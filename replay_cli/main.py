@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from eventsourcing.persistence import InterfaceError, OperationalError
+
 from domain.ruleset import RejectedError
 from replay_cli.commands import COMMANDS
 from replay_cli.errors import REFUSED, CliError, rejected
@@ -62,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(rejected(error.rejection).message, REFUSED)
     except ServiceError as error:
         return _fail(f"{error.detail.rstrip('.')} ({error.code})", REFUSED)
+    except (OperationalError, InterfaceError) as error:
+        # as the server's 503: on SQLite, another process held the write lock past the wait
+        # (10 s); on PostgreSQL, the database did not answer. A write refused here is not stored.
+        detail = redact(str(error).strip() or type(error).__name__, url)
+        return _fail(f"the event store did not answer ({detail}); retry (store_unavailable)", REFUSED)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
