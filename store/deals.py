@@ -250,7 +250,23 @@ def _held(app: Any, game_id: str) -> bool:
 
 def _running(app: Any, games: list[str]) -> str | None:
     """The first of `games` this store holds that is still running, if any."""
-    return next((g for g in games if _held(app, g) and not app.game(UUID(g)).closed), None)
+    return next((g for g in games if not _settled(app, g)), None)
+
+
+def _settled(app: Any, game_id: str) -> bool:
+    """Whether the game runs no more here: closed, or not held by this store. A closed game
+    never runs again, so that answer is remembered (per application, bounded, as
+    `origin_of`'s): a read of a deal's game, or of `/stats`, folds none of its finished games
+    again."""
+    known: set[str] = vars(app).setdefault("_closed", set())
+    if game_id in known or not _held(app, game_id):
+        return True
+    if not app.game(UUID(game_id)).closed:
+        return False
+    if len(known) >= 100_000:
+        known.clear()
+    known.add(game_id)
+    return True
 
 
 def withheld_games(app: Any) -> frozenset[str]:
