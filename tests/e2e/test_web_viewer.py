@@ -9,41 +9,16 @@ public sees none.
 
 from __future__ import annotations
 
-import importlib
-import os
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.cli.conftest import Cli, Server, serving
+from tests.e2e.browsers import browser, local_page, shot
 
-# Under CI a missing Playwright fails the import; locally the tests are skipped without it.
-playwright_api: Any = (
-    importlib.import_module("playwright.sync_api")
-    if os.environ.get("CI")
-    else pytest.importorskip("playwright.sync_api")
-)
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-SHOTS = os.environ.get("CHRONICLE_SCREENSHOTS")  # a folder: keep a screenshot of each page there
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is not installed (.ci/run installs it)")
-        pytest.skip("chromium is not installed")
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-        )
-        yield launched
-        launched.close()
+__all__ = ["browser"]  # the fixture, shared by every browser test
 
 
 @pytest.fixture(scope="module")
@@ -78,25 +53,6 @@ def _create(server: Server, ruleset: str, players: list[str]) -> dict[str, Any]:
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
-
-
-def _page(browser: Any, server: Server) -> Any:
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_default_timeout(15_000)
-
-    def only_local(route: Any) -> None:  # no page may load anything from elsewhere
-        if route.request.url.startswith(server.url):
-            route.continue_()
-        else:
-            route.abort()
-
-    page.route("**/*", only_local)
-    return page
-
-
-def _shot(page: Any, name: str) -> None:
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
 # How much of a canvas is drawn in colour: the charts' series are coloured, their axes, grid
@@ -168,11 +124,11 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     )
     assert noted.status_code == 201, noted.text
 
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/")
     page.locator(f'tr[data-game="{game_id}"] a').click()
     page.wait_for_selector("body.ready")
-    _shot(page, "dominion-first")
+    shot(page, "dominion-first")
     last = int(page.locator("#of").inner_text().removeprefix("of "))
     page.keyboard.press("End")
     page.wait_for_function(f"document.body.dataset.version === '{last}'")
@@ -189,7 +145,7 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     assert _hand_cell(page, "p2") == f"{len(ben)} cards"
     assert page.locator("#event .note").inner_text() == "!? keep the Coppers (seat:p1)"
     assert page.locator(f'#moves li[data-version="{at}"] .note').count() == 1
-    _shot(page, "dominion-as-ann")
+    shot(page, "dominion-as-ann")
     # step back, to a clicked move, and by search
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"document.body.dataset.version === '{last - 1}'")
@@ -214,7 +170,7 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
 
 def test_the_dominations_tiles_are_drawn_as_a_board(browser: Any, server: Server) -> None:
     created = _create(server, "dominations", ["Ann", "Ben"])
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/view/{created['game_id']}")
     page.wait_for_selector("body.ready")
     _press(page, "End")  # the last version drawn, so no tile read is of a picture being replaced
@@ -222,26 +178,26 @@ def test_the_dominations_tiles_are_drawn_as_a_board(browser: Any, server: Server
     assert tiles.count() >= 1
     box = tiles.first.bounding_box()
     assert box is not None and box["width"] > 20 and box["height"] > 20
-    _shot(page, "dominations")
+    shot(page, "dominations")
     # another seat's hands stay hidden from the public
     assert "hidden" in page.locator('table[data-section="players"] tr[data-key="p2"]').inner_text()
     page.close()
 
 
 def test_the_api_docs_render_without_any_other_host(browser: Any, server: Server) -> None:
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/schema")
     heading = page.locator("h2", has_text="Operations")
     assert heading.is_visible()
     assert page.locator("a", has_text="GET /games/{game_id}/picture").count() == 1
-    _shot(page, "schema")
+    shot(page, "schema")
     page.close()
 
 
 def test_the_statistics_page_draws_every_dashboard_chart(
     browser: Any, server: Server, finished: dict[str, str]
 ) -> None:
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/")
     page.click('a[href="/statistics"]')
     page.wait_for_selector("body.ready")
@@ -264,7 +220,7 @@ def test_the_statistics_page_draws_every_dashboard_chart(
     assert _coloured(page, "#cards canvas") > 300
     cards = page.locator("#card-table tbody tr")
     assert cards.count() == _points(page, "#cards canvas")[0] >= 10
-    _shot(page, "statistics")
+    shot(page, "statistics")
     # a filter the API offers: only Dynasties; the card table has nothing to show
     page.select_option('select[name="ruleset"]', "dynasties")
     page.click("#filters button")
@@ -274,7 +230,7 @@ def test_the_statistics_page_draws_every_dashboard_chart(
     assert page.locator("#cards").is_hidden()
     assert page.locator('#dice .die[data-stream^="dominion"]').count() == 0
     assert _coloured(page, "#win-rate canvas") > 500
-    _shot(page, "statistics-dynasties")
+    shot(page, "statistics-dynasties")
     # no game matches: each figure says so instead of drawing an empty frame, and says again
     # what it shows once games match
     page.fill('input[name="player"]', "nobody")
@@ -293,14 +249,14 @@ def test_the_statistics_page_draws_every_dashboard_chart(
 def test_a_game_page_charts_the_game_only_for_whoever_may_see_its_statistics(
     browser: Any, server: Server, finished: dict[str, str]
 ) -> None:
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/view/{finished['dominion']}")
     page.wait_for_selector("body.ready")
     assert page.locator("#metric").input_value() == "vp"
     points = _points(page, "#game-canvas")
     assert len(points) == 2 and min(points) > 5  # a line per seat, a point per turn
     assert _coloured(page, "#game-canvas") > 300
-    _shot(page, "dominion-finished")
+    shot(page, "dominion-finished")
     # a running game's statistics: not for the public, drawn for a seat
     created = _create(server, "dominion", ["Ann", "Ben"])
     page.goto(f"{server.url}/view/{created['game_id']}")
@@ -324,7 +280,7 @@ def test_the_replay_keys_step_by_turn_by_player_and_to_bookmarks(
     first_of: dict[int, int] = {}
     for version, (turn, _seat) in enumerate(turns, start=1):
         first_of.setdefault(turn, version)
-    page = _page(browser, server)
+    page = local_page(browser, server)
     page.goto(f"{server.url}/view/{game_id}")
     page.wait_for_selector("body.ready")
     keys = page.locator("#keys").inner_text()
