@@ -18,6 +18,10 @@ to reach it (`decider` gives it to callers, or decide-then-fold where a ruleset 
 The state must equal folding the facts with `evolve`: a replay folds them again.
 `read_online_log(text, kingdom)` reads a log of the game played online, for the store to import
 (domain/online_logs.py, which declares it and finds it).
+`setup_choices(options) -> dict` says what a table may pick when it creates a game with these
+(resolved) options, beyond the options themselves, as plain JSON data for a New game form: for
+Dominion `{"kingdom": {"size", "presets", "piles", "landscapes"}}` (its presets, and every pile
+with its cost and types). `setup_choices` below finds it; a ruleset without it offers nothing.
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
@@ -351,6 +355,12 @@ class Ruleset(Protocol[S, A, F]):
         """A finite superset of plausible actions, legal or not, for the contract suite to
         prove that `decide` accepts exactly what `legal_actions` lists."""
         ...
+
+
+def setup_choices(ruleset: Ruleset[Any, Any, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """The ruleset's `setup_choices` for these resolved options, or nothing to choose (`{}`)."""
+    own: Callable[[Mapping[str, Any]], dict[str, Any]] | None = getattr(ruleset, "setup_choices", None)
+    return {} if own is None else own(options)
 
 
 def decider(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Command, Rng], Decided | Rejection]:

@@ -19,6 +19,7 @@ from api.routes import (
     games,
     health,
     imports,
+    new_game_page,
     notes,
     reading,
     retractions,
@@ -44,6 +45,7 @@ HANDLERS = [
     *reading.ROUTES,
     *stats.ROUTES,
     *viewer.ROUTES,
+    *new_game_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
 ]

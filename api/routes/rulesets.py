@@ -1,18 +1,25 @@
 """`GET /rulesets` and `GET /rulesets/{id}`: what games the server knows, their variant
-options and the JSON Schema of each action kind; `GET /rulesets/{id}/rules[/{section}]` (and
+options and the JSON Schema of each action kind; `GET /rulesets/{id}/setup`: what a table may
+pick besides the options when it creates a game (Dominion's presets and piles, the ruleset's
+`setup_choices` hook); `GET /rulesets/{id}/rules[/{section}]` (and
 `GET /rules/{reference}[/{section}]` for the project's own `records` and `corrections`): the
 rules reference a rejection's `rule` names (store/references.py)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from typing import Any
+
 import msgspec
+from litestar import Request
 from litestar.params import FromPath
 
 from api.concern import Concern
 from api.schemas import RulesetDetail, RulesetList
-from domain.ruleset import all_rulesets, get_ruleset
+from domain.ruleset import Rejection, Ruleset, all_rulesets, get_ruleset, resolve_options, setup_choices
 from domain.ruleset_info import RulesetInfo
-from store.errors import ServiceError
+from store.errors import InvalidRequest, ServiceError
 from store.references import reference, reference_ids
 
 route = Concern("rulesets", sync_to_thread=False)  # nothing here reads the store
@@ -37,6 +44,52 @@ def ruleset_detail(ruleset_id: FromPath[str]) -> RulesetDetail:
     if ruleset is None:
         raise RulesetNotFound(f"There is no ruleset {ruleset_id!r}.")
     return RulesetDetail.of(ruleset)
+
+
+class SetupChoices(msgspec.Struct):
+    """What a table picks from when it creates a game of `ruleset` with `options` (every
+    option, defaults filled in): `choices` is the ruleset's own data (empty when it offers
+    nothing beyond its options). Dominion's: `{"kingdom": {"size": 10, "presets": [{"name",
+    "piles", "landscapes"}], "piles": [{"name", "cost", "debt", "types", "set", "random"}],
+    "landscapes": [{"name", "kind", "cost", "debt"}]}}`."""
+
+    ruleset: str
+    options: dict[str, Any]
+    choices: dict[str, Any]
+
+
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def _typed_options(ruleset: Ruleset[Any, Any, Any], given: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """Query text typed as each option is declared: `true`/`false` for a flag, a whole number
+    for a number, the text itself for a text option (so a choice spelled like a number stays
+    text). What fits no declared option is left as text for `resolve_options` to refuse."""
+    typed: dict[str, Any] = {}
+    for name, text in given:
+        declared = ruleset.meta.option(name)
+        value: Any = text
+        if declared is not None and isinstance(declared.default, bool):
+            value = {"true": True, "false": False}.get(text.lower(), text)
+        elif declared is not None and isinstance(declared.default, int) and _INT.fullmatch(text):
+            value = int(text)
+        typed[name] = value
+    return typed
+
+
+@route.get("/rulesets/{ruleset_id:str}/setup", 400, 404)
+def ruleset_setup(ruleset_id: FromPath[str], request: Request[Any, Any, Any]) -> SetupChoices:
+    """What a New game form offers besides the variant options, for the options given as query
+    parameters (`?expansions=base,empires&base_edition=2`; any not given takes its default):
+    Dominion's recommended kingdoms of those sets and that edition, and every pile a table may
+    name, with its cost and types. An unknown or ill-typed option is a 400."""
+    ruleset = get_ruleset(ruleset_id)
+    if ruleset is None:
+        raise RulesetNotFound(f"There is no ruleset {ruleset_id!r}.")
+    resolved = resolve_options(ruleset.meta, _typed_options(ruleset, request.query_params.items()))
+    if isinstance(resolved, Rejection):
+        raise InvalidRequest(resolved.message, code=resolved.stable_code)
+    return SetupChoices(ruleset.meta.id, resolved, setup_choices(ruleset, resolved))
 
 
 class RulesNotFound(ServiceError):
@@ -100,4 +153,4 @@ def rules_section(reference_id: FromPath[str], section: FromPath[str]) -> RulesT
     return _rules(reference_id, section)
 
 
-ROUTES = [list_rulesets, ruleset_detail, ruleset_rules, ruleset_rules_section, rules, rules_section]
+ROUTES = [list_rulesets, ruleset_detail, ruleset_setup, ruleset_rules, ruleset_rules_section, rules, rules_section]

@@ -46,7 +46,8 @@ a kingdom the table typed in is logged as chosen (`manual`). Version 3 of the ru
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from domain.games.dominion import bot, describe, fold, legal, notation, rules, view
 from domain.games.dominion.actions import Action
@@ -64,6 +65,7 @@ from domain.games.dominion.events import (
 )
 from domain.games.dominion.online_import import DominionLog, read_log
 from domain.games.dominion.options import OPTIONS
+from domain.games.dominion.setup_choices import setup_choices as kingdom_choices
 from domain.games.dominion.state import SEATS, State
 from domain.games.dominion.turns import card_vp
 from domain.ruleset import Boundary, Codec, GameConfig, Rejection, RulesetMeta, register
@@ -123,6 +125,11 @@ class DominionRuleset(
                 "bad_exclude", "Excluding these leaves fewer than 10 kingdom piles.", "dominion 6.3"
             )
         return None
+
+    def setup_choices(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The kingdoms a New game form offers for these options: presets, nameable piles with
+        cost and types, and Empires' landscapes (setup_choices.py)."""
+        return kingdom_choices(options)
 
     def bot_choose(
         self, state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]
