@@ -153,4 +153,12 @@ def rules_section(reference_id: FromPath[str], section: FromPath[str]) -> RulesT
     return _rules(reference_id, section)
 
 
-ROUTES = [list_rulesets, ruleset_detail, ruleset_setup, ruleset_rules, ruleset_rules_section, rules, rules_section]
+ROUTES = [
+    list_rulesets,
+    ruleset_detail,
+    ruleset_setup,
+    ruleset_rules,
+    ruleset_rules_section,
+    rules,
+    rules_section,
+]

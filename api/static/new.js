@@ -277,7 +277,9 @@
     $("form-error").hidden = true;
     const span = current.min_players === current.max_players
       ? `${current.min_players}` : `${current.min_players} to ${current.max_players}`;
-    $("ruleset-note").textContent = `${current.title}: ${span} players.`;
+    const traits = [current.hidden_information ? "hidden information" : "open information",
+                    current.chance ? "chance" : "no chance"];
+    $("ruleset-note").textContent = `${span} players; ${traits.join(", ")}.`;
     const names = playerNames().filter(Boolean);
     $("player-list").replaceChildren();
     const n = Math.min(current.max_players, Math.max(current.min_players, names.length));
