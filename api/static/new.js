@@ -162,6 +162,9 @@
 
   // ---- Dominion's kingdom ----------------------------------------------------------------
 
+  // where a pile comes from, said briefly (a pile of both base editions says nothing)
+  const SET_LABELS = { "base 1st edition": "1st ed.", "base 2nd edition": "2nd ed.", empires: "Empires" };
+
   function costText(pile) {
     if (pile.cost === null) return "";
     const parts = [];
@@ -177,7 +180,7 @@
       el("span", { class: "card-meta" },
         el("span", { class: "cost", text: costText(pile) }), " ",
         el("span", { class: "types", text: types }),
-        pile.set && pile.set !== "base" ? el("span", { class: "set", text: ` · ${pile.set}` }) : null));
+        SET_LABELS[pile.set] ? el("span", { class: "set", text: ` · ${SET_LABELS[pile.set]}` }) : null));
     if (!input) return el("li", { dataset: { card: pile.name } }, body);
     return el("li", { dataset: { card: pile.name } }, el("label", { class: "card" }, input, body));
   }
