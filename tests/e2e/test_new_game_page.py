@@ -85,6 +85,17 @@ def _touch_targets(page: Any) -> None:
     assert small == [], small
 
 
+def _labelled(page: Any) -> None:
+    """Every control has a name a screen reader says: a <label>, an aria-label, or its text."""
+    nameless = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select')]
+          .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+                       && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+          .map(e => e.outerHTML.slice(0, 80))"""
+    )
+    assert nameless == [], nameless
+
+
 def _game(server: Server, game_id: str, token: str | None = None) -> dict[str, Any]:
     headers = {"authorization": f"Bearer {token}"} if token else {}
     answer = httpx.get(f"{server.url}/games/{game_id}", headers=headers)
@@ -137,6 +148,7 @@ def test_every_ruleset_is_created_through_its_form(browser: Any, server: Server)
         assert help_text == declared["description"]
         _fits(page, PHONE["width"])
         _touch_targets(page)
+        _labelled(page)
         if ruleset["id"] == "dominion":
             shot(page, "new-game-form-phone")
         created = _create(page)
@@ -175,6 +187,9 @@ def test_a_dominion_game_with_a_2nd_edition_preset(browser: Any, server: Server)
     page.wait_for_selector("#no-presets[hidden]", state="attached")
     assert page.locator("#preset option").all_inner_texts() == ["advanced intro", "basic intro"]
     page.select_option("#preset", "basic_intro")
+    page.click("#options summary")
+    shot(page, "new-game-options-desktop")
+    page.click("#options summary")
     cards = page.locator("#preset-cards li")
     assert cards.count() == 12  # ten piles, an Event and a Landmark
     engineer = page.locator('#preset-cards li[data-card="Engineer"]').inner_text()
@@ -222,6 +237,7 @@ def test_a_dominion_game_with_ten_chosen_cards(browser: Any, server: Server) -> 
     assert "$5" in witch and "Attack" in witch
     _fits(page, PHONE["width"])
     _touch_targets(page)
+    _labelled(page)
     shot(page, "new-game-chosen-phone")
     created = _create(page)
     assert page.locator("#created-note").is_hidden()
