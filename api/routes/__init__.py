@@ -22,6 +22,7 @@ from api.routes import (
     notes,
     reading,
     retractions,
+    rulebook_page,
     rulesets,
     stats,
     transfer,
@@ -44,6 +45,7 @@ HANDLERS = [
     *reading.ROUTES,
     *stats.ROUTES,
     *viewer.ROUTES,
+    *rulebook_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
 ]

@@ -1,0 +1,147 @@
+"""Every page of the app, at phone and desktop size, in a real browser: it fits the screen
+without sideways scrolling, its controls are big enough for a finger, axe-core finds nothing
+serious, and a screenshot of it is kept (CHRONICLE_SCREENSHOTS). A replay opens with its board
+in view on a phone; a rulebook link to a section lands on that section.
+
+To check a new page, add a row to PAGES: its name, its path (from the games this module
+records) and what to wait for before looking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.cli.conftest import Cli, Server, serving
+from tests.e2e.browsers import DESKTOP, PHONE, browser, local_page, shot
+from tests.e2e.web_checks import assert_accessible, assert_fits, assert_touch_targets
+
+__all__ = ["browser"]  # the fixture, shared by every browser test
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    path: Callable[[dict[str, str]], str]  # games (what `games` recorded) -> the page's path
+    ready: str  # a selector that matches once the page has drawn what it reads
+
+
+PAGES = [
+    Page("games", lambda g: "/", "#games tbody tr"),
+    Page("replay", lambda g: f"/view/{g['dominion']}", "body.ready"),
+    Page("replay-board", lambda g: f"/view/{g['dominations']}", "body.ready"),
+    Page("statistics", lambda g: "/statistics", "body.ready"),
+    Page("rulebook", lambda g: "/rulebook/dominion", "body.ready"),
+    Page("rulebooks", lambda g: "/rulebook", "body.ready"),
+    Page("schema", lambda g: "/schema", "h2"),
+]
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    return Cli(tmp_path_factory.mktemp("fit"))
+
+
+@pytest.fixture(scope="module")
+def server(cli: Cli) -> Iterator[Server]:
+    with serving(cli) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def games(cli: Cli, server: Server) -> dict[str, str]:
+    """A finished bot game of Dominion and of Dynasties (counted by the statistics) and a
+    Dominations game just set up (its tile board): ruleset -> game id."""
+    found: dict[str, str] = {}
+    for ruleset in ("dominion", "dynasties"):
+        cli.ok("simulate", ruleset, "--games", "1", "--seed", "3")
+        listed = httpx.get(f"{server.url}/games", params={"ruleset": ruleset, "status": "finished"}).json()
+        found[ruleset] = listed["games"][0]["game_id"]
+    created = httpx.post(f"{server.url}/games", json={"ruleset": "dominations", "players": ["Ann", "Ben"]})
+    assert created.status_code == 201, created.text
+    found["dominations"] = created.json()["game_id"]
+    counted = httpx.get(
+        f"{server.url}/stats/figures", params={"game": found["dynasties"], "wait": 20}, timeout=30
+    )
+    assert counted.json()["caught_up"], counted.text
+    return found
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("shown", PAGES, ids=[p.name for p in PAGES])
+def test_every_page_fits_is_touchable_and_accessible(
+    browser: Any, server: Server, games: dict[str, str], shown: Page, size: str
+) -> None:
+    page = local_page(browser, server, SIZES[size])
+    page.goto(server.url + shown.path(games))
+    page.wait_for_selector(shown.ready)
+    shot(page, f"fit-{shown.name}-{size}")
+    assert_fits(page)
+    assert_touch_targets(page)
+    assert_accessible(page)
+    assert page.locator('meta[name="referrer"][content="no-referrer"]').count() == 1
+    assert page.locator("main").count() == page.locator("h1").count() == 1
+    page.close()
+
+
+def test_a_replay_opens_on_a_phone_with_its_board_in_view(
+    browser: Any, server: Server, games: dict[str, str]
+) -> None:
+    page = local_page(browser, server, PHONE)
+    page.goto(f"{server.url}/view/{games['dominion']}")
+    page.wait_for_selector("body.ready")
+    assert page.evaluate("window.scrollY") == 0
+    # the step buttons a thumb uses most, and the start of the picture, above the fold
+    for button in ("#back", "#next"):
+        box = page.locator(button).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PHONE["height"], button
+    top = page.locator("#headline").bounding_box()
+    assert top is not None and top["y"] < PHONE["height"] / 2, f"the board starts at {top}"
+    assert page.locator("#keys").is_hidden()  # key help is for a keyboard, not a phone
+    # the rarer controls wait in a menu, one tap away
+    assert page.locator("#samePlayer").is_hidden()
+    page.locator("#more-toggle").click()
+    assert page.locator("#samePlayer").is_visible()
+    before = page.evaluate("document.body.dataset.version")
+    page.locator("#next").click()
+    page.wait_for_function(f"document.body.dataset.version !== '{before}'")
+    assert page.evaluate("window.scrollY") == 0  # stepping keeps the board where it is
+    shot(page, "fit-replay-phone-menu")
+    page.close()
+
+
+def test_a_rulebook_link_lands_on_its_section(browser: Any, server: Server) -> None:
+    page = local_page(browser, server, PHONE)
+    page.goto(f"{server.url}/rulebook/dominion#8.1")
+    page.wait_for_selector("body.ready")
+    section = page.locator('[id="8.1"]')
+    assert "Empty piles at four players" in section.locator("h3").first.inner_text()
+    box = section.bounding_box()
+    assert box is not None and 0 <= box["y"] < 80, f"section 8.1 is at {box}"
+    # the contents list names every section and links to it
+    sections = httpx.get(f"{server.url}/rules/dominion").json()["sections"]
+    assert page.locator("nav.contents a").count() == len(sections)
+    assert page.locator('nav.contents a[href="#8.1"]').count() == 1
+    # text is text: markdown's marks are drawn, nothing of the reference becomes markup
+    assert page.locator("article script, article iframe").count() == 0
+    page.goto(f"{server.url}/rulebook/corrections#2b")
+    page.wait_for_selector("body.ready")
+    assert page.locator('[id="2b"] h3').inner_text().startswith("2b")
+    page.close()
+
+
+def test_an_unknown_rulebook_is_a_404_page(browser: Any, server: Server) -> None:
+    answer = httpx.get(f"{server.url}/rulebook/chess")
+    assert answer.status_code == 404
+    assert "text/html" in answer.headers["content-type"]
+    page = local_page(browser, server, PHONE)
+    page.goto(f"{server.url}/rulebook/chess")
+    assert "chess" in page.locator("main").inner_text()
+    assert page.locator('main a[href="/rulebook"]').count() == 1
+    assert_fits(page)
+    page.close()
