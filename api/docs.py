@@ -9,6 +9,7 @@ machine-readable document.
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import msgspec
@@ -26,16 +27,21 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+_CODE = re.compile(r"`([^`]+)`")  # in escaped text: a backquote is no markup, so this adds none
+
+
 def _prose(text: str) -> str:
     """A docstring as paragraphs that reflow to the screen's width: its lines are wrapped for
-    a terminal. A paragraph with an indented or listed line keeps its lines as written."""
+    a terminal; `code` is drawn as code. A paragraph with an indented or listed line keeps its
+    lines as written."""
     parts = []
     for block in (b for b in text.strip().split("\n\n") if b.strip()):
         lines = block.splitlines()
         if any(line.startswith((" ", "\t", "- ", "* ")) for line in lines[1:]):
             parts.append(f'<pre class="doc">{_e(block)}</pre>')
         else:
-            parts.append(f"<p>{_e(' '.join(line.strip() for line in lines))}</p>")
+            words = _e(" ".join(line.strip() for line in lines))
+            parts.append("<p>" + _CODE.sub(r"<code>\1</code>", words) + "</p>")
     return "".join(parts)
 
 
