@@ -39,6 +39,7 @@ def test_the_pages_and_the_docs_load_nothing_from_another_host(
     assert client.get("/static/viewer.css").status_code == 200
     # the charts' library is the app's own copy, named with its license
     assert '<a href="/statistics">' in client.get("/").text
+    assert '<a href="/new" class="primary">New game</a>' in client.get("/").text
     for path in (f"/view/{game.id}", "/statistics"):
         assert '<script src="/static/vendor/chart.umd.min.js">' in client.get(path).text
     chart = client.get("/static/vendor/chart.umd.min.js")

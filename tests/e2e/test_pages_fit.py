@@ -18,7 +18,13 @@ import pytest
 
 from tests.cli.conftest import Cli, Server, serving
 from tests.e2e.browsers import DESKTOP, PHONE, browser, local_page, shot
-from tests.e2e.web_checks import assert_accessible, assert_fits, assert_touch_targets
+from tests.e2e.web_checks import (
+    assert_accessible,
+    assert_fits,
+    assert_focus_visible,
+    assert_headings_in_order,
+    assert_touch_targets,
+)
 
 __all__ = ["browser"]  # the fixture, shared by every browser test
 
@@ -82,8 +88,10 @@ def test_every_page_fits_is_touchable_and_accessible(
     assert_fits(page)
     assert_touch_targets(page)
     assert_accessible(page)
+    assert_headings_in_order(page)
     assert page.locator('meta[name="referrer"][content="no-referrer"]').count() == 1
-    assert page.locator("main").count() == page.locator("h1").count() == 1
+    assert page.locator("main").count() == 1
+    assert_focus_visible(page)
     page.close()
 
 
@@ -127,6 +135,7 @@ def test_a_rulebook_link_lands_on_its_section(browser: Any, server: Server) -> N
     assert page.locator('nav.contents a[href="#8.1"]').count() == 1
     # text is text: markdown's marks are drawn, nothing of the reference becomes markup
     assert page.locator("article script, article iframe").count() == 0
+    shot(page, "fit-rulebook-section-phone")
     page.goto(f"{server.url}/rulebook/corrections#2b")
     page.wait_for_selector("body.ready")
     assert page.locator('[id="2b"] h3').inner_text().startswith("2b")
@@ -142,4 +151,5 @@ def test_an_unknown_rulebook_is_a_404_page(browser: Any, server: Server) -> None
     assert "chess" in page.locator("main").inner_text()
     assert page.locator('main a[href="/rulebook"]').count() == 1
     assert_fits(page)
+    shot(page, "fit-rulebook-missing-phone")
     page.close()

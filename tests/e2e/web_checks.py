@@ -8,6 +8,7 @@ the page under test; the app never serves it.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,33 @@ def assert_touch_targets(page: Any, least: int = TOUCH) -> None:
     """Every visible button, select, input, summary and nav link is at least `least` px high."""
     small: list[str] = page.evaluate(_SMALL_TARGETS, [TARGETS, least])
     assert not small, f"{page.url}: controls under {least} px high: " + "; ".join(small)
+
+
+_HEADINGS = """() => [...document.querySelectorAll("h1, h2, h3, h4, h5, h6")]
+  .filter((h) => h.getClientRects().length > 0)
+  .map((h) => [Number(h.tagName[1]), h.textContent.trim().slice(0, 40)])"""
+
+
+def assert_headings_in_order(page: Any) -> None:
+    """One h1 first, and no heading deeper than one level below the one before it (a screen
+    reader's outline of the page has no holes)."""
+    shown: list[list[Any]] = page.evaluate(_HEADINGS)
+    assert shown and shown[0][0] == 1, f"{page.url}: the first heading is not an h1: {shown[:1]}"
+    assert sum(1 for level, _ in shown if level == 1) == 1, f"{page.url}: more than one h1"
+    pairs = itertools.pairwise(shown)
+    skips = [f"h{b[0]} {b[1]!r} after h{a[0]} {a[1]!r}" for a, b in pairs if b[0] > a[0] + 1]
+    assert not skips, f"{page.url}: headings skip a level: " + "; ".join(skips)
+
+
+def assert_focus_visible(page: Any) -> None:
+    """The first control the Tab key reaches draws a focus outline."""
+    page.keyboard.press("Tab")
+    outline = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement);"
+        " return [document.activeElement.tagName, s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
+    assert outline[0] != "BODY", f"{page.url}: Tab reaches no control"
+    assert outline[1] != "none" and outline[2] >= 2, f"{page.url}: {outline[0]} shows no focus: {outline}"
 
 
 def assert_accessible(page: Any) -> None:
