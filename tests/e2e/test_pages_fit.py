@@ -142,6 +142,53 @@ def test_a_rulebook_link_lands_on_its_section(browser: Any, server: Server) -> N
     page.close()
 
 
+MARKDOWN = """# Title
+Intro with `code <b>`, **strong**, *emphasis*, a [link](/rulebook) and a [trap](javascript:alert(1)).
+<script>window.pwned = true</script>
+
+## 7 Tables and lists
+
+| card | cost |
+| --- | ---: |
+| Gold | 6 |
+
+- one
+  - one and a half
+- two
+1. first
+
+### 7.1 Code
+
+```
+<img src=x onerror="window.pwned = true">
+```
+"""
+
+
+def test_the_rulebook_draws_markdown_as_text_never_as_markup(browser: Any, server: Server) -> None:
+    page = local_page(browser, server, PHONE)
+    page.goto(f"{server.url}/rulebook/records")
+    page.wait_for_selector("body.ready")
+    drawn = page.evaluate(
+        """text => { const box = document.createElement("article"); document.body.append(box);
+        const found = Rulebook.render(text, box); return [found, box.outerHTML]; }""",
+        MARKDOWN,
+    )
+    found, markup = drawn
+    assert found["title"] == "Title"
+    assert [c["id"] for c in found["contents"]] == ["7", "7.1"]
+    assert "<code>code &lt;b&gt;</code>" in markup
+    assert "<strong>strong</strong>" in markup and "<em>emphasis</em>" in markup
+    assert '<a href="/rulebook">link</a>' in markup and "javascript" not in markup
+    assert "<script>" not in markup and "&lt;script&gt;" in markup
+    assert "<img" not in markup and "&lt;img" in markup
+    assert '<section id="7" class="rule level2">' in markup and '<section id="7.1"' in markup
+    assert '<th scope="col">card</th>' in markup and "<td>Gold</td>" in markup
+    assert "<li>one<ul><li>one and a half</li></ul></li>" in markup
+    assert page.evaluate("window.pwned === undefined")
+    page.close()
+
+
 def test_an_unknown_rulebook_is_a_404_page(browser: Any, server: Server) -> None:
     answer = httpx.get(f"{server.url}/rulebook/chess")
     assert answer.status_code == 404
