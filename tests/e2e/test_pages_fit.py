@@ -48,6 +48,15 @@ PAGES = [
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
+def _open(browser: Any, server: Server, size: str) -> Any:
+    """A page at `size`; a phone is a phone, as Chromium emulates one: touch, no hover, and a
+    page without a viewport meta laid out 980 px wide and shrunk (as a real phone does)."""
+    if size == "desktop":
+        return local_page(browser, server, DESKTOP)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    return local_page(browser, server, PHONE, context)
+
+
 @pytest.fixture(scope="module")
 def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     return Cli(tmp_path_factory.mktemp("fit"))
@@ -81,7 +90,7 @@ def games(cli: Cli, server: Server) -> dict[str, str]:
 def test_every_page_fits_is_touchable_and_accessible(
     browser: Any, server: Server, games: dict[str, str], shown: Page, size: str
 ) -> None:
-    page = local_page(browser, server, SIZES[size])
+    page = _open(browser, server, size)
     page.goto(server.url + shown.path(games))
     page.wait_for_selector(shown.ready)
     shot(page, f"fit-{shown.name}-{size}")
@@ -90,15 +99,16 @@ def test_every_page_fits_is_touchable_and_accessible(
     assert_accessible(page)
     assert_headings_in_order(page)
     assert page.locator('meta[name="referrer"][content="no-referrer"]').count() == 1
+    assert "width=device-width" in (page.locator('meta[name="viewport"]').get_attribute("content") or "")
     assert page.locator("main").count() == 1
     assert_focus_visible(page)
-    page.close()
+    page.context.close()
 
 
 def test_a_replay_opens_on_a_phone_with_its_board_in_view(
     browser: Any, server: Server, games: dict[str, str]
 ) -> None:
-    page = local_page(browser, server, PHONE)
+    page = _open(browser, server, "phone")
     page.goto(f"{server.url}/view/{games['dominion']}")
     page.wait_for_selector("body.ready")
     assert page.evaluate("window.scrollY") == 0
@@ -118,11 +128,11 @@ def test_a_replay_opens_on_a_phone_with_its_board_in_view(
     page.wait_for_function(f"document.body.dataset.version !== '{before}'")
     assert page.evaluate("window.scrollY") == 0  # stepping keeps the board where it is
     shot(page, "fit-replay-phone-menu")
-    page.close()
+    page.context.close()
 
 
 def test_a_rulebook_link_lands_on_its_section(browser: Any, server: Server) -> None:
-    page = local_page(browser, server, PHONE)
+    page = _open(browser, server, "phone")
     page.goto(f"{server.url}/rulebook/dominion#8.1")
     page.wait_for_selector("body.ready")
     section = page.locator('[id="8.1"]')
@@ -139,7 +149,7 @@ def test_a_rulebook_link_lands_on_its_section(browser: Any, server: Server) -> N
     page.goto(f"{server.url}/rulebook/corrections#2b")
     page.wait_for_selector("body.ready")
     assert page.locator('[id="2b"] h3').inner_text().startswith("2b")
-    page.close()
+    page.context.close()
 
 
 MARKDOWN = """# Title
@@ -166,7 +176,7 @@ Intro with `code <b>`, **strong**, *emphasis*, a [link](/rulebook) and a [trap](
 
 
 def test_the_rulebook_draws_markdown_as_text_never_as_markup(browser: Any, server: Server) -> None:
-    page = local_page(browser, server, PHONE)
+    page = _open(browser, server, "phone")
     page.goto(f"{server.url}/rulebook/records")
     page.wait_for_selector("body.ready")
     drawn = page.evaluate(
@@ -186,17 +196,17 @@ def test_the_rulebook_draws_markdown_as_text_never_as_markup(browser: Any, serve
     assert '<th scope="col">card</th>' in markup and "<td>Gold</td>" in markup
     assert "<li>one<ul><li>one and a half</li></ul></li>" in markup
     assert page.evaluate("window.pwned === undefined")
-    page.close()
+    page.context.close()
 
 
 def test_an_unknown_rulebook_is_a_404_page(browser: Any, server: Server) -> None:
     answer = httpx.get(f"{server.url}/rulebook/chess")
     assert answer.status_code == 404
     assert "text/html" in answer.headers["content-type"]
-    page = local_page(browser, server, PHONE)
+    page = _open(browser, server, "phone")
     page.goto(f"{server.url}/rulebook/chess")
     assert "chess" in page.locator("main").inner_text()
     assert page.locator('main a[href="/rulebook"]').count() == 1
     assert_fits(page)
     shot(page, "fit-rulebook-missing-phone")
-    page.close()
+    page.context.close()
