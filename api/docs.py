@@ -1,5 +1,6 @@
 """The API docs at `/schema`, rendered on the server from the OpenAPI document: one HTML page
-with every operation, its parameters, request body and answers, and the viewer's stylesheet.
+with every operation, its parameters, request body and answers, and the viewer's stylesheet
+(phone first: a wide parameter table scrolls in its own box).
 It loads nothing from elsewhere, so it works on a machine without internet (the usual
 JavaScript renderers fetch their scripts from a CDN). `/schema/openapi.json` stays the
 machine-readable document.
@@ -8,6 +9,7 @@ machine-readable document.
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import msgspec
@@ -23,6 +25,24 @@ METHODS = ("get", "post", "put", "patch", "delete")
 
 def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
+
+
+_CODE = re.compile(r"`([^`]+)`")  # in escaped text: a backquote is no markup, so this adds none
+
+
+def _prose(text: str) -> str:
+    """A docstring as paragraphs that reflow to the screen's width: its lines are wrapped for
+    a terminal; `code` is drawn as code. A paragraph with an indented or listed line keeps its
+    lines as written."""
+    parts = []
+    for block in (b for b in text.strip().split("\n\n") if b.strip()):
+        lines = block.splitlines()
+        if any(line.startswith((" ", "\t", "- ", "* ")) for line in lines[1:]):
+            parts.append(f'<pre class="doc">{_e(block)}</pre>')
+        else:
+            words = _e(" ".join(line.strip() for line in lines))
+            parts.append("<p>" + _CODE.sub(r"<code>\1</code>", words) + "</p>")
+    return "".join(parts)
 
 
 def _schema_name(schema: dict[str, Any]) -> str:
@@ -41,7 +61,7 @@ def _operation(path: str, method: str, op: dict[str, Any]) -> str:
         f'<section class="op" id="{anchor}">',
         f'<h3><span class="pill">{method.upper()}</span> <code>{_e(path)}</code></h3>',
         f"<p><strong>{_e(op.get('summary', ''))}</strong></p>",
-        f'<pre class="doc">{_e(op.get("description", ""))}</pre>' if op.get("description") else "",
+        _prose(op.get("description", "")),
     ]
     params = op.get("parameters") or []
     if params:
@@ -53,8 +73,9 @@ def _operation(path: str, method: str, op: dict[str, Any]) -> str:
             for p in params
         )
         parts.append(
+            f'<div class="scroll" tabindex="0" role="region" aria-label="parameters of {anchor}">'
             '<table class="grid"><thead><tr><th>parameter</th><th>in</th><th>required</th><th>type</th>'
-            f"<th>description</th></tr></thead><tbody>{rows}</tbody></table>"
+            f"<th>description</th></tr></thead><tbody>{rows}</tbody></table></div>"
         )
     body = (op.get("requestBody") or {}).get("content") or {}
     for media, content in body.items():
@@ -81,7 +102,7 @@ def render_docs(document: dict[str, Any]) -> str:
             if op is None:
                 continue
             anchor = _e(op.get("operationId") or f"{method}-{path}")
-            index.append(f'<li><a href="#{anchor}"><code>{method.upper()} {_e(path)}</code></a></li>')
+            index.append(f'<a href="#{anchor}"><code>{method.upper()} {_e(path)}</code></a>')
             sections.append(_operation(path, method, op))
     schemas = (document.get("components") or {}).get("schemas") or {}
     models = "".join(
@@ -91,15 +112,18 @@ def render_docs(document: dict[str, Any]) -> str:
     )
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
         f"<title>{_e(info.get('title', 'API'))} API</title>"
-        '<link rel="stylesheet" href="/static/viewer.css"><style>.op{background:#fff;padding:8px 12px;'
-        "margin:0 0 12px;border:1px solid #d7dbe0}pre.doc{white-space:pre-wrap;font:inherit}</style></head>"
+        '<link rel="stylesheet" href="/static/viewer.css"><link rel="icon" href="data:,"></head>'
         '<body><header><a class="brand" href="/">Chronicle</a>'
         f'<span class="muted">API {_e(info.get("version", ""))}</span>'
-        '<nav><a href="/schema/openapi.json">openapi.json</a></nav></header><main>'
-        f'<pre class="doc">{_e(info.get("description", ""))}</pre>'
-        f'<h2>Operations</h2><ul class="index">{"".join(index)}</ul>{"".join(sections)}'
-        f"<h2>Schemas</h2>{models}</main></body></html>"
+        '<nav aria-label="pages"><a href="/">Games</a><a href="/rulebook">Rules</a>'
+        '<a href="/schema/openapi.json">openapi.json</a></nav></header><main>'
+        f"<h1>{_e(info.get('title', 'API'))} API</h1>"
+        f"{_prose(info.get('description', ''))}"
+        f'<h2>Operations</h2><nav class="index" aria-label="operations">{"".join(index)}</nav>'
+        f"{''.join(sections)}<h2>Schemas</h2>{models}</main></body></html>"
     )
 
 

@@ -23,6 +23,7 @@ from api.routes import (
     notes,
     reading,
     retractions,
+    rulebook_page,
     rulesets,
     stats,
     transfer,
@@ -46,6 +47,7 @@ HANDLERS = [
     *stats.ROUTES,
     *viewer.ROUTES,
     *new_game_page.ROUTES,
+    *rulebook_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
 ]

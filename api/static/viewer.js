@@ -18,6 +18,12 @@ const Chronicle = (() => {
     return node;
   }
 
+  // A wide table scrolls sideways in its own box (viewer.css draws a shadow on the side that
+  // has more), so the page itself never does; the box takes the keyboard focus to scroll.
+  function scrolling(table, name) {
+    return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": name || "table"}, table);
+  }
+
   function svg(tag, attrs = {}) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -112,10 +118,10 @@ const Chronicle = (() => {
         const link = el("a", {href: `/view/${game.game_id}`, text: `${game.ruleset} ${game.game_id.slice(0, 8)}`});
         body.append(el("tr", {"data-game": game.game_id},
           el("td", {}, link, el("span", {class: "muted", text: ` ${game.mode}`})),
-          el("td", {text: game.players.join(", ")}),
-          el("td", {text: game.status}),
-          el("td", {text: (game.winners || []).join(", ") || "-"}),
-          el("td", {text: (game.created_at || "").slice(0, 16).replace("T", " ")})));
+          el("td", {"data-label": "players", text: game.players.join(", ")}),
+          el("td", {"data-label": "status", text: game.status}),
+          el("td", {"data-label": "winners", text: (game.winners || []).join(", ") || "-"}),
+          el("td", {"data-label": "started", text: (game.created_at || "").slice(0, 16).replace("T", " ")})));
       }
       document.getElementById("empty").hidden = list.games.length > 0;
     }
@@ -210,7 +216,7 @@ const Chronicle = (() => {
     }
     const parts = [el("h2", {id: "headline", text: picture.headline}), facts];
     for (const section of picture.sections) {
-      parts.push(section.type === "board" ? drawBoard(section, picture.seats, changed) : drawTable(section, changed));
+      parts.push(section.type === "board" ? drawBoard(section, picture.seats, changed) : scrolling(drawTable(section, changed), section.title));
     }
     target.replaceChildren(...parts);
   }
@@ -279,9 +285,18 @@ const Chronicle = (() => {
       $("event").replaceChildren(event ? event.text : "", ...(state.notes[version] || []).map((note) => el("div", {class: "note", text: note})));
       for (const item of document.querySelectorAll("#moves li.current")) item.classList.remove("current");
       const item = document.querySelector(`#moves li[data-version="${version}"]`);
-      if (item) { item.classList.add("current"); item.scrollIntoView({block: "nearest"}); }
+      if (item) { item.classList.add("current"); showMove(item); }
       document.body.dataset.version = String(version);
       if (state.chart) state.chart.update("none");  // moves the marker of the current turn
+    }
+
+    // Bring the current move into view inside the list only: scrollIntoView would scroll the
+    // page too, and on a phone, where the list is below the board, push the board away.
+    function showMove(item) {
+      const list = $("moves");
+      const top = item.offsetTop - list.offsetTop, bottom = top + item.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
     }
 
     function currentTurn() {
@@ -402,6 +417,10 @@ const Chronicle = (() => {
       $("play").textContent = "pause";
     }
 
+    $("more-toggle").onclick = () => {
+      const open = $("more").classList.toggle("open");
+      $("more-toggle").setAttribute("aria-expanded", String(open));
+    };
     $("first").onclick = () => go(1);
     $("back").onclick = () => go(state.version - 1);
     $("next").onclick = () => go(state.version + 1);
@@ -574,7 +593,7 @@ const Chronicle = (() => {
       for (const row of rows) {
         const counts = row.counts.split(" ").map(Number);
         const expected = row.rolls / row.faces;
-        const canvas = el("canvas", {"aria-label": `dice ${row.stream}`});
+        const canvas = el("canvas", {role: "img", "aria-label": `dice ${row.stream}`});
         const item = el("div", {class: "die", "data-stream": row.stream},
           el("div", {class: "die-title", text: `${row.ruleset} ${row.name} d${row.faces}`}),
           el("div", {class: "die-title muted", text: `${row.rolls} rolls, p = ${row.p_value === null ? "–" : row.p_value.toFixed(3)}${row.fair ? "" : " (unfair at 1%)"}`}),
@@ -690,7 +709,7 @@ const Chronicle = (() => {
         const played = (byId.games_played ? byId.games_played.rows : []).slice().sort((a, b) => b.games - a.games);
         await scoreChart(filters, played.map((r) => r.ruleset));
         const all = document.querySelector("#all-tables .tables");
-        all.replaceChildren(...answer.tables.map((t) => drawStatsTable(t)));
+        all.replaceChildren(...answer.tables.map((t) => scrolling(drawStatsTable(t), t.title)));
       } catch (error) {
         summary.textContent = error.message;
         summary.classList.add("error");

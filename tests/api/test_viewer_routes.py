@@ -28,7 +28,7 @@ def test_the_pages_and_the_docs_load_nothing_from_another_host(
     client: TestClient[Litestar], api: Api
 ) -> None:
     game = _dominion(api)
-    for path in ("/", f"/view/{game.id}", "/statistics", "/schema"):
+    for path in ("/", f"/view/{game.id}", "/statistics", "/schema", "/rulebook", "/rulebook/dominion"):
         page = client.get(path)
         assert page.status_code == 200, path
         assert page.headers["content-type"].startswith("text/html")
@@ -39,12 +39,31 @@ def test_the_pages_and_the_docs_load_nothing_from_another_host(
     assert client.get("/static/viewer.css").status_code == 200
     # the charts' library is the app's own copy, named with its license
     assert '<a href="/statistics">' in client.get("/").text
+    assert '<a href="/new" class="primary">New game</a>' in client.get("/").text
     for path in (f"/view/{game.id}", "/statistics"):
         assert '<script src="/static/vendor/chart.umd.min.js">' in client.get(path).text
     chart = client.get("/static/vendor/chart.umd.min.js")
     assert chart.status_code == 200 and "Chart.js v4.5.1" in chart.text[:200]
     assert "MIT License" in client.get("/static/vendor/chart.js.LICENSE.md").text
     assert "GET /games/{game_id}/picture" in client.get("/schema").text
+
+
+def test_the_rulebook_pages_name_their_reference_and_every_other(client: TestClient[Litestar]) -> None:
+    page = client.get("/rulebook/province")
+    assert page.status_code == 200
+    assert 'data-reference="province"' in page.text and 'data-missing=""' in page.text
+    # the list of references travels as an escaped attribute: ids and titles, nothing else
+    assert "[[&quot;dominations&quot;," in page.text or "&quot;province&quot;" in page.text
+    assert "&quot;corrections&quot;" in page.text
+    assert '<meta name="referrer" content="no-referrer">' in page.text
+    assert "/static/rulebook.js" in page.text
+    missing = client.get("/rulebook/chess")
+    assert missing.status_code == 404 and missing.headers["content-type"].startswith("text/html")
+    assert 'data-reference="chess"' in missing.text and 'data-missing="true"' in missing.text
+    # a name that is markup is text in the page
+    odd = client.get('/rulebook/"><script>x</script>')
+    assert odd.status_code == 404 and "<script>x" not in odd.text
+    assert client.get("/static/rulebook.js").status_code == 200
 
 
 def test_an_unknown_docs_path_is_a_404_problem_like_any_other(client: TestClient[Litestar]) -> None:
