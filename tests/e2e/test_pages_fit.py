@@ -44,6 +44,7 @@ PAGES = [
     Page("rulebook", lambda g: "/rulebook/dominion", "body.ready"),
     Page("rulebooks", lambda g: "/rulebook", "body.ready"),
     Page("schema", lambda g: "/schema", "h2"),
+    Page("new-game", lambda g: "/new", "body[data-ready]"),
 ]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
