@@ -10,7 +10,7 @@ from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ChooseKingdom
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import KingdomChosen
-from domain.ruleset import GameConfig, Rejection, Seat, resolve_options
+from domain.ruleset import GameConfig, Mode, Rejection, Seat, resolve_options
 from tests.unit.dominion.scenarios import Game, config
 
 NEW = {"Artisan", "Bandit", "Harbinger", "Merchant", "Poacher", "Sentry", "Vassal"}
@@ -148,7 +148,7 @@ def test_a_second_edition_table_is_offered_its_six_kingdoms_and_no_first_edition
     assert presets == {*PRESETS_2E, "basic_intro", "advanced_intro"} and all(not k & REMOVED for k in legal)
 
 
-def _creatable(mode: str, **options: object) -> GameConfig:
+def _creatable(mode: Mode, **options: object) -> GameConfig:
     """A config the ruleset accepts at creation (`check_config`), as the API would create it."""
     resolved = resolve_options(RULESET.meta, options)
     assert not isinstance(resolved, Rejection), resolved
@@ -159,7 +159,7 @@ def _creatable(mode: str, **options: object) -> GameConfig:
 
 @pytest.mark.parametrize("mode", ["digital", "physical"])
 @pytest.mark.parametrize("preset", sorted(PRESETS_2E))
-def test_each_second_edition_kingdom_sets_up_exactly_its_ten_piles(preset: str, mode: str) -> None:
+def test_each_second_edition_kingdom_sets_up_exactly_its_ten_piles(preset: str, mode: Mode) -> None:
     game = Game(_creatable(mode, base_edition=2, kingdom=preset))
     chosen = next(f for f in game.facts if isinstance(f, KingdomChosen))
     assert set(chosen.piles) == _piles(preset) and len(chosen.piles) == 10
