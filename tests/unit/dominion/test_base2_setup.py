@@ -4,8 +4,11 @@ with either edition, and the option itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from domain.games import dominion
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ChooseKingdom
 from domain.games.dominion.data import DATA
@@ -212,3 +215,14 @@ def test_a_preset_outside_the_game_s_sets_and_edition_is_refused_at_creation() -
     assert not isinstance(resolved, Rejection)
     cfg = GameConfig("g-preset", "dominion", "physical", (Seat("p1", "A"), Seat("p2", "B")), resolved)
     assert RULESET.check_config(cfg) is None
+
+
+def test_the_rules_list_every_base_preset_of_both_editions_with_its_piles() -> None:
+    text = " ".join((Path(dominion.__file__).parent / "rules.md").read_text(encoding="utf-8").split())
+    section = text[text.index("### 1.5 ") : text.index("### 1.6 ")]
+    first, second = section.split("- 2nd edition")
+    for name, piles in DATA.presets.items():
+        if name not in ("basic_intro", "advanced_intro"):
+            assert f"`{name}` ({', '.join(piles)})" in first, name
+    for name, piles in DATA.presets_2e.items():
+        assert f"`{name}` ({PRESETS_2E[name]})" in second and PRESETS_2E[name] == ", ".join(piles), name
