@@ -10,6 +10,9 @@ from litestar.testing import TestClient
 from tests.api.support import assert_problem
 from tests.api.test_viewer_routes import EXTERNAL
 
+# The recommended kingdoms of the 2nd edition's (2016) base rulebook, as named in the card data.
+SIX_2E = ["deck_top", "first_game", "improvements", "silver_and_silver", "size_distortion", "sleight_of_hand"]
+
 
 def test_dominion_s_setup_follows_the_sets_and_edition_asked_for(client: TestClient[Litestar]) -> None:
     plain = client.get("/rulesets/dominion/setup")
@@ -27,10 +30,31 @@ def test_dominion_s_setup_follows_the_sets_and_edition_asked_for(client: TestCli
         "base,empires",
     )
     kingdom = asked.json()["choices"]["kingdom"]
-    assert [p["name"] for p in kingdom["presets"]] == ["advanced_intro", "basic_intro"]
+    assert [p["name"] for p in kingdom["presets"]] == sorted([*SIX_2E, "advanced_intro", "basic_intro"])
     assert len(kingdom["landscapes"]) == 34
     flagged = client.get("/rulesets/dominion/setup", params={"open_counts": "true"})
     assert flagged.status_code == 200 and flagged.json()["options"]["open_counts"] is True
+
+
+def test_the_2nd_edition_s_six_presets_are_offered_and_each_creates_its_kingdom(
+    client: TestClient[Litestar],
+) -> None:
+    asked = client.get("/rulesets/dominion/setup", params={"base_edition": "2"})
+    assert asked.status_code == 200, asked.text
+    presets = {p["name"]: p["piles"] for p in asked.json()["choices"]["kingdom"]["presets"]}
+    assert sorted(presets) == SIX_2E
+    assert "Merchant" in presets["first_game"] and "Woodcutter" not in presets["first_game"]
+    for name, mode in (("silver_and_silver", "digital"), ("deck_top", "physical")):
+        body = {"ruleset": "dominion", "players": ["Ann", "Ben"], "mode": mode}
+        created = client.post("/games", json={**body, "options": {"base_edition": 2, "kingdom": name}})
+        assert created.status_code == 201, created.text
+        view = client.get(f"/games/{created.json()['game_id']}/state").json()
+        assert sorted(view.get("state", view)["kingdom"]) == sorted(presets[name])
+    refused = client.post(
+        "/games", json={"ruleset": "dominion", "players": ["Ann", "Ben"], "options": {"kingdom": "deck_top"}}
+    )
+    problem = assert_problem(refused, 400, "preset_needs_base_edition_2")
+    assert "base_edition=2" in problem["detail"]
 
 
 def test_a_ruleset_without_setup_choices_answers_its_options_only(client: TestClient[Litestar]) -> None:

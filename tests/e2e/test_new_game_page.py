@@ -181,11 +181,30 @@ def test_a_dominion_game_with_a_2nd_edition_preset(browser: Any, server: Server)
     first_edition = page.locator("#preset option").all_inner_texts()
     assert "first game" in first_edition
     page.select_option('[data-option="base_edition"]', "2")
-    # a 2nd-edition base game has no preset of its own in the card data: the page says so
-    page.wait_for_selector("#no-presets:not([hidden])")
+    # a 2nd-edition base game is offered its 2016 rulebook's six, none of the 1st edition's own
+    second_edition = ["deck top", "first game", "improvements", "silver and silver", "size distortion"]
+    second_edition.append("sleight of hand")
+    page.wait_for_function(
+        "names => [...document.querySelectorAll('#preset option')].map(o => o.textContent).join() == names",
+        arg=",".join(second_edition),
+    )
+    assert page.locator("#no-presets").is_hidden()
+    page.select_option("#preset", "silver_and_silver")
+    page.wait_for_selector('#preset-cards li[data-card="Vassal"]')
+    assert page.locator("#preset-cards li").count() == 10
+    assert page.locator('#preset-cards li[data-card="Woodcutter"]').count() == 0
+    shot(page, "new-game-preset-2e-desktop")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "new-game-preset-2e-phone")
+    page.set_viewport_size(DESKTOP)
+    page.select_option("#preset", "first_game")  # the 2016 set of that name
+    page.wait_for_selector('#preset-cards li[data-card="Merchant"]')
     page.select_option('[data-option="expansions"]', "base,empires")
-    page.wait_for_selector("#no-presets[hidden]", state="attached")
-    assert page.locator("#preset option").all_inner_texts() == ["advanced intro", "basic intro"]
+    page.wait_for_function("() => document.querySelectorAll('#preset option').length == 8")
+    assert page.locator("#preset option").all_inner_texts() == sorted(
+        ["advanced intro", "basic intro", *second_edition]
+    )
     page.select_option("#preset", "basic_intro")
     page.click("#options summary")
     shot(page, "new-game-options-desktop")

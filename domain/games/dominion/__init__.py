@@ -104,7 +104,15 @@ class DominionRuleset(
         expansions = str(config.options.get("expansions", "base"))
         edition = 2 if config.options.get("base_edition") == 2 else 1
         kingdom = str(config.options.get("kingdom", "random"))
-        if kingdom in DATA.presets and kingdom not in DATA.presets_for(expansions, edition):
+        if DATA.preset(kingdom, edition) is None and DATA.preset(kingdom, 2) is not None:
+            # A set of the 2nd edition's rulebook alone (deck_top, ...): not a 1st-edition kingdom.
+            return Rejection(
+                "preset_needs_base_edition_2",
+                f"The recommended kingdom {kingdom!r} is one of the 2nd edition's (2016) base rulebook: "
+                "choose base_edition=2, or name its piles with kingdom=manual.",
+                "dominion 1.5",
+            )
+        if kingdom in DATA.preset_names and kingdom not in DATA.presets_for(expansions, edition):
             offered = ", ".join(DATA.presets_for(expansions, edition)) or "none"
             return Rejection(
                 "preset_not_in_sets",

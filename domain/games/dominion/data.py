@@ -5,6 +5,12 @@ The 25 first-edition kingdom cards stay `kingdom` (a first-edition game draws fr
 it always did); the 7 cards new in the 2nd edition are `base2`, and `removed_in_2e` names the 6
 first-edition cards the 2nd edition dropped. Any of the 32 may be named in a kingdom.
 
+The recommended kingdoms (1.5) are `presets` (the 1st edition's five base sets and Empires' two)
+and `presets_2e` (the six of the 2nd edition's 2016 rulebook). A preset's name means the set of
+the game's edition: under `base_edition=2` the 2016 `first_game` and `size_distortion` take the
+place of the 2008 sets of those names (which hold removed cards, so no 2nd-edition game was ever
+offered them), and the four other 2016 names exist under the 2nd edition only.
+
 Every card is typed data: name, types, cost as a `(coins, debt)` pair (dominion.md 0; base
 cards have no debt, Empires cards will), the coins a plain Treasure makes, printed VP, the
 "+" bonuses of its play instructions (applied before its own effect function, which lives in
@@ -12,7 +18,7 @@ cards have no debt, Empires cards will), the coins a plain Treasure makes, print
 
 - names are unique, types come from the closed list of section 2.3, costs are two integers >= 0;
 - Treasures name their coins, Victory and Curse cards their VP (Gardens is counted by rule);
-- every preset names exactly 10 distinct kingdom piles;
+- every preset names exactly 10 distinct kingdom piles, a 2nd-edition one none the 2nd edition removed;
 - every basic pile gives a size for 2, 3 and 4 players (-1 = "all the rest", Copper).
 """
 
@@ -76,6 +82,7 @@ class CardFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kingdom_pile: int
     starting_deck: dict[str, int]
     presets: dict[str, tuple[str, ...]]
+    presets_2e: dict[str, tuple[str, ...]]
 
 
 class CardData:
@@ -97,6 +104,9 @@ class CardData:
         self.base_all: tuple[str, ...] = tuple(sorted((*self.kingdom, *(c.name for c in raw.base2))))
         self.empires_piles: tuple[str, ...] = tuple(sorted(raw.expansions["empires"]))
         self.presets = raw.presets
+        self.presets_2e = raw.presets_2e
+        # Every preset name the `kingdom` option takes, under one edition or the other.
+        self.preset_names: tuple[str, ...] = tuple(sorted({*raw.presets, *raw.presets_2e}))
         self.preset_landscapes = raw.preset_landscapes
         self.events: dict[str, tuple[int, int]] = dict(raw.events)
         self.landmarks: tuple[str, ...] = raw.landmarks
@@ -137,13 +147,26 @@ class CardData:
             return base
         return tuple(sorted((*base, *self.empires_piles)))
 
+    def presets_of(self, edition: int = 1) -> dict[str, tuple[str, ...]]:
+        """The recommended kingdoms by name under this base edition (1.5): the 1st edition's and
+        Empires', and under the 2nd edition its own six, a 2016 set replacing the 2008 one of the
+        same name."""
+        return {**self.presets, **self.presets_2e} if edition == 2 else dict(self.presets)
+
+    def preset(self, name: str, edition: int = 1) -> tuple[str, ...] | None:
+        """The piles of the preset `name` under this base edition, or None if it has none."""
+        return self.presets_of(edition).get(name)
+
     def presets_for(self, expansions: str, edition: int = 1) -> dict[str, tuple[str, ...]]:
         """The recommended kingdoms (1.5) a game of these sets and this base edition is offered:
-        those whose every pile is in its random pool (`randomizers`). A 2nd-edition game is not
-        offered a 1st-edition kingdom (Adventurer, Feast, Woodcutter are gone from its box), nor a
-        base game one of Empires; a table may still name those piles (`kingdom=manual`)."""
+        those of its edition (`presets_of`) whose every pile is in its random pool (`randomizers`).
+        A 2nd-edition game is not offered a 1st-edition kingdom (Adventurer, Feast, Woodcutter are
+        gone from its box), nor a base game one of Empires; a table may still name those piles
+        (`kingdom=manual`)."""
         pool = set(self.randomizers(expansions, edition))
-        return {name: piles for name, piles in sorted(self.presets.items()) if pool.issuperset(piles)}
+        return {
+            name: piles for name, piles in sorted(self.presets_of(edition).items()) if pool.issuperset(piles)
+        }
 
     def nameable(self, expansions: str) -> tuple[str, ...]:
         """The kingdom piles a table may name under either edition (dominion-2e.md 1): all 32
@@ -216,6 +239,10 @@ def _check(raw: CardFile) -> None:
     for preset, chosen in raw.presets.items():
         if len(chosen) != 10 or len(set(chosen)) != 10 or not set(chosen) <= piles:
             raise CardDataError(f"preset {preset} must name 10 distinct kingdom piles")
+    kept = {c.name for c in (*raw.kingdom, *raw.base2)} - set(raw.removed_in_2e)
+    for preset, chosen in raw.presets_2e.items():
+        if len(chosen) != 10 or len(set(chosen)) != 10 or not set(chosen) <= kept:
+            raise CardDataError(f"2nd-edition preset {preset} must name 10 distinct 2nd-edition base piles")
     for preset, scapes in raw.preset_landscapes.items():
         if preset not in raw.presets or not set(scapes) <= set(raw.events) | set(raw.landmarks):
             raise CardDataError(f"preset {preset}: unknown Events or Landmarks")

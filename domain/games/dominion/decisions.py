@@ -176,8 +176,8 @@ def answers(state: State, d: Decision) -> list[Any]:
             for name, piles in offered_presets(state).items()
             if "Obelisk" not in DATA.preset_landscapes.get(name, ())
         ]
-        # A game whose sets recommend no kingdom (the 2nd-edition base game alone) still has
-        # one to show: the first ten piles of its random pool. The table names its own.
+        # Should a game's sets and edition recommend no kingdom, it still has one to show: the
+        # first ten piles of its random pool. The table names its own.
         pool_piles = DATA.randomizers(state.variants.expansions, state.variants.base_edition)
         return kingdoms or [(pool_piles[:10], (), None)]
     if d.kind == "first_player":

@@ -9,9 +9,11 @@ and dominion-2e.md 1.
 - `expansions`: `base` (the 25 base kingdom piles) or `base,empires` (49 piles, with Events and
   Landmarks). A base game draws its kingdom exactly as before Empires existed.
 - `kingdom`: `random` (10 kingdom piles drawn with the seeded RNG in a digital game, entered by
-  the recorder as the table dealt them in a physical game), a preset of 1.5 (the five base sets,
-  and the Empires `basic_intro` and `advanced_intro` with their landscapes), or `manual` (the
-  recorder names the piles, Events and Landmarks as the first recorded action).
+  the recorder as the table dealt them in a physical game), a preset of 1.5 (the base sets of
+  the game's edition: the 1st edition's five, the 2nd edition's six, whose `first_game` and
+  `size_distortion` are the 2016 sets of those names; and the Empires `basic_intro` and
+  `advanced_intro` with their landscapes), or `manual` (the recorder names the piles, Events and
+  Landmarks as the first recorded action).
 - `exclude`: names of kingdom piles, Events or Landmarks a random setup leaves out, separated by
   commas (6.3 step 4: the table's filters, applied to the names before shuffling).
 - `landscapes` (`mixed` or `separate`) and `landscape_count` (the cap in mixed mode, the number
@@ -41,7 +43,7 @@ import msgspec
 from domain.games.dominion.data import DATA, EXPANSIONS
 from domain.ruleset import VariantOption
 
-KINGDOM_CHOICES = ("random", *sorted(DATA.presets), "manual")
+KINGDOM_CHOICES = ("random", *DATA.preset_names, "manual")
 
 
 def _flag(name: str, description: str) -> VariantOption:
@@ -64,7 +66,8 @@ OPTIONS: tuple[VariantOption, ...] = (
     VariantOption(
         "kingdom",
         "random",
-        "How the 10 kingdom piles are chosen: random, a recommended preset, or manual (named by the table).",
+        "How the 10 kingdom piles are chosen: random, a recommended preset of the game's sets and base "
+        "edition (each edition has its own; 1.5), or manual (named by the table).",
         choices=KINGDOM_CHOICES,
     ),
     _flag("four_piles_at_four_players", "A 4-player game ends on four empty Supply piles, not three (8.1)."),

@@ -5,9 +5,10 @@ dominion-2e.md 1: any of the 32 base cards under either edition, Empires' piles 
 and with Empires its Events and Landmarks (1.8). Each pile carries its cost and types, read from
 the card data; a split pile or the Castles are shown as their top card (1.7).
 
-Rulings: the 2nd edition's own recommended kingdoms are not in the card data, so a 2nd-edition
-base game is offered no preset (the Empires presets when Empires is chosen), as `check_config`
-and the kingdom prompt already rule; such a table draws at random or names its piles.
+Rulings: a preset's name means the set of the game's edition: a 2nd-edition game is offered its
+rulebook's six (`first_game` and `size_distortion` being the 2016 sets of those names), never a
+1st-edition set holding a removed card, and the Empires presets with Empires, as `check_config`
+and the kingdom prompt rule.
 """
 
 from __future__ import annotations

@@ -165,8 +165,10 @@ def _setup(ctx: Ctx, f: Frame) -> None:
     if f.step == 0:
         ctx.set(replace(f, step=1))
         method = state.variants.kingdom
-        if method in DATA.presets:
-            choose_kingdom(ctx, DATA.presets[method], method, DATA.preset_landscapes.get(method, ()))
+        # A preset's name means the set of the game's base edition (2016's first_game under 2).
+        preset = DATA.preset(method, state.variants.base_edition)
+        if preset is not None:
+            choose_kingdom(ctx, preset, method, DATA.preset_landscapes.get(method, ()))
         elif method == "random" and not physical:
             deal_random(ctx)
         else:

@@ -1,13 +1,19 @@
 """Setup under `base_edition` (dominion-2e.md 1): the pool of random kingdoms per edition, named
-kingdoms mixing both editions, Empires with either edition, and the option itself."""
+kingdoms mixing both editions, the recommended kingdoms of each edition (rules.md 1.5), Empires
+with either edition, and the option itself."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from domain.games import dominion
 from domain.games.dominion import RULESET
 from domain.games.dominion.actions import ChooseKingdom
 from domain.games.dominion.data import DATA
 from domain.games.dominion.events import KingdomChosen
-from domain.ruleset import GameConfig, Rejection, Seat, resolve_options
+from domain.ruleset import GameConfig, Mode, Rejection, Seat, resolve_options
 from tests.unit.dominion.scenarios import Game, config
 
 NEW = {"Artisan", "Bandit", "Harbinger", "Merchant", "Poacher", "Sentry", "Vassal"}
@@ -18,6 +24,25 @@ KEPT = (
     "Bureaucrat,Cellar,Chapel,Council Room,Festival,Gardens,Laboratory,Library,Market,Militia,"
     "Moat,Remodel,Smithy,Village,Witch,Workshop"
 )
+# The six kingdoms the 2nd edition's (2016) base rulebook recommends, copied from the rulebook.
+PRESETS_2E = {
+    "first_game": "Cellar, Market, Merchant, Militia, Mine, Moat, Remodel, Smithy, Village, Workshop",
+    "size_distortion": (
+        "Artisan, Bandit, Bureaucrat, Chapel, Festival, Gardens, Sentry, Throne Room, Witch, Workshop"
+    ),
+    "deck_top": (
+        "Artisan, Bureaucrat, Council Room, Festival, Harbinger, Laboratory, Moneylender, Sentry, Vassal, "
+        "Village"
+    ),
+    "sleight_of_hand": (
+        "Cellar, Council Room, Festival, Gardens, Harbinger, Library, Militia, Poacher, Smithy, Throne Room"
+    ),
+    "improvements": "Artisan, Cellar, Market, Merchant, Mine, Moat, Moneylender, Poacher, Remodel, Witch",
+    "silver_and_silver": (
+        "Bandit, Bureaucrat, Chapel, Harbinger, Laboratory, Merchant, Mine, Moneylender, Throne Room, Vassal"
+    ),
+}
+ONLY_2E = ("deck_top", "sleight_of_hand", "improvements", "silver_and_silver")
 
 
 def kingdom(game: Game) -> set[str]:
@@ -102,22 +127,84 @@ def _offered(game: Game) -> tuple[set[str], list[set[str]]]:
     return set(prompt.bounds["presets"]), [set(a.piles) for a in legal if isinstance(a, ChooseKingdom)]
 
 
-def test_a_second_edition_table_is_offered_no_first_edition_preset() -> None:
+def _piles(preset: str) -> set[str]:
+    return set(PRESETS_2E[preset].split(", "))
+
+
+def test_a_second_edition_table_is_offered_its_six_kingdoms_and_no_first_edition_one() -> None:
     first, first_legal = _offered(Game(config(2, mode="physical", kingdom="manual")))
-    assert {"first_game", "big_money", "size_distortion"} <= first
+    assert first == {"big_money", "first_game", "interaction", "size_distortion", "village_square"}
     assert any("Woodcutter" in k for k in first_legal)
-    second, second_legal = _offered(Game(config(2, mode="physical", kingdom="manual", base_edition=2)))
-    # No preset fits: the prompt offers one kingdom of the 2nd-edition pool to show the shape.
-    assert second == set() and len(second_legal) == 1 and not second_legal[0] & REMOVED
+    second_game = Game(config(2, mode="physical", kingdom="manual", base_edition=2))
+    second, second_legal = _offered(second_game)
+    assert second == set(PRESETS_2E)
+    (prompt,) = RULESET.pending(second_game.state)
+    assert {name: set(piles) for name, piles in prompt.bounds["presets"].items()} == {
+        name: _piles(name) for name in PRESETS_2E
+    }
+    assert sorted(map(sorted, second_legal)) == sorted(sorted(_piles(name)) for name in PRESETS_2E)
+    assert all(not k & REMOVED for k in second_legal)
     with_empires = Game(
         config(2, mode="physical", kingdom="manual", base_edition=2, expansions="base,empires")
     )
     presets, legal = _offered(with_empires)
-    assert presets == {"basic_intro", "advanced_intro"} and all(not k & REMOVED for k in legal)
+    assert presets == {*PRESETS_2E, "basic_intro", "advanced_intro"} and all(not k & REMOVED for k in legal)
+
+
+def _creatable(mode: Mode, **options: object) -> GameConfig:
+    """A config the ruleset accepts at creation (`check_config`), as the API would create it."""
+    resolved = resolve_options(RULESET.meta, options)
+    assert not isinstance(resolved, Rejection), resolved
+    cfg = GameConfig("g-preset", "dominion", mode, (Seat("p1", "A"), Seat("p2", "B")), resolved)
+    assert RULESET.check_config(cfg) is None, options
+    return cfg
+
+
+@pytest.mark.parametrize("mode", ["digital", "physical"])
+@pytest.mark.parametrize("preset", sorted(PRESETS_2E))
+def test_each_second_edition_kingdom_sets_up_exactly_its_ten_piles(preset: str, mode: Mode) -> None:
+    game = Game(_creatable(mode, base_edition=2, kingdom=preset))
+    chosen = next(f for f in game.facts if isinstance(f, KingdomChosen))
+    assert set(chosen.piles) == _piles(preset) and len(chosen.piles) == 10
+    assert chosen.method == preset and chosen.events == chosen.landmarks == ()
+    assert set(game.state.kingdom) == _piles(preset) and not _piles(preset) & REMOVED
+    assert set(game.state.supply) == _piles(preset) | set(DATA.basic)
+    assert game.state.variants.base_second_edition_wording
+    if mode == "physical":  # the kingdom is laid out; the table names its first player next
+        (prompt,) = RULESET.pending(game.state)
+        assert prompt.kind == "first_player"
+
+
+def test_a_preset_name_keeps_its_first_edition_set_under_the_first_edition() -> None:
+    for name in ("first_game", "size_distortion"):
+        first = Game(_creatable("digital", kingdom=name))
+        assert set(first.state.kingdom) == set(DATA.presets[name]) and "Woodcutter" in first.state.kingdom
+        second = Game(_creatable("digital", kingdom=name, base_edition=2))
+        assert set(second.state.kingdom) == _piles(name) != set(first.state.kingdom)
+
+
+@pytest.mark.parametrize("preset", ONLY_2E)
+def test_a_second_edition_only_kingdom_is_refused_under_the_first_edition(preset: str) -> None:
+    for options in ({}, {"expansions": "base,empires"}):
+        resolved = resolve_options(RULESET.meta, {"kingdom": preset, **options})
+        assert not isinstance(resolved, Rejection)  # a name the option knows
+        cfg = GameConfig("g-preset", "dominion", "digital", (Seat("p1", "A"), Seat("p2", "B")), resolved)
+        refused = RULESET.check_config(cfg)
+        assert isinstance(refused, Rejection) and refused.code == "preset_needs_base_edition_2"
+        assert refused.rule == "dominion 1.5"
+        assert repr(preset) in refused.message and "base_edition=2" in refused.message
+    _creatable("digital", kingdom=preset, base_edition=2, expansions="base,empires")
+
+
+def test_the_kingdom_option_names_every_preset_of_either_edition() -> None:
+    option = RULESET.meta.option("kingdom")
+    assert option is not None and option.choices is not None
+    assert set(option.choices) == {"random", "manual", *DATA.presets, *PRESETS_2E}
+    assert "1.5" in option.description
 
 
 def test_a_preset_outside_the_game_s_sets_and_edition_is_refused_at_creation() -> None:
-    for options in ({"base_edition": 2, "kingdom": "first_game"}, {"kingdom": "basic_intro"}):
+    for options in ({"base_edition": 2, "kingdom": "big_money"}, {"kingdom": "basic_intro"}):
         resolved = resolve_options(RULESET.meta, options)
         assert not isinstance(resolved, Rejection)
         cfg = GameConfig("g-preset", "dominion", "physical", (Seat("p1", "A"), Seat("p2", "B")), resolved)
@@ -128,3 +215,14 @@ def test_a_preset_outside_the_game_s_sets_and_edition_is_refused_at_creation() -
     assert not isinstance(resolved, Rejection)
     cfg = GameConfig("g-preset", "dominion", "physical", (Seat("p1", "A"), Seat("p2", "B")), resolved)
     assert RULESET.check_config(cfg) is None
+
+
+def test_the_rules_list_every_base_preset_of_both_editions_with_its_piles() -> None:
+    text = " ".join((Path(dominion.__file__).parent / "rules.md").read_text(encoding="utf-8").split())
+    section = text[text.index("### 1.5 ") : text.index("### 1.6 ")]
+    first, second = section.split("- 2nd edition")
+    for name, piles in DATA.presets.items():
+        if name not in ("basic_intro", "advanced_intro"):
+            assert f"`{name}` ({', '.join(piles)})" in first, name
+    for name, piles in DATA.presets_2e.items():
+        assert f"`{name}` ({PRESETS_2E[name]})" in second and PRESETS_2E[name] == ", ".join(piles), name

@@ -156,6 +156,9 @@ def test_the_card_data_is_checked_when_it_is_loaded() -> None:
     _check(raw)
     with pytest.raises(CardDataError, match="preset"):
         _check(replace(raw, presets={**raw.presets, "bad": ("Cellar",) * 10}))
+    # a 2nd-edition preset may not hold a card the 2nd edition removed
+    with pytest.raises(CardDataError, match="2nd-edition preset"):
+        _check(replace(raw, presets_2e={**raw.presets_2e, "first_game": raw.presets["first_game"]}))
     with pytest.raises(CardDataError, match="unique"):
         _check(replace(raw, kingdom=(*raw.kingdom, raw.kingdom[0])))
     assert DATA.cost["Province"] == (8, 0) and DATA.pile_size("Copper", 4) == 32

@@ -52,15 +52,34 @@ def test_the_first_edition_base_game_offers_its_five_presets_and_all_32_base_pil
     assert costs == sorted(costs)  # cheapest first
 
 
-def test_the_2nd_edition_offers_no_1st_edition_preset_and_empires_adds_its_own_and_its_landscapes() -> None:
+SIX_2E = ["deck_top", "first_game", "improvements", "silver_and_silver", "size_distortion", "sleight_of_hand"]
+
+
+def test_the_2nd_edition_offers_its_six_presets_and_no_1st_edition_one() -> None:
     alone = _kingdom(base_edition=2)
-    assert alone["presets"] == []  # the card data holds no 2nd-edition base preset
+    assert [p["name"] for p in alone["presets"]] == SIX_2E
+    assert all(_creatable(name, base_edition=2) for name in SIX_2E)
+    removed = set(DATA.raw.removed_in_2e)
+    for preset in alone["presets"]:
+        # the 2016 sets: no removed card, first_game and size_distortion no longer the 2008 ones
+        assert preset["piles"] == list(DATA.presets_2e[preset["name"]]) and preset["landscapes"] == []
+        assert len(set(preset["piles"])) == 10 and not set(preset["piles"]) & removed
+    first = next(p for p in alone["presets"] if p["name"] == "first_game")
+    assert "Merchant" in first["piles"] and "Woodcutter" not in first["piles"]
+    first_edition_only = ("big_money", "interaction", "village_square")
+    assert not any(_creatable(name, base_edition=2) for name in first_edition_only)
+    # and the 1st edition is offered none of the 2nd edition's own names
+    assert not {p["name"] for p in _kingdom()["presets"]} & {"deck_top", "improvements"}
+    assert not _creatable("deck_top")
+
+
+def test_the_2nd_edition_with_empires_adds_its_presets_and_its_landscapes() -> None:
+    alone = _kingdom(base_edition=2)
     assert not next(p for p in alone["piles"] if p["name"] == "Feast")["random"]
     empires = _kingdom(base_edition=2, expansions="base,empires")
     names = [p["name"] for p in empires["presets"]]
-    assert names == ["advanced_intro", "basic_intro"]
+    assert names == sorted([*SIX_2E, "advanced_intro", "basic_intro"])
     assert all(_creatable(name, base_edition=2, expansions="base,empires") for name in names)
-    assert not _creatable("first_game", base_edition=2)
     basic = next(p for p in empires["presets"] if p["name"] == "basic_intro")
     assert basic["landscapes"] == ["Wedding", "Tower"]
     piles = {p["name"]: p for p in empires["piles"]}
