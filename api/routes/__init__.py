@@ -24,6 +24,7 @@ from api.routes import (
     retractions,
     rulesets,
     stats,
+    table_page,
     transfer,
     variations,
     viewer,
@@ -44,6 +45,7 @@ HANDLERS = [
     *reading.ROUTES,
     *stats.ROUTES,
     *viewer.ROUTES,
+    *table_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
 ]

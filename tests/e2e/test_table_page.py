@@ -1,0 +1,264 @@
+"""The table page in a real browser: phones record a game by touch against a real
+`chronicle serve`, and what they record is checked against the API.
+
+Each ruleset's physical game is recorded by the recorder's phone with taps alone, through
+setup into real turns, with an undo and a resignation; a digital Dominion game is played on
+two phones that see each other's moves live and never each other's hand; an action tapped
+while the phone is offline waits on the device and is stored exactly once when it comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from domain.templates import fill, ranges
+from tests.cli.conftest import Cli, Server, serving
+from tests.e2e.browsers import DESKTOP, PHONE, browser, local_page, shot
+
+__all__ = ["browser"]  # the fixture, shared by every browser test
+
+RULESETS = ("province", "dominion", "dynasties", "dominations")
+
+
+@pytest.fixture(scope="module")
+def cli(tmp_path_factory: pytest.TempPathFactory) -> Cli:
+    return Cli(tmp_path_factory.mktemp("table"))
+
+
+@pytest.fixture(scope="module")
+def server(cli: Cli) -> Iterator[Server]:
+    with serving(cli) as running:
+        yield running
+
+
+def _create(server: Server, ruleset: str, mode: str) -> dict[str, Any]:
+    answer = httpx.post(
+        f"{server.url}/games", json={"ruleset": ruleset, "players": ["Ann", "Ben"], "mode": mode}, timeout=30
+    )
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def _get(server: Server, path: str, token: str | None = None) -> Any:
+    headers = {"authorization": f"Bearer {token}"} if token else {}
+    answer = httpx.get(f"{server.url}{path}", headers=headers, timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def _open(browser: Any, server: Server, game_id: str, token: str, viewport: dict[str, int] = PHONE) -> Any:
+    context = browser.new_context()
+    page = local_page(browser, server, viewport, context)
+    page.goto(f"{server.url}/table/{game_id}#token={token}")
+    page.wait_for_selector("body.ready")
+    return page
+
+
+def _settled(page: Any, server: Server, game_id: str) -> int:
+    """Wait until nothing waits to be sent and the page shows the game's latest version."""
+    page.wait_for_function("document.body.dataset.pending === '0'")
+    version: int = _get(server, f"/games/{game_id}")["version"]
+    page.wait_for_function(f"Number(document.body.dataset.version) >= {version}")
+    return version
+
+
+def _tap(page: Any, notation: str) -> None:
+    """Record `notation` by tapping: a whole action when it is offered, else word by word."""
+    words = notation.split()
+    for _ in range(len(words) + 2):
+        offered = page.locator("#choices button").evaluate_all(
+            "bs => bs.map(b => [b.dataset.notation ?? null, b.dataset.words ?? null])"
+        )
+        for index, (whole, _) in enumerate(offered):
+            if whole == notation:
+                page.locator("#choices button").nth(index).click()
+                return
+        prefix = (page.locator("#choices").get_attribute("data-prefix") or "").split()
+        assert words[: len(prefix)] == prefix, (prefix, notation)
+        rest = words[len(prefix) :]
+        step = next(
+            (i for i, (_, w) in enumerate(offered) if w is not None and rest[: len(w.split())] == w.split()),
+            None,
+        )
+        assert step is not None, f"{notation!r}: no choice leads on from {prefix} among {offered}"
+        page.locator("#choices button").nth(step).click()
+    raise AssertionError(f"{notation!r} was never offered whole")
+
+
+def _choose(server: Server, game_id: str, token: str, rnd: random.Random) -> tuple[str, str | None]:
+    """An action the recorder may record now (the first prompt's seat) and that seat."""
+    prompts = _get(server, f"/games/{game_id}/prompts", token)["prompts"]
+    seat = prompts[0]["seat"]
+    query = f"?seat={seat}" if seat else ""
+    legal = _get(server, f"/games/{game_id}/legal-actions{query}", token)
+    if legal["templates"] and rnd.random() < 0.5:  # a number chosen from a template's range
+        template = rnd.choice(legal["templates"])
+        return fill(template, [high for _low, high in ranges(template)]), seat
+    return rnd.choice(legal["notation"]), seat
+
+
+def _fits_and_thumb_sized(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select')]
+          .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44)
+          .map(e => e.id || e.textContent)"""
+    )
+    assert small == [], small
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_physical_game_is_recorded_by_taps_with_an_undo_and_a_resignation(
+    browser: Any, server: Server, ruleset: str
+) -> None:
+    created = _create(server, ruleset, "physical")
+    game_id, recorder = created["game_id"], created["recorder_token"]
+    page = _open(browser, server, game_id, recorder)
+    # the token left the address bar for the device's storage
+    assert "#" not in page.url and "token" not in page.url
+    assert page.evaluate(f"localStorage.getItem('chronicle-table:{game_id}')") == recorder
+    assert page.locator("#who").inner_text() == "recorder"
+    rnd = random.Random(ruleset)
+    turns = 0  # actions of a seat's prompt: past the setup the table records
+    for _ in range(60):
+        notation, seat = _choose(server, game_id, recorder, rnd)
+        turns += seat is not None
+        if turns > 4:
+            break
+        if seat is not None:
+            assert seat in page.locator("#prompts").inner_text() or created["seats"][seat] in page.locator(
+                "#prompts"
+            ).inner_text()
+        before = _get(server, f"/games/{game_id}")["version"]
+        _tap(page, notation)
+        after = _settled(page, server, game_id)
+        assert after > before, f"{notation} was not recorded"
+        last_action = [e for e in _get(server, f"/games/{game_id}/events", recorder)["events"] if e["type"] == "action"][
+            -1
+        ]
+        assert notation in last_action["text"] or last_action["data"], last_action
+    assert turns > 4, "the game never left its setup"
+    _fits_and_thumb_sized(page)
+    shot(page, f"table-{ruleset}")
+
+    # undo the last action, behind the in-page dialog
+    actions = [e for e in _get(server, f"/games/{game_id}/events", recorder)["events"] if e["type"] == "action"]
+    page.click("#undo")
+    assert page.locator("#confirm").is_visible()
+    page.click("#confirm-yes")
+    _settled(page, server, game_id)
+    events = _get(server, f"/games/{game_id}/events", recorder)["events"]
+    assert events[-1]["type"] == "retraction"
+    undone = next(e for e in events if e["version"] == actions[-1]["version"])
+    assert undone["retracted"] and not any(
+        e["retracted"] for e in events if e["type"] == "action" and e["version"] < undone["version"]
+    )
+
+    # a seat resigns: the recorder names it in the dialog
+    page.click("#resign")
+    seat = next(iter(created["seats"]))
+    page.select_option("#confirm-seat", seat)
+    page.click("#confirm-yes")
+    page.wait_for_function("document.body.dataset.status === 'finished'")
+    detail = _get(server, f"/games/{game_id}")
+    assert detail["status"] == "finished"
+    assert detail["outcome"]["ranks"][seat] == len(created["seats"])
+    assert page.locator("#whose").inner_text() == "The game is over."
+    assert page.locator("#controls").is_hidden() and page.locator("#record").is_hidden()
+    page.context.close()
+
+
+def test_two_phones_see_each_others_moves_live_and_never_each_others_hand(browser: Any, server: Server) -> None:
+    created = _create(server, "dominion", "digital")
+    game_id, tokens = created["game_id"], created["seat_tokens"]
+    pages = {seat: _open(browser, server, game_id, tokens[seat]) for seat in ("p1", "p2")}
+    seen: dict[str, list[Any]] = {"p1": [], "p2": []}
+    for seat, page in pages.items():
+        page.on("response", lambda response, seat=seat: seen[seat].append(response))
+    assert pages["p1"].locator("#who").inner_text() == "Ann (p1)"
+    assert pages["p2"].locator("#who").inner_text() == "Ben (p2)"
+    for turn in range(3):
+        mover = _get(server, f"/games/{game_id}/prompts")["prompts"][0]["seat"]
+        other = "p2" if mover == "p1" else "p1"
+        moving, watching = pages[mover], pages[other]
+        assert moving.locator("#whose").inner_text() == "Your turn."
+        assert watching.locator("#record").is_hidden()
+        assert watching.locator("#whose").inner_text() == f"Waiting for {created['seats'][mover]}."
+        # the mover ends both phases by taps; the other phone sees each step live
+        for _phase in ("action", "buy"):
+            before = int(watching.evaluate("document.body.dataset.version"))
+            started = time.monotonic()
+            _tap(moving, "end")
+            version = _settled(moving, server, game_id)
+            assert version > before
+            watching.wait_for_function(f"Number(document.body.dataset.version) >= {version}", timeout=5_000)
+            assert time.monotonic() - started < 5
+        if turn == 0:
+            shot(moving, "table-dominion-digital")
+    # neither phone ever held the other's hand: its row shows a count, every fact of its draws
+    # the page read (live or by request) names no card
+    recorder = created["recorder_token"]
+    everything = _get(server, f"/games/{game_id}/state", recorder)["state"]["players"]
+    for seat, page in pages.items():
+        other = "p2" if seat == "p1" else "p1"
+        hand = page.locator(f'table[data-section="players"] tr[data-key="{other}"] td').nth(1).inner_text()
+        assert hand == f"{len(everything[other]['hand'])} cards"
+        own = page.locator(f'table[data-section="players"] tr[data-key="{seat}"] td').nth(1).inner_text()
+        assert "cards" not in own  # its own hand by name
+        received = page.evaluate("Table.events()")
+        for response in seen[seat]:
+            if "application/json" in (response.headers.get("content-type") or ""):
+                received.append(response.json())
+        assert received
+        for draw in _draws(received, other):
+            assert draw["cards"] == [], draw
+        assert len(list(_draws(received, seat))) > 0  # its own draws are there, by name
+    pages["p1"].set_viewport_size(DESKTOP)
+    shot(pages["p1"], "table-dominion-desktop")
+    for page in pages.values():
+        page.context.close()
+
+
+def _draws(found: Any, player: str) -> Iterator[dict[str, Any]]:
+    """Every `drew` fact of `player` anywhere in `found` (answers, events)."""
+    if isinstance(found, dict):
+        if found.get("type") == "drew" and found.get("player") == player:
+            yield found
+        for value in found.values():
+            yield from _draws(value, player)
+    elif isinstance(found, list):
+        for value in found:
+            yield from _draws(value, player)
+
+
+def test_an_action_tapped_offline_waits_on_the_phone_and_is_stored_once(browser: Any, server: Server) -> None:
+    created = _create(server, "province", "physical")
+    game_id, recorder = created["game_id"], created["recorder_token"]
+    page = _open(browser, server, game_id, recorder)
+    before = _get(server, f"/games/{game_id}")["version"]
+    page.context.set_offline(True)
+    _tap(page, "first A")
+    pending = page.locator("#pending li")
+    pending.wait_for()
+    assert "first A" in pending.inner_text() and "pending" in pending.inner_text()
+    kept = json.loads(page.evaluate(f"localStorage.getItem('chronicle-table-queue:{game_id}')"))
+    assert [item["action"] for item in kept] == ["first A"] and kept[0]["action_id"]
+    time.sleep(1)
+    assert _get(server, f"/games/{game_id}")["version"] == before  # nothing reached the server
+    shot(page, "table-offline")
+    page.context.set_offline(False)
+    _settled(page, server, game_id)
+    assert page.locator("#queue").is_hidden()
+    time.sleep(3.5)  # a retry timer's round: still one
+    actions = [e for e in _get(server, f"/games/{game_id}/events", recorder)["events"] if e["type"] == "action"]
+    assert [a["text"] for a in actions] == [actions[0]["text"]] and "first A" in actions[0]["text"]
+    assert actions[0]["data"].get("action_id", kept[0]["action_id"]) == kept[0]["action_id"]
+    page.context.close()
