@@ -355,6 +355,7 @@ const Table = (() => {
   // server answers 200 with the first answer for an action_id it already stored.
   function flush() {
     if (flushing) return flushing;
+    drawQueue();
     flushing = sendQueued().finally(() => { flushing = null; drawQueue(); });
     return flushing;
   }
@@ -579,8 +580,22 @@ const Table = (() => {
     if (state.events.length > 400) state.events.splice(0, state.events.length - 400);
     if (event.type === "finished" || event.type === "abandoned" || event.type === "resigned") state.over = true;
     drawLog();
+    if (event.type === "retraction") reloadLog(event.version);
     clearTimeout(refreshSoon);
     refreshSoon = setTimeout(refresh, 30);  // one refresh for a burst of facts
+  }
+
+  // A retraction marks earlier events as retracted: the log reads them again.
+  async function reloadLog(version) {
+    try {
+      const from = Math.max(1, version - 60);
+      const fresh = (await read(`/games/${state.gameId}/events?from=${from}&to=${version}`)).events;
+      state.events = [...state.events.filter((e) => e.version < from), ...fresh,
+        ...state.events.filter((e) => e.version > version)];
+      drawLog();
+    } catch (_error) {
+      // the log stays as it was; the next event redraws it
+    }
   }
 
   function drawLog() {
