@@ -12,7 +12,7 @@ const Table = (() => {
   const state = {
     gameId: "", token: "", role: "watching", seat: null, detail: null, prompts: [], legal: null,
     recordSeat: null, path: [], version: 0, status: "running", events: [], requests: [],
-    refreshing: null, again: false, stream: null, online: navigator.onLine, over: false,
+    refreshing: null, again: false, stale: false, stream: null, online: navigator.onLine, over: false,
   };
   const keys = {};
 
@@ -119,6 +119,7 @@ const Table = (() => {
 
   async function load() {
     const id = state.gameId;
+    state.stale = false;  // what is read from here on follows every action sent so far
     const [detail, shown, prompts, requests] = await Promise.all([
       read(`/games/${id}`), read(`/games/${id}/picture`), read(`/games/${id}/prompts`), read(`/games/${id}/retractions`)]);
     state.detail = detail;
@@ -282,6 +283,11 @@ const Table = (() => {
           text: choice.words.join(" ")}));
       }
     }
+    // While an action waits to be sent, the choices after it are not known yet: only the
+    // notation box takes more (a recorder who knows the table's next moves may queue them).
+    const waiting = queue().length > 0 || state.stale;
+    for (const button of buttons) button.disabled = waiting;
+    if (waiting) $("building").textContent = "Sending… the next choices follow once it is recorded.";
     box.replaceChildren(...buttons);
     const list = $("legal-notation");
     list.replaceChildren(...all.filter((c) => !c.template).slice(0, 500).map((c) => el("option", {value: c.text})));
@@ -356,7 +362,7 @@ const Table = (() => {
   function flush() {
     if (flushing) return flushing;
     drawQueue();
-    flushing = sendQueued().finally(() => { flushing = null; drawQueue(); });
+    flushing = sendQueued().finally(() => { flushing = null; drawQueue(); drawRecorder(); });
     return flushing;
   }
 
@@ -379,6 +385,7 @@ const Table = (() => {
       items = queue().filter((i) => i.action_id !== item.action_id);
       saveQueue(items);
       if (!answer.ok) showRefusal(answer.body, item.action);
+      else { state.stale = true; refresh(); }  // the choices after it: read them before offering
     }
   }
 
@@ -581,6 +588,7 @@ const Table = (() => {
     if (event.type === "finished" || event.type === "abandoned" || event.type === "resigned") state.over = true;
     drawLog();
     if (event.type === "retraction") reloadLog(event.version);
+    if (event.version <= state.version) return;  // shown already (read after its action was sent)
     clearTimeout(refreshSoon);
     refreshSoon = setTimeout(refresh, 30);  // one refresh for a burst of facts
   }
