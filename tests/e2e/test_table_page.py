@@ -313,4 +313,18 @@ def test_an_action_tapped_offline_waits_on_the_phone_and_is_stored_once(browser:
     actions = _actions(server, game_id, recorder)
     assert len(actions) == 1 and "first A" in actions[0]["text"]
     assert actions[0]["data"]["action_id"] == kept[0]["action_id"]
+    # leaving the seat forgets the token: the phone watches, and records nothing
+    page.click("#leave")
+    page.click("#confirm-no")
+    assert page.locator("#who").inner_text() == "recorder"
+    page.click("#leave")
+    page.click("#confirm-yes")
+    page.wait_for_function("document.body.dataset.role === 'watching'")
+    assert page.evaluate(f"localStorage.getItem('chronicle-table:{game_id}')") is None
+    assert page.locator("#who").inner_text() == "watching"
+    assert page.locator("#leave").is_hidden() and page.locator("#record").is_hidden()
+    assert page.locator("#controls").is_hidden()
+    page.reload()
+    page.wait_for_selector("body.ready")
+    assert page.locator("#who").inner_text() == "watching"
     page.context.close()
