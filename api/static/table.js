@@ -109,7 +109,7 @@ const Table = (() => {
           await load();
         } while (state.again);
       } catch (error) {
-        say(`Could not read the game: ${error.message}`);
+        say(`Could not read the game: ${error.message}`, "read");
       } finally {
         state.refreshing = null;
       }
@@ -144,6 +144,7 @@ const Table = (() => {
     drawQueue();
     document.body.dataset.version = String(shown.version);
     document.body.dataset.status = detail.status;
+    if ($("refusal").dataset.kind === "read") hideRefusal();
     document.body.classList.add("ready");
   }
 
@@ -198,7 +199,13 @@ const Table = (() => {
     const prompt = state.prompts.find((p) => p.seat === state.recordSeat && p.bounds && p.bounds.unseen_allowed);
     if (prompt && state.role === "recorder") {
       const verbs = new Set(legal.notation.map((t) => t.split(/\s+/)[0]));
-      for (const verb of verbs) out.push({text: `${verb} ?`, words: [verb, "?"], template: false, unseen: true});
+      for (const verb of verbs) {
+        out.push({text: `${verb} ?`, words: [verb, "?"], template: false});
+        // "observe 3 ?": that many unseen cards at once, up to what the step takes
+        for (let n = 2; n <= (prompt.bounds.max || 1); n++) {
+          out.push({text: `${verb} ${n} ?`, words: [verb, String(n), "?"], template: false});
+        }
+      }
     }
     return out;
   }
@@ -419,15 +426,19 @@ const Table = (() => {
     if (problem.rule) parts.push(" (", ruleLink(problem.rule), ")");
     box.replaceChildren(...parts);
     box.dataset.code = problem.code || "";
+    box.dataset.kind = "refusal";
     box.hidden = false;
   }
 
   function hideRefusal() { $("refusal").hidden = true; }
 
-  function say(text) {
+  // A word to this phone in the refusal's place: "info" (an undo waiting for approval) or
+  // "read" (the game could not be read: gone as soon as a read succeeds again).
+  function say(text, kind = "info") {
     const box = $("refusal");
     box.replaceChildren(text);
     box.dataset.code = "";
+    box.dataset.kind = kind;
     box.hidden = false;
   }
 
