@@ -286,8 +286,9 @@ const Table = (() => {
         buttons.push(el("button", {type: "button", class: "whole", "data-notation": text, text: `Record “${text}”`}));
       }
       for (const choice of nextChoices(found, prefix.length)) {
+        // a card list's commas belong to the notation, not to the button's name
         buttons.push(el("button", {type: "button", class: "word", "data-words": choice.words.join(" "),
-          text: choice.words.join(" ")}));
+          text: choice.words.join(" ").replace(/,$/, "")}));
       }
     }
     // While an action waits to be sent, the choices after it are not known yet: only the

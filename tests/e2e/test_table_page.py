@@ -175,6 +175,10 @@ def test_a_physical_game_is_recorded_by_taps_with_an_undo_and_a_resignation(
     assert len(recorded) >= 3 and all(not a["retracted"] for a in recorded)
     _fits_and_thumb_sized(page)
     shot(page, f"table-{ruleset}")
+    if ruleset == "dominations":  # the board beside the choices on a wide screen
+        page.set_viewport_size(DESKTOP)
+        shot(page, "table-dominations-desktop")
+        page.set_viewport_size(PHONE)
 
     # undo the last action, behind the in-page dialog
     actions = _actions(server, game_id, recorder)
