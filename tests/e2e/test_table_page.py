@@ -332,3 +332,55 @@ def test_an_action_tapped_offline_waits_on_the_phone_and_is_stored_once(browser:
     page.wait_for_selector("body.ready")
     assert page.locator("#who").inner_text() == "watching"
     page.context.close()
+
+
+def test_a_template_range_is_tapped_as_number_choices(browser: Any, server: Server) -> None:
+    created = _create(server, "dynasties", "physical")
+    game_id, recorder = created["game_id"], created["recorder_token"]
+    headers = {"authorization": f"Bearer {recorder}"}
+    rnd = random.Random("templates")
+    for _ in range(80):  # the setup and a first turn, through the API, up to a move of armies
+        legal = _get(server, f"/games/{game_id}/legal-actions", recorder)
+        if legal["templates"]:
+            break
+        sent = httpx.post(
+            f"{server.url}/games/{game_id}/actions",
+            json={"action": rnd.choice(legal["notation"])},
+            headers=headers,
+        )
+        assert sent.status_code == 201, sent.text
+    # a number the list leaves to the template (it lists a few samples of each range)
+    template, notation = next(
+        (t, fill(t, [n]))
+        for t in legal["templates"]
+        if len(ranges(t)) == 1
+        for n in range(ranges(t)[0][0], ranges(t)[0][1] + 1)
+        if fill(t, [n]) not in legal["notation"]
+    )
+    page = _open(browser, server, game_id, recorder)
+    words = template.split()
+    ranged = next(i for i, w in enumerate(words) if ranges(w))
+    # tap up to the ranged word: one choice per number of its range
+    _tap_words(page, words[:ranged])
+    offered = page.locator("#choices button[data-words]").evaluate_all("bs => bs.map(b => b.dataset.words)")
+    low, high = ranges(words[ranged])[0]
+    expected = {fill(words[ranged], [n]) for n in range(low, high + 1)}
+    assert expected <= set(offered), (expected, offered)
+    before = _get(server, f"/games/{game_id}")["version"]
+    page.locator("#choices button", has_text="Back").click()
+    _tap(page, notation)
+    assert _settled(page, server, game_id) > before
+    assert _actions(server, game_id, recorder)[-1]["text"].endswith(notation)
+    page.context.close()
+
+
+def _tap_words(page: Any, words: list[str]) -> None:
+    """Tap choices until `words` are chosen (a choice may hold several of them)."""
+    while (page.locator("#choices").get_attribute("data-prefix") or "").split() != words:
+        prefix = (page.locator("#choices").get_attribute("data-prefix") or "").split()
+        rest = words[len(prefix) :]
+        offered = page.locator("#choices button[data-words]").evaluate_all(
+            "bs => bs.map(b => b.dataset.words)"
+        )
+        step = next(i for i, w in enumerate(offered) if rest[: len(w.split())] == w.split())
+        page.locator("#choices button[data-words]").nth(step).click()
