@@ -273,7 +273,7 @@ const Table = (() => {
     $("building").textContent = prefix.length ? `${prefix.join(" ")} …` : (all.length ? "Choose an action:" : "");
     const buttons = [];
     if (prefix.length) {
-      buttons.push(el("button", {type: "button", class: "back", "aria-label": "back one step", "data-back": "1", text: "← Back"}));
+      buttons.push(el("button", {type: "button", class: "back", "data-back": "1", text: "← Back"}));
     }
     if (found.length && found.length <= WHOLE && concrete) {
       for (const c of found) {
@@ -499,6 +499,8 @@ const Table = (() => {
     state.token = "";
     state.role = "watching";
     state.seat = null;
+    state.events = [];  // what the seat saw is not the public's: the log is read again
+    drawLog();
     restartStream();
     refresh();
   }
@@ -577,7 +579,7 @@ const Table = (() => {
     // The stream ends after the finishing event; otherwise it was cut: pick it up again.
     if (ended) {
       await refresh();
-      if (state.over) { connection(true); return; }
+      if (state.over) { connection(true, "ended"); return; }
     }
     setTimeout(follow, ended ? 200 : 1000);
   }
@@ -624,10 +626,10 @@ const Table = (() => {
       "data-version": String(e.version), class: `${e.type}${e.retracted ? " retracted" : ""}`, text: e.text})));
   }
 
-  function connection(up) {
+  function connection(up, word = up ? "live" : "offline") {
     state.online = up;
     const box = $("connection");
-    box.textContent = up ? "live" : "offline";
+    box.textContent = word;
     box.classList.toggle("down", !up);
     document.body.dataset.connection = up ? "live" : "offline";
   }
