@@ -26,6 +26,7 @@ from api.routes import (
     rulebook_page,
     rulesets,
     stats,
+    table_page,
     transfer,
     variations,
     viewer,
@@ -48,6 +49,7 @@ HANDLERS = [
     *viewer.ROUTES,
     *new_game_page.ROUTES,
     *rulebook_page.ROUTES,
+    *table_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
 ]

@@ -721,5 +721,5 @@ const Chronicle = (() => {
     await load();
   }
 
-  return {gamesPage, gamePage, statsPage};
+  return {gamesPage, gamePage, statsPage, drawPicture};
 })();
