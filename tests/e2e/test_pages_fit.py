@@ -45,6 +45,9 @@ PAGES = [
     Page("rulebooks", lambda g: "/rulebook", "body.ready"),
     Page("schema", lambda g: "/schema", "h2"),
     Page("new-game", lambda g: "/new", "body[data-ready]"),
+    Page("table-watching", lambda g: f"/table/{g['dominations']}", "body.ready"),
+    Page("table-recorder", lambda g: f"/table/{g['province']}#token={g['province-recorder']}", "body.ready"),
+    Page("table-seat", lambda g: f"/table/{g['dominations']}#token={g['dominations-seat']}", "body.ready"),
 ]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
@@ -71,14 +74,21 @@ def server(cli: Cli) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def games(cli: Cli, server: Server) -> dict[str, str]:
-    """A finished bot game of Dominion (counted by the statistics) and a Dominations game just
-    set up (its tile board): ruleset -> game id."""
+    """A finished bot game of Dominion (counted by the statistics), a Dominations game just set
+    up (its tile board) and a physical Province game: ruleset -> game id, and the tokens the
+    table pages open with."""
     cli.ok("simulate", "dominion", "--games", "1", "--seed", "3")
     listed = httpx.get(f"{server.url}/games", params={"ruleset": "dominion", "status": "finished"}).json()
     found = {"dominion": listed["games"][0]["game_id"]}
     created = httpx.post(f"{server.url}/games", json={"ruleset": "dominations", "players": ["Ann", "Ben"]})
     assert created.status_code == 201, created.text
     found["dominations"] = created.json()["game_id"]
+    found["dominations-seat"] = created.json()["seat_tokens"]["p1"]
+    physical = {"ruleset": "province", "players": ["Ann", "Ben"], "mode": "physical"}
+    created = httpx.post(f"{server.url}/games", json=physical)
+    assert created.status_code == 201, created.text
+    found["province"] = created.json()["game_id"]
+    found["province-recorder"] = created.json()["recorder_token"]
     counted = httpx.get(
         f"{server.url}/stats/figures", params={"game": found["dominion"], "wait": 20}, timeout=30
     )
