@@ -105,6 +105,16 @@ const Chronicle = (() => {
 
   // ---- the games list ---------------------------------------------------------------------
 
+  // A running game opens at its table too: watching, or as the seat or recorder whose link
+  // this device opened (the table page keeps that token in localStorage, never in a URL).
+  function tableLink(game) {
+    if (game.status !== "running") return [];
+    let mine = null;
+    try { mine = localStorage.getItem(`chronicle-table:${game.game_id}`); } catch (_error) { mine = null; }
+    const words = mine ? "your table" : "watch the table";
+    return [" · ", el("a", {href: `/table/${game.game_id}`, class: "table-link", text: words})];
+  }
+
   async function gamesPage() {
     const form = document.getElementById("filters");
     const body = document.querySelector("#games tbody");
@@ -119,7 +129,7 @@ const Chronicle = (() => {
         body.append(el("tr", {"data-game": game.game_id},
           el("td", {}, link, el("span", {class: "muted", text: ` ${game.mode}`})),
           el("td", {"data-label": "players", text: game.players.join(", ")}),
-          el("td", {"data-label": "status", text: game.status}),
+          el("td", {"data-label": "status"}, game.status, ...tableLink(game)),
           el("td", {"data-label": "winners", text: (game.winners || []).join(", ") || "-"}),
           el("td", {"data-label": "started", text: (game.created_at || "").slice(0, 16).replace("T", " ")})));
       }
