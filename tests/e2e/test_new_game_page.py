@@ -290,3 +290,27 @@ def test_no_token_reaches_the_access_log(server: Server, access_log: Path) -> No
     assert '"path": "/new"' in text or '"path":"/new"' in text
     leaked = [token for token in TOKENS if token in text]
     assert leaked == []
+
+
+def test_a_seat_s_link_opens_its_table_on_another_phone(browser: Any, server: Server) -> None:
+    """From the New game page to the table: the link made for a seat, opened on another device,
+    makes that device the seat, with the token gone from the address and kept on the device."""
+    page = _open(browser, server, PHONE)
+    _choose_ruleset(page, "province")
+    _name_players(page, ["Ann", "Ben"])
+    created = _create(page)
+    link = page.locator('#link-list li[data-seat="B"] a.table-link').inner_text()
+    phone = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    table = local_page(browser, server, PHONE, phone)
+    table.goto(link)
+    table.wait_for_selector("body.ready")
+    assert table.locator("#who").inner_text() == "Ben (B)"
+    assert table.evaluate("document.body.dataset.role") == "seat"
+    assert "#" not in table.url and created["seat_tokens"]["B"] not in table.url
+    stored = table.evaluate(f"localStorage.getItem('chronicle-table:{created['game_id']}')")
+    assert stored == created["seat_tokens"]["B"]
+    table.reload()  # the device keeps the seat without the link
+    table.wait_for_selector("body.ready")
+    assert table.locator("#who").inner_text() == "Ben (B)"
+    phone.close()
+    page.close()
