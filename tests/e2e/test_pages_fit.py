@@ -45,6 +45,7 @@ PAGES = [
     Page("rulebooks", lambda g: "/rulebook", "body.ready"),
     Page("schema", lambda g: "/schema", "h2"),
     Page("new-game", lambda g: "/new", "body[data-ready]"),
+    Page("player", lambda g: "/player/Bot%20p1", "body.ready"),
 ]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
