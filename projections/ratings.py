@@ -10,7 +10,7 @@ filters the stored ratings cannot answer. Both go through `rate`, so they agree 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -66,11 +66,25 @@ def rate(
     ]
 
 
+def history(
+    games: Iterable[GameStatistics], across: bool = False
+) -> Iterator[tuple[GameStatistics, list[PlayerRating]]]:
+    """Each of `games` (in finishing order) with the ratings of its players just after it (a
+    player's rating over time: projections/player_record.py); a game that rates nobody
+    comes with none."""
+    current: dict[str, PlayerRating] = {}
+    for stats in games:
+        rated = rate(current, stats, across)
+        for rating in rated:
+            current[rating.player] = rating
+        yield stats, rated
+
+
 def replay(games: Iterable[GameStatistics], across: bool = False) -> list[PlayerRating]:
     """The ratings after `games` (in finishing order), each player in order of first rating."""
     current: dict[str, PlayerRating] = {}
-    for stats in games:
-        for rating in rate(current, stats, across):
+    for _, rated in history(games, across):
+        for rating in rated:
             current[rating.player] = rating
     return list(current.values())
 

@@ -24,6 +24,17 @@ const Chronicle = (() => {
     return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": name || "table"}, table);
   }
 
+  // A player's name links to the player's page (/player/{name}); names joined with commas.
+  function playerLink(name) {
+    return el("a", {href: `/player/${encodeURIComponent(name)}`, class: "player-link", text: name});
+  }
+
+  function playerLinks(names) {
+    const links = [];
+    names.forEach((name, i) => { if (i) links.push(", "); links.push(playerLink(name)); });
+    return links;
+  }
+
   function svg(tag, attrs = {}) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
     for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -128,9 +139,9 @@ const Chronicle = (() => {
         const link = el("a", {href: `/view/${game.game_id}`, text: `${game.ruleset} ${game.game_id.slice(0, 8)}`});
         body.append(el("tr", {"data-game": game.game_id},
           el("td", {}, link, el("span", {class: "muted", text: ` ${game.mode}`})),
-          el("td", {"data-label": "players", text: game.players.join(", ")}),
+          el("td", {"data-label": "players"}, ...playerLinks(game.players)),
           el("td", {"data-label": "status"}, game.status, ...tableLink(game)),
-          el("td", {"data-label": "winners", text: (game.winners || []).join(", ") || "-"}),
+          el("td", {"data-label": "winners"}, ...((game.winners || []).length ? playerLinks(game.winners) : ["-"])),
           el("td", {"data-label": "started", text: (game.created_at || "").slice(0, 16).replace("T", " ")})));
       }
       document.getElementById("empty").hidden = list.games.length > 0;
@@ -466,6 +477,9 @@ const Chronicle = (() => {
       const action = keys[event.key];
       if (action) { event.preventDefault(); action(); }
     });
+    api(`/games/${gameId}`, state.token).then((detail) => {
+      $("seats").replaceChildren("Players: ", ...playerLinks(Object.values(detail.seats)));
+    }, () => {});
     await loadEvents();
     await go(1);
     await loadChart();
@@ -485,6 +499,8 @@ const Chronicle = (() => {
     return Number.isInteger(value) ? String(value) : value.toFixed(2);
   }
 
+  const PLAYER_COLUMNS = new Set(["player", "opponent"]);  // the columns that name one player
+
   function drawStatsTable(table, target) {
     target = target || el("table", {class: "grid"});
     target.replaceChildren();
@@ -494,7 +510,9 @@ const Chronicle = (() => {
     const body = el("tbody");
     for (const row of table.rows) {
       body.append(el("tr", {"data-key": String(row[table.key])}, ...table.columns.map((c) =>
-        el("td", {text: formatCell(row[c.id], c.kind), class: c.kind === "text" ? "" : "num"}))));
+        PLAYER_COLUMNS.has(c.id) && row[c.id]
+          ? el("td", {}, playerLink(String(row[c.id])))
+          : el("td", {text: formatCell(row[c.id], c.kind), class: c.kind === "text" ? "" : "num"}))));
     }
     target.append(body);
     return target;

@@ -48,6 +48,7 @@ PAGES = [
     Page("table-watching", lambda g: f"/table/{g['dominations']}", "body.ready"),
     Page("table-recorder", lambda g: f"/table/{g['province']}#token={g['province-recorder']}", "body.ready"),
     Page("table-seat", lambda g: f"/table/{g['dominations']}#token={g['dominations-seat']}", "body.ready"),
+    Page("player", lambda g: "/player/Bot%20p1", "body.ready"),
 ]
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 

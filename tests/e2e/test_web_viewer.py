@@ -126,7 +126,7 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
 
     page = local_page(browser, server)
     page.goto(f"{server.url}/")
-    page.locator(f'tr[data-game="{game_id}"] a').click()
+    page.locator(f'tr[data-game="{game_id}"] a[href^="/view/"]').click()
     page.wait_for_selector("body.ready")
     shot(page, "dominion-first")
     last = int(page.locator("#of").inner_text().removeprefix("of "))
