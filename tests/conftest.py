@@ -40,6 +40,8 @@ GRACE = 10.0  # seconds a thread left running gets to finish before its store go
 # own order, so its module-scoped fixtures are still set up once.
 SLOW_FIRST = (
     "tests/contract/test_rulesets.py",
+    "tests/e2e/test_table_page.py",
+    "tests/e2e/test_pages_fit.py",
     "tests/cli/test_stats.py",
     "tests/unit/dominations/test_dominations_playouts.py",
     "tests/cli/test_simulate_and_audit.py",
