@@ -101,15 +101,15 @@ const ChronicleBoards = (() => {
       g.append(node("circle", {cx: 13, cy: CARD_H - 13, r: 10, fill: "#f2c94c", stroke: "#8a6d00"}));
       g.append(node("text", {x: 13, y: CARD_H - 9.5, "text-anchor": "middle", fill: "#111", "font-size": 11, class: "cost"}, card.cost.slice(1)));
     } else if (card.cost) {  // a debt cost, a building's labour and coins: as written
-      g.append(fitted({x: 5, y: CARD_H - 22, fill: "#111", "font-weight": "600", class: "cost"}, card.cost, CARD_W - 10, 10));
+      g.append(fitted({x: CARD_W / 2, y: 74, "text-anchor": "middle", fill: "#111", "font-weight": "600", class: "cost"}, card.cost, CARD_W - 10, 10));
     }
     if (card.count !== null && card.count !== undefined) {
       g.append(node("rect", {x: CARD_W - 24, y: CARD_H - 22, width: 20, height: 17, rx: 8, fill: "#1d232a"}));
       g.append(node("text", {x: CARD_W - 14, y: CARD_H - 9.5, "text-anchor": "middle", fill: "#fff", "font-size": 11, class: "count"}, String(card.count)));
     }
     if (card.tokens) g.append(fitted({x: CARD_W / 2, y: 62, "text-anchor": "middle", fill: "#7a1f1f", "font-weight": "600"}, card.tokens, CARD_W - 8, 10));
-    card.owners.forEach((seat, i) => g.append(node("circle", {cx: CARD_W - 10 - i * 13, cy: CARD_H - 12, r: 5.5,
-      fill: seatColour(seats, seat), stroke: i === 0 ? "#000" : "#fff", "stroke-width": i === 0 ? 1.5 : 1})));
+    card.owners.forEach((seat, i) => g.append(node("circle", {cx: 10 + i * 13, cy: CARD_H - 6, r: 4.5,
+      fill: seatColour(seats, seat), stroke: i === 0 ? "#000" : "#fff", "stroke-width": i === 0 ? 1.5 : 1, class: "owner"})));
     g.append(node("title", {}, [card.name, card.cost, card.types.join(" "), card.count !== null ? `${card.count} left` : "",
       card.tokens, card.owners.map((s) => (seats || {})[s] || s).join(", ")].filter(Boolean).join(" · ")));
     return g;
@@ -262,7 +262,7 @@ const ChronicleBoards = (() => {
       drawing.append(g);
     }
     return figure(section, drawing, [...seatLegend(seats), ["#bcaaa4", "barbarians", "round"], ["#ffca28", "city"],
-      ["#fff", "thick ring: a homeland", "round"], ["#fff", "red dashes: the battle", "round"]]);
+      ["#fff", "thick ring: a homeland", "round"], ["#d32f2f", "red dashes: the battle", "round"]]);
   }
 
   // ---- a board of triangular tiles (Dominations) ---------------------------------------------

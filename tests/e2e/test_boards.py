@@ -81,8 +81,10 @@ OVERFLOWS = """() => {
     for (const part of drawing.querySelectorAll("g, polygon, text")) {
       const r = part.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
-      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1)
-        out.push(`${drawing.dataset.section || "?"} ${part.tagName} ${part.dataset.key || part.textContent.slice(0, 20)}`);
+      const out_x = r.left < box.left - 1 || r.right > box.right + 1;
+      const out_y = r.top < box.top - 1 || r.bottom > box.bottom + 1;
+      const name = part.dataset.key || part.textContent.slice(0, 20);
+      if (out_x || out_y) out.push(`${drawing.dataset.section || "?"} ${part.tagName} ${name}`);
     }
   }
   return out;
