@@ -196,7 +196,8 @@ def _short(value: Any) -> str:
 def changes(before: Picture | None, after: Picture) -> set[str]:
     """Keys of what differs from `before` to `after`: `fact:<label>`, `<section>/<row>/<column
     index>` for a table cell (and `<section>/<row>` for a new row), `<section>/<key>` for a drawn
-    part: a tile, a zone of cards, a space of a cycle, a region of a map."""
+    part: a tile, a zone of cards, a space of a cycle, a region of a map; and in a zone that was
+    there before, `<section>/<zone>/<card>` for each card that is new or differs."""
     if before is None:
         return set()
     out: set[str] = set()
@@ -216,8 +217,16 @@ def changes(before: Picture | None, after: Picture) -> set[str]:
                     if i >= len(was.cells) or was.cells[i] != cell:
                         out.add(f"{section.id}/{row.key}/{i}")
         else:
-            was = _parts(old) if old is not None and type(old) is type(section) else {}
-            out |= {f"{section.id}/{key}" for key, part in _parts(section).items() if was.get(key) != part}
+            parts = _parts(old) if old is not None and type(old) is type(section) else {}
+            for key, part in _parts(section).items():
+                was_part = parts.get(key)
+                if was_part == part:
+                    continue
+                out.add(f"{section.id}/{key}")
+                if isinstance(part, Zone) and isinstance(was_part, Zone):
+                    # which cards of a changed zone changed: a supply pile's count, a new card
+                    before_cards = {c.key: c for c in was_part.cards}
+                    out |= {f"{section.id}/{key}/{c.key}" for c in part.cards if before_cards.get(c.key) != c}
     return out
 
 

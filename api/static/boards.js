@@ -148,19 +148,26 @@ const ChronicleBoards = (() => {
     const height = y + rowH + 2;
     const counts = section.zones.map((z) => `${z.label}: ${z.cards.length ? z.cards.map((c) => c.name).join(", ") : ""}` +
       `${z.backs ? `${z.cards.length ? ", " : ""}${z.backs} face down` : ""}${z.pile ? ` (${z.size === null ? "?" : z.size} in the pile)` : ""}`);
-    const drawing = svgBox(inner, height, `${section.title}. ${counts.join(". ")}`, section);
+    const drawing = svgBox(`-4 -4 ${inner + 8} ${height + 8}`, null, `${section.title}. ${counts.join(". ")}`, section);
     if (section.note) drawing.append(node("text", {x: 0, y: 11, "font-size": 11, fill: "#555"}, section.note));
     for (const {zone, x: zx, y: zy, perRow} of placed) {
       const g = node("g", {class: `zone${changed.has(`${section.id}/${zone.key}`) ? " changed" : ""}`, "data-key": zone.key});
       const w = Math.min(zoneWidth(zone), inner);
-      if (changed.has(`${section.id}/${zone.key}`)) {
+      const cardMarked = zone.cards.some((c) => changed.has(`${section.id}/${zone.key}/${c.key}`));
+      if (changed.has(`${section.id}/${zone.key}`) && !cardMarked) {
         g.append(node("rect", {x: zx - 2, y: zy - 1, width: w + 4, height: LABEL_H + Math.ceil(Math.max(1, zone.cards.length) / perRow) * (CARD_H + GAP) + 2,
           rx: 6, fill: CHANGED, "fill-opacity": 0.35, stroke: CHANGED, "stroke-width": 2, class: "changed-mark"}));
       }
       const sizeText = zone.pile ? ` · ${zone.size === null ? "?" : zone.size}` : "";
       g.append(node("text", {x: zx, y: zy + 11, "font-size": 11, "font-weight": "600", fill: "#333"}, zone.label + sizeText));
       zone.cards.forEach((card, i) => {
-        g.append(drawCard(card, zx + (i % perRow) * (CARD_W + GAP), zy + LABEL_H + Math.floor(i / perRow) * (CARD_H + GAP), seats));
+        const drawn = drawCard(card, zx + (i % perRow) * (CARD_W + GAP), zy + LABEL_H + Math.floor(i / perRow) * (CARD_H + GAP), seats);
+        if (changed.has(`${section.id}/${zone.key}/${card.key}`)) {  // this card changed: ringed
+          drawn.classList.add("changed");
+          drawn.insertBefore(node("rect", {x: -2, y: -2, width: CARD_W + 4, height: CARD_H + 4, rx: 7, fill: CHANGED,
+            "fill-opacity": 0.5, stroke: CHANGED, "stroke-width": 3, class: "changed-mark"}), drawn.firstChild);
+        }
+        g.append(drawn);
       });
       let bx = zx + (zone.cards.length ? Math.min(zone.cards.length, perRow) * (CARD_W + GAP) : 0);
       for (let i = 0; i < zone.backs; i += 1) g.append(drawBack(bx + i * 16, zy + LABEL_H));
@@ -176,7 +183,9 @@ const ChronicleBoards = (() => {
       drawing.append(g);
     }
     const owners = new Set(section.zones.flatMap((z) => z.cards.flatMap((c) => c.owners)));
-    return figure(section, drawing, owners.size ? [...seatLegend(picture.seats, owners), ["#fff", "outlined: built first", "round"]] : []);
+    if (owners.size) return figure(section, drawing, [...seatLegend(picture.seats, owners), ["#fff", "outlined: built first", "round"]]);
+    const types = [...new Set(section.zones.flatMap((z) => z.cards.flatMap((c) => c.types)))].filter((t) => TYPE_COLOURS[t]);
+    return figure(section, drawing, section.seat ? [] : types.map((t) => [TYPE_COLOURS[t], t]));
   }
 
   // ---- a cycle of spaces (Province's work cycle) ---------------------------------------------

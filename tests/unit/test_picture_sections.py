@@ -86,6 +86,9 @@ def test_a_step_names_the_zone_it_changed() -> None:
     after = picture_of("dominion", _dominion(["Copper", "Witch"]), NAMES)
     changed = changes(before, after)
     assert "seat-p1/hand" in changed
+    assert not any(c.startswith("seat-p1/hand/") for c in changed)  # a card left: the zone is marked
+    gold = changes(before, picture_of("dominion", _dominion(["Copper", "Witch", "Gold"]), NAMES))
+    assert {c for c in gold if c.startswith("seat-p1/")} == {"seat-p1/hand", "seat-p1/hand/h2"}
     assert not any(c.startswith("seat-p2/") or c.startswith("table/") for c in changed)
 
 
@@ -106,7 +109,7 @@ def _province(board: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_province_work_cycle_runs_in_its_loop_order_with_its_pieces() -> None:
     ids = [s.id for s in PROVINCE.spaces]
-    board = {sid: {} for sid in reversed(ids)}
+    board: dict[str, dict[str, Any]] = {sid: {} for sid in reversed(ids)}
     board[ids[0]] = {"green": 2, "sailors": {"p2": 1}}
     board[ids[1]] = {"camp": True}
     picture = picture_of("province", _province(board), NAMES)

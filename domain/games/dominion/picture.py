@@ -182,13 +182,16 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
         _card(m, m, tokens=f"{landmark_vp[m]} VP" if m in landmark_vp else "")
         for m in view.get("landmarks") or ()
     )
-    table_zones = (Zone("supply", "Supply", supply_cards),)
+    table_zones: tuple[Zone, ...] = (Zone("supply", "Supply", supply_cards),)
     if landscapes:
         table_zones += (Zone("landscapes", "Events and Landmarks", landscapes),)
     table_zones += (Zone("trash", "Trash", _face_up(view.get("trash"), "t")),)
     drawn: tuple[Section, ...] = (
         Cards(
-            "table", "Supply", table_zones, replaces=("supply", "landscapes") if landscapes else ("supply",)
+            "table",
+            "Supply and trash",
+            table_zones,
+            replaces=("supply", "landscapes") if landscapes else ("supply",),
         ),
         *(_seat_cards(seat, p, names, current) for seat, p in players.items()),
     )
