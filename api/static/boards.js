@@ -159,7 +159,9 @@ const ChronicleBoards = (() => {
           rx: 6, fill: CHANGED, "fill-opacity": 0.35, stroke: CHANGED, "stroke-width": 2, class: "changed-mark"}));
       }
       const sizeText = zone.pile ? ` · ${zone.size === null ? "?" : zone.size}` : "";
-      g.append(node("text", {x: zx, y: zy + 11, "font-size": 11, "font-weight": "600", fill: "#333"}, zone.label + sizeText));
+      if (zone.label !== section.title || sizeText) {  // the caption says it already
+        g.append(node("text", {x: zx, y: zy + 11, "font-size": 11, "font-weight": "600", fill: "#333"}, zone.label + sizeText));
+      }
       zone.cards.forEach((card, i) => {
         const drawn = drawCard(card, zx + (i % perRow) * (CARD_W + GAP), zy + LABEL_H + Math.floor(i / perRow) * (CARD_H + GAP), seats);
         if (changed.has(`${section.id}/${zone.key}/${card.key}`)) {  // this card changed: ringed
@@ -195,15 +197,18 @@ const ChronicleBoards = (() => {
     const n = section.spaces.length;
     const size = 320, r = n > 1 ? 105 : 0, cx = size / 2, cy = size / 2 + 4;
     const summary = section.spaces.map((s) => `${s.label} (${s.gives}): ${s.pieces.map((p) => `${p.count} ${p.kind}${p.seat ? ` of ${seats[p.seat] || p.seat}` : ""}`).join(", ") || "empty"}`);
-    const drawing = svgBox(size, size + 8, `${section.title}, in order: ${summary.join("; then ")}`, section);
-    drawing.append(node("defs", {}));
-    drawing.firstChild.append(Object.assign(node("marker", {id: `arrow-${section.id}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse"})));
-    drawing.firstChild.firstChild.append(node("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}));
     const at = section.spaces.map((_, i) => {
       const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
       return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
     });
     const R = 58;
+    // the box: every space's circle and its changed ring, and no more
+    const ys = at.map(([, y]) => y);
+    const top = Math.min(...ys) - R - 6, bottom = Math.max(...ys) + R + 6;
+    const drawing = svgBox(`0 ${top} ${size} ${bottom - top}`, null, `${section.title}, in order: ${summary.join("; then ")}`, section);
+    drawing.append(node("defs", {}));
+    drawing.firstChild.append(Object.assign(node("marker", {id: `arrow-${section.id}`, viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse"})));
+    drawing.firstChild.firstChild.append(node("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#555"}));
     at.forEach(([x1, y1], i) => {  // the arrows, space to next space
       if (n < 2) return;
       const [x2, y2] = at[(i + 1) % n];
@@ -299,7 +304,7 @@ const ChronicleBoards = (() => {
     const width = (right - left) * w + 2 * pad, height = (bottom - top) * h + 2 * pad;
     const drawing = node("svg", {viewBox: `${-pad} ${-pad} ${width} ${height}`, role: "img", class: "board-svg",
       "aria-label": `${section.title}: ${section.tiles.length} tiles placed, ${section.tiles.filter((t) => t.owner).length} with a city`,
-      style: `max-width:${width}px`});
+      style: `max-width:${Math.round(width * 1.6)}px`});
     const seatList = Object.keys(seats);
     for (const tile of section.tiles) {
       const x = (tile.col - left) * w, y = (tile.row - top) * h;

@@ -214,7 +214,7 @@ def test_what_a_step_changed_is_marked_on_the_board(
         game_id = finished[ruleset]
         last = httpx.get(f"{server.url}/games/{game_id}").json()["version"]
         found: list[tuple[bool, int, str, str]] = []  # (no battle on the map, version, section, key)
-        for version in range(max(2, last - (40 if ruleset == "dynasties" else 6)), last + 1):
+        for version in range(max(2, last - 8), last + 1):
             picture = _picture(server, game_id, version)
             ids = {s["id"] for s in picture["sections"] if s["type"] in drawn_kinds}
             marked = [c for c in picture["changed"] if c.split("/")[0] in ids]
