@@ -158,7 +158,7 @@ const Chronicle = (() => {
     }
     const tableView = localStorage.getItem(TABLE_VIEW_KEY) === "1";
     const toggle = el("button", {type: "button", class: "table-view", "aria-pressed": String(tableView),
-      text: tableView ? "board view" : "table view", "aria-label": tableView ? "show the boards" : "show the tables"});
+      text: "table view"});  // pressed: the tables show instead of the boards
     toggle.addEventListener("click", () => {
       localStorage.setItem(TABLE_VIEW_KEY, tableView ? "0" : "1");
       drawPicture(target, shown);
