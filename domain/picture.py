@@ -2,8 +2,11 @@
 
 A game package's `picture` module turns a *view* (the answer of `ruleset.view(state, viewer)`,
 already redacted by the one redaction, domain/reading.py) into a `Picture`: a headline, a few
-facts, and sections that are either tables (rows of cells) or a board of placed tiles. The
-terminal replay and the web viewer draw the same picture, each its own way. Because a picture
+facts, and sections: tables (rows of cells), a board of placed tiles, cards laid out in zones,
+a cycle of spaces with pieces on them, or a map of regions and borders. A drawn section names
+the tables it `replaces` (they say the same thing), so the web viewer can draw it instead and
+keep the tables behind a toggle. The terminal replay and the web viewer draw the same picture,
+each its own way. Because a picture
 is computed from the view alone (plus the public rules data and the seats' names), it can never
 show more than the view does: two states one viewer cannot tell apart give it one picture.
 

@@ -7,6 +7,10 @@ area, set-aside cards and Durations, deck and discard sizes (when the view gives
 `?`: by the table rule of dominion.md 6.5 a seat counts its own piles and another seat's only
 under the `open_counts` variant), the discard pile's top card, VP tokens and debt. A hand the
 viewer may not see is never more than its size here, because the view never lists it.
+
+The same is drawn as cards (domain/picture.py `Cards`): the Supply, Events and Landmarks and
+the trash in one section, and a section per seat (hand, play area, deck and discard piles),
+each card with its cost and types from the card data; a hidden hand is its size in backs.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ block, its neighbours on the standard map), each player's VT, homeland and stand
 phase and turn order, the draw and discard pile sizes, and the battle in progress: both sides'
 strength, hand size, face-up card and cards as the view shows them (another side's hidden
 cards read `??`), with the result once it is known.
+
+On the standard map the provinces are also a `Map` for drawing: each at its committed place
+(layout.py), its borders as edges, the province fought over now marked `battle`.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ builder of a building, who scores its first-builder bonus), claimed goals and sa
 row (the revealed goal, how many lie face down, the removed ones), the Lender coin, the
 Harbor's ships and master, and the coin supply. The face-down goals are listed only when the
 view lists them (the omniscient viewer of a digital game).
+
+For drawing, the work cycle is also a `Cycle` (its spaces in loop order from the placement
+space, with their pieces) and the buildings are cards with their builders.
 """
 
 from __future__ import annotations
