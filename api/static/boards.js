@@ -269,7 +269,7 @@ const ChronicleBoards = (() => {
       const words = [n.owner ? String(n.armies) : "", n.rebels ? `R${n.rebels}` : ""].filter(Boolean).join(" ");
       if (words) g.append(node("text", {x: n.x, y: n.y + 11, "text-anchor": "middle", "font-size": 32, "font-weight": "700", fill: n.owner ? "#fff" : "#6d1b1b"}, words));
       if (n.marks.includes("blocked")) g.append(node("line", {x1: n.x - 28, y1: n.y - 28, x2: n.x + 28, y2: n.y + 28, stroke: "#000", "stroke-width": 5}));
-      const label = fitted({x: n.x, y: n.y + 70, "text-anchor": "middle", fill: "#1d232a", "font-weight": "600", stroke: "#fff", "stroke-width": 6, "paint-order": "stroke"}, n.label, 140, 28);
+      const label = fitted({x: n.x, y: n.y + 70, "text-anchor": "middle", fill: "#1d232a", "font-weight": "600", stroke: "#fff", "stroke-width": 6, "paint-order": "stroke"}, n.label, 124, 26);
       g.append(label);
       g.append(node("title", {}, `${n.label}: ${n.owner ? `${seats[n.owner] || n.owner}, ${n.armies} armies` : "nobody's"}` +
         `${n.rebels ? `, ${n.rebels} rebels` : ""}${n.marks.length ? ` (${n.marks.join(", ")})` : ""}`));

@@ -163,6 +163,17 @@ def test_the_committed_map_layout_keeps_every_province_apart_and_inside_its_box(
     assert all(0 <= x <= 1000 and 0 <= y <= 1000 for x, y in LAYOUT.values())
     closest = min(math.dist(a, b) for a, b in itertools.combinations(LAYOUT.values(), 2))
     assert closest >= 149
+    # no border runs across a province it does not touch
+    for a, b in {tuple(sorted((p.id, n))) for p in DEFAULT_MAP.provinces for n in p.adjacent}:
+        for other, at in LAYOUT.items():
+            if other not in (a, b):
+                assert _to_segment(at, LAYOUT[a], LAYOUT[b]) >= 59, (other, a, b)
+
+
+def _to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
 
 
 def _text(picture: Picture, changed: set[str] | None = None) -> str:
