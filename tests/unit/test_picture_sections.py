@@ -81,6 +81,15 @@ def test_a_dominion_hand_the_view_lists_is_cards_and_one_it_does_not_is_backs() 
     assert '"type":"cards"' in encoded and "hand_count" not in encoded
 
 
+def test_dominion_events_and_landmarks_are_cards_with_their_cost_and_tokens() -> None:
+    view = _dominion() | {"events": ["Annex"], "landmarks": ["Arena"], "landmark_vp": {"Arena": 6}}
+    table = _cards(picture_of("dominion", view, NAMES), "table")
+    annex, arena = _zone(table, "landscapes").cards
+    assert (annex.cost, annex.types) == ("8D", ("Event",))
+    assert (arena.cost, arena.types, arena.tokens) == ("", ("Landmark",), "6 VP")
+    assert table.replaces == ("supply", "landscapes")
+
+
 def test_a_step_names_the_zone_it_changed() -> None:
     before = picture_of("dominion", _dominion(), NAMES)
     after = picture_of("dominion", _dominion(["Copper", "Witch"]), NAMES)
