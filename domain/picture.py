@@ -2,8 +2,11 @@
 
 A game package's `picture` module turns a *view* (the answer of `ruleset.view(state, viewer)`,
 already redacted by the one redaction, domain/reading.py) into a `Picture`: a headline, a few
-facts, and sections that are either tables (rows of cells) or a board of placed tiles. The
-terminal replay and the web viewer draw the same picture, each its own way. Because a picture
+facts, and sections: tables (rows of cells), a board of placed tiles, cards laid out in zones,
+a cycle of spaces with pieces on them, or a map of regions and borders. A drawn section names
+the tables it `replaces` (they say the same thing), so the web viewer can draw it instead and
+keep the tables behind a toggle. The terminal replay and the web viewer draw the same picture,
+each its own way. Because a picture
 is computed from the view alone (plus the public rules data and the seats' names), it can never
 show more than the view does: two states one viewer cannot tell apart give it one picture.
 
@@ -60,7 +63,99 @@ class Board(msgspec.Struct, frozen=True, tag="board"):
     tiles: tuple[Tile, ...]
 
 
-Section = Table | Board
+class Card(msgspec.Struct, frozen=True):
+    """One card (or card-like piece: a building) face up: its name, cost as printed, `types`
+    (drawn as colour bands), `count` left in its pile (a supply pile), `tokens` lying on it,
+    `owners` the seats that hold it (a Province building: its builders, the first one first)."""
+
+    key: str
+    name: str
+    cost: str = ""
+    types: tuple[str, ...] = ()
+    count: int | None = None
+    tokens: str = ""
+    owners: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
+
+
+class Zone(msgspec.Struct, frozen=True):
+    """A place cards lie: the `cards` the view shows face up, `backs` cards the viewer sees only
+    the backs of (another seat's hand: the view gives its size, never its cards), and `size`
+    for a pile of which at most the top shows (a deck, a discard pile; None: the view does not
+    say how many)."""
+
+    key: str
+    label: str
+    cards: tuple[Card, ...] = ()
+    backs: int = 0
+    size: int | None = None
+    pile: bool = False
+    marks: tuple[str, ...] = ()
+
+
+class Cards(msgspec.Struct, frozen=True, tag="cards"):
+    """Cards laid out in zones (a supply, one seat's hand, play area and piles). `seat` names
+    the seat the zones belong to; `replaces` the tables of the same picture that say the same
+    thing (a viewer that draws this section may leave them out)."""
+
+    id: str
+    title: str
+    zones: tuple[Zone, ...]
+    seat: str | None = None
+    note: str = ""
+    replaces: tuple[str, ...] = ()
+
+
+class Piece(msgspec.Struct, frozen=True):
+    """Pieces of one kind on a space: `kind` (a worker's colour or a named piece), whose."""
+
+    kind: str
+    count: int = 1
+    seat: str | None = None
+
+
+class Space(msgspec.Struct, frozen=True):
+    key: str
+    label: str
+    gives: str = ""
+    pieces: tuple[Piece, ...] = ()
+    marks: tuple[str, ...] = ()
+
+
+class Cycle(msgspec.Struct, frozen=True, tag="cycle"):
+    """Spaces in a loop, in cycle order (each one's next is the one after, the last's the first)."""
+
+    id: str
+    title: str
+    spaces: tuple[Space, ...]
+    replaces: tuple[str, ...] = ()
+
+
+class Node(msgspec.Struct, frozen=True):
+    """A region of a map at (`x`, `y`) in a 1000 x 1000 box (y down): who holds it and with
+    what. `marks`: `city`, `barbarian`, `battle` (fought over now), `blocked`, `homeland`."""
+
+    key: str
+    label: str
+    x: float
+    y: float
+    owner: str | None = None
+    armies: int = 0
+    rebels: int = 0
+    marks: tuple[str, ...] = ()
+
+
+class Map(msgspec.Struct, frozen=True, tag="map"):
+    """Regions as nodes and their borders as edges (pairs of node keys, each border once)."""
+
+    id: str
+    title: str
+    nodes: tuple[Node, ...]
+    edges: tuple[tuple[str, str], ...]
+    replaces: tuple[str, ...] = ()
+
+
+Section = Table | Board | Cards | Cycle | Map
 
 
 class Picture(msgspec.Struct, frozen=True):
@@ -103,7 +198,9 @@ def _short(value: Any) -> str:
 
 def changes(before: Picture | None, after: Picture) -> set[str]:
     """Keys of what differs from `before` to `after`: `fact:<label>`, `<section>/<row>/<column
-    index>` for a table cell (and `<section>/<row>` for a new row), `<section>/<tile>` for a tile."""
+    index>` for a table cell (and `<section>/<row>` for a new row), `<section>/<key>` for a drawn
+    part: a tile, a zone of cards, a space of a cycle, a region of a map; and in a zone that was
+    there before, `<section>/<zone>/<card>` for each card that is new or differs."""
     if before is None:
         return set()
     out: set[str] = set()
@@ -123,9 +220,31 @@ def changes(before: Picture | None, after: Picture) -> set[str]:
                     if i >= len(was.cells) or was.cells[i] != cell:
                         out.add(f"{section.id}/{row.key}/{i}")
         else:
-            tiles = {t.key: t for t in old.tiles} if isinstance(old, Board) else {}
-            out |= {f"{section.id}/{t.key}" for t in section.tiles if tiles.get(t.key) != t}
+            parts = _parts(old) if old is not None and type(old) is type(section) else {}
+            for key, part in _parts(section).items():
+                was_part = parts.get(key)
+                if was_part == part:
+                    continue
+                out.add(f"{section.id}/{key}")
+                if isinstance(part, Zone) and isinstance(was_part, Zone):
+                    # which cards of a changed zone changed: a supply pile's count, a new card
+                    before_cards = {c.key: c for c in was_part.cards}
+                    out |= {f"{section.id}/{key}/{c.key}" for c in part.cards if before_cards.get(c.key) != c}
     return out
+
+
+def _parts(section: Section) -> dict[str, Any]:
+    """A drawn section's parts by key, each compared whole: a changed zone, space, region or
+    tile is marked, not each card in it."""
+    if isinstance(section, Board):
+        return {t.key: t for t in section.tiles}
+    if isinstance(section, Cards):
+        return {z.key: z for z in section.zones}
+    if isinstance(section, Cycle):
+        return {s.key: s for s in section.spaces}
+    if isinstance(section, Map):
+        return {n.key: n for n in section.nodes}
+    return {}
 
 
 def to_builtins(picture: Picture, changed: set[str] | None = None) -> dict[str, Any]:

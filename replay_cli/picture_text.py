@@ -3,6 +3,10 @@
 Tables become Rich tables; a tile board becomes a character grid (a triangle for each tile,
 the owner's seat number and the city's level when a city stands on it). Cells a step changed
 are drawn on yellow; the player to act is bold; rows with hidden cards are dim.
+
+The drawn sections made for the browser (cards, a cycle of spaces, a map) say what tables of
+the same picture say; where those tables are there the terminal draws the tables, which read
+better in a terminal, and otherwise a drawn section as lines of text (`_text`).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from domain.picture import Board, Picture, Table, picture_of
+from domain.picture import Board, Cards, Cycle, Map, Picture, Table, picture_of
 from replay_cli.reading import Snapshot
 
 CHANGED = "black on yellow"
@@ -42,8 +46,12 @@ def render(picture: Picture, changed: Iterable[str] = (), width: int = WIDE) -> 
     for name, value in picture.facts:
         facts.add_row(name, Text(value, style=CHANGED if f"fact:{name}" in changed else ""))
     parts.append(facts)
+    tables = {s.id for s in picture.sections if isinstance(s, Table)}
     for section in picture.sections:
-        if isinstance(section, Board):
+        if isinstance(section, Cards | Cycle | Map):
+            if not section.replaces or not set(section.replaces) <= tables:
+                parts.append(_text(section, picture, changed))
+        elif isinstance(section, Board):
             parts.append(_board(section, picture, changed))
         elif width < WIDE and len(section.columns) > 4:
             parts.append(_paragraphs(section, changed))
@@ -125,3 +133,44 @@ def _board(section: Board, picture: Picture, changed: set[str]) -> RenderableTyp
         style="dim",
     )
     return Group(Text(section.title, style="bold underline"), *lines, legend)
+
+
+def _text(section: Cards | Cycle | Map, picture: Picture, changed: set[str]) -> RenderableType:
+    """A drawn section as lines: a zone of cards, a space of the cycle or a region of the map a
+    line, marked on yellow when the step changed it."""
+    lines: list[RenderableType] = [Text(section.title, style="bold underline")]
+
+    def line(key: str, text: str) -> None:
+        lines.append(Text(text, style=CHANGED if f"{section.id}/{key}" in changed else ""))
+
+    def who(seat: str | None) -> str:
+        return picture.seats.get(seat or "", seat or "-")
+
+    if isinstance(section, Cards):
+        if section.note:
+            lines.append(Text(section.note, style="dim"))
+        for zone in section.zones:
+            shown = [
+                c.name
+                + (f" x{c.count}" if c.count is not None else "")
+                + (f" [{c.tokens}]" if c.tokens else "")
+                for c in zone.cards
+            ]
+            if zone.backs:
+                shown.append(f"{zone.backs} face down")
+            if zone.pile:
+                shown.append(f"{'?' if zone.size is None else zone.size} in the pile")
+            line(zone.key, f"{zone.label}: {', '.join(shown) or '-'}")
+    elif isinstance(section, Cycle):
+        for space in section.spaces:
+            pieces = ", ".join(
+                f"{p.count} {p.kind}" + (f" of {who(p.seat)}" if p.seat else "") for p in space.pieces
+            )
+            line(space.key, f"{space.label} ({space.gives}): {pieces or '-'} ->")
+    else:
+        for node in section.nodes:
+            held = f"{who(node.owner)} x{node.armies}" if node.owner else "-"
+            extra = f", {node.rebels} rebels" if node.rebels else ""
+            marks = f" [{' '.join(node.marks)}]" if node.marks else ""
+            line(node.key, f"{node.label}: {held}{extra}{marks}")
+    return Group(*lines)

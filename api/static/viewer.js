@@ -4,7 +4,6 @@
 
 const Chronicle = (() => {
   const TOKEN_KEY = "chronicle-token";
-  const DOMAIN_COLOURS = {CRA: "#d9534f", TRA: "#f0ad4e", ART: "#b05fc4", SCI: "#3bb3c3", GOV: "#3f6fd1", REL: "#e8e2d0"};
   const SEAT_COLOURS = ["#2e7d32", "#c62828", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f"];
 
   function el(tag, attrs = {}, ...children) {
@@ -33,12 +32,6 @@ const Chronicle = (() => {
     const links = [];
     names.forEach((name, i) => { if (i) links.push(", "); links.push(playerLink(name)); });
     return links;
-  }
-
-  function svg(tag, attrs = {}) {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-    return node;
   }
 
   async function api(path, token) {
@@ -171,60 +164,9 @@ const Chronicle = (() => {
     return table;
   }
 
-  function drawBoard(section, seats, changed) {
-    const box = el("figure", {class: "tiles", "data-section": section.id});
-    box.append(el("figcaption", {text: section.title}));
-    if (!section.tiles.length) { box.append(el("p", {class: "muted", text: "no tiles yet"})); return box; }
-    const w = 26, h = 45;  // half a side, a row's height
-    const cols = section.tiles.map((t) => t.col), rows = section.tiles.map((t) => t.row);
-    const left = Math.min(...cols) - 1, top = Math.min(...rows);
-    const width = (Math.max(...cols) - left + 1) * w, height = (Math.max(...rows) - top + 1) * h;
-    const drawing = svg("svg", {viewBox: `0 0 ${width} ${height}`, width: String(width), height: String(height)});
-    const seatList = Object.keys(seats);
-    for (const tile of section.tiles) {
-      const x = (tile.col - left) * w, y = (tile.row - top) * h;
-      // the cell's vertices v0, v1, v2 (dominations-provinces.md 1.6)
-      const points = tile.shape === "up"
-        ? [[x - w, y + h], [x, y], [x + w, y + h]]
-        : [[x - w, y], [x + w, y], [x, y + h]];
-      const cx = x, cy = tile.shape === "up" ? y + h * 2 / 3 : y + h / 3;
-      const group = svg("g", {"data-key": tile.key});
-      group.append(svg("polygon", {
-        points: points.map((p) => p.join(",")).join(" "),
-        fill: DOMAIN_COLOURS[tile.centre] || "#ccc", "fill-opacity": "0.45",
-        stroke: changed.has(`${section.id}/${tile.key}`) ? "#ffd400" : "#333",
-        "stroke-width": changed.has(`${section.id}/${tile.key}`) ? "4" : "1"}));
-      (tile.corners || []).forEach((colour, k) => {
-        if (!colour) return;
-        const [px, py] = points[k];
-        group.append(svg("circle", {cx: String(px + (cx - px) * 0.3), cy: String(py + (cy - py) * 0.3), r: "5",
-          fill: DOMAIN_COLOURS[colour] || "#999", stroke: "#222"}));
-      });
-      if (tile.owner) {
-        const colour = SEAT_COLOURS[seatList.indexOf(tile.owner) % SEAT_COLOURS.length] || "#000";
-        group.append(svg("rect", {x: String(cx - 8), y: String(cy - 8), width: "16", height: "16", fill: colour, stroke: "#fff"}));
-        const level = svg("text", {x: String(cx), y: String(cy + 4), "text-anchor": "middle", fill: "#fff", "font-size": "11"});
-        level.textContent = String(tile.level);
-        group.append(level);
-      } else {
-        const label = svg("text", {x: String(cx), y: String(cy + 3), "text-anchor": "middle", "font-size": "8", fill: "#222"});
-        label.textContent = tile.label;
-        group.append(label);
-      }
-      const title = svg("title");
-      title.textContent = `${tile.key} ${tile.label}${tile.owner ? ` city of ${seats[tile.owner]} (level ${tile.level})` : ""}`;
-      group.append(title);
-      drawing.append(group);
-    }
-    box.append(drawing);
-    const legend = el("p", {class: "muted legend"});
-    for (const [name, colour] of Object.entries(DOMAIN_COLOURS)) {
-      legend.append(el("span", {class: "swatch", style: `background:${colour}`}), ` ${name} `);
-    }
-    seatList.forEach((seat, i) => legend.append(el("span", {class: "swatch", style: `background:${SEAT_COLOURS[i]}`}), ` ${seats[seat]} `));
-    box.append(legend);
-    return box;
-  }
+  // The boards (boards.js) replace the tables that say the same thing; "table view" shows the
+  // tables instead (kept for screen readers, and for whoever reads a table better).
+  const TABLE_VIEW_KEY = "chronicle-table-view";
 
   function drawPicture(target, shown) {
     const picture = shown.picture;
@@ -235,9 +177,30 @@ const Chronicle = (() => {
       if (changed.has(`fact:${name}`)) dd.classList.add("changed");
       facts.append(el("dt", {text: name}), dd);
     }
+    const tableView = localStorage.getItem(TABLE_VIEW_KEY) === "1";
+    const toggle = el("button", {type: "button", class: "table-view", "aria-pressed": String(tableView),
+      text: "table view"});  // pressed: the tables show instead of the boards
+    toggle.addEventListener("click", () => {
+      localStorage.setItem(TABLE_VIEW_KEY, tableView ? "0" : "1");
+      drawPicture(target, shown);
+    });
     const parts = [el("h2", {id: "headline", text: picture.headline}), facts];
+    const replaced = new Set();
+    const drawn = typeof ChronicleBoards === "undefined" ? [] : picture.sections.filter((s) => s.type !== "table");
+    for (const section of drawn) for (const id of section.replaces || []) replaced.add(id);
+    if (replaced.size) parts.push(toggle);
+    const width = target.clientWidth || document.documentElement.clientWidth;
     for (const section of picture.sections) {
-      parts.push(section.type === "board" ? drawBoard(section, picture.seats, changed) : scrolling(drawTable(section, changed), section.title));
+      if (section.type === "table") {
+        const table = scrolling(drawTable(section, changed), section.title);
+        if (replaced.has(section.id) && !tableView) table.hidden = true;
+        parts.push(table);
+        continue;
+      }
+      const board = typeof ChronicleBoards === "undefined" ? null : ChronicleBoards.draw(section, picture, changed, width);
+      if (!board) continue;
+      if (tableView && (section.replaces || []).length) board.hidden = true;
+      parts.push(board);
     }
     target.replaceChildren(...parts);
   }

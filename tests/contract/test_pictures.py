@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.picture import Board, Picture, Table, changes, picture_of
+from domain.picture import Board, Cards, Cycle, Map, Picture, Table, changes, picture_of
 from domain.ruleset import OMNISCIENT, PUBLIC, Actor, Command, Rejection, Viewer, all_rulesets
 from tests.contract.test_hidden_information import make_pair
 from tests.contract.twins import AT, AnyRuleset, _rng, answers, choose, config_for, start
@@ -69,7 +69,7 @@ def test_every_viewer_gets_a_well_formed_picture_at_every_step(ruleset: AnyRules
                     assert len({r.key for r in section.rows}) == len(section.rows), section.id
                     assert all(len(r.cells) == len(section.columns) for r in section.rows), section.id
                 else:
-                    assert isinstance(section, Board)
+                    _well_drawn(section, picture)
             # a picture is JSON both viewers draw
             assert msgspec.json.decode(msgspec.json.encode(picture), type=Picture) == picture
         omniscient = picture_of(ruleset.meta.id, ruleset.view(state, OMNISCIENT), names)
@@ -103,9 +103,33 @@ def test_a_viewer_sees_one_picture_of_games_it_cannot_tell_apart(
     assert compared > 0 and differing > 0
 
 
+def _well_drawn(section: Board | Cards | Cycle | Map, picture: Picture) -> None:
+    """A drawn section's parts have keys unique in it, a map's borders join its regions, and
+    the tables it replaces are in the picture (so the table view shows what it drew)."""
+    if isinstance(section, Board):
+        keys = [t.key for t in section.tiles]
+    elif isinstance(section, Cards):
+        keys = [z.key for z in section.zones]
+        for zone in section.zones:
+            assert len({c.key for c in zone.cards}) == len(zone.cards), (section.id, zone.key)
+            assert zone.backs >= 0 and (zone.size is None or zone.size >= 0)
+    elif isinstance(section, Cycle):
+        keys = [s.key for s in section.spaces]
+    else:
+        keys = [n.key for n in section.nodes]
+        assert all(a in keys and b in keys for a, b in section.edges), section.id
+    assert len(set(keys)) == len(keys), section.id
+    tables = {t.id for t in picture.sections if isinstance(t, Table)}
+    assert set(getattr(section, "replaces", ())) <= tables, section.id
+
+
 def _seat_row(picture: Picture, seat: str) -> tuple[str, ...]:
     table = next(s for s in picture.sections if isinstance(s, Table) and s.id == "players")
     return next(r for r in table.rows if r.key == seat).cells
+
+
+def _seat_cards(picture: Picture, seat: str) -> Cards:
+    return next(s for s in picture.sections if isinstance(s, Cards) and s.seat == seat)
 
 
 def test_dominion_shows_a_seat_its_own_hand_and_only_the_size_of_others() -> None:
@@ -122,6 +146,13 @@ def test_dominion_shows_a_seat_its_own_hand_and_only_the_size_of_others() -> Non
     public = picture_of("dominion", ruleset.view(state, PUBLIC), names)
     for seat in (me, other):
         assert _seat_row(public, seat)[1].endswith(" cards")
+    # drawn as cards: my hand face up, the other's only as many backs
+    mine, theirs = (
+        next(z for z in s.zones if z.key == "hand")
+        for s in (_seat_cards(picture, me), _seat_cards(picture, other))
+    )
+    assert [c.name for c in mine.cards] == hand and mine.backs == 0
+    assert theirs.cards == () and theirs.backs == view["players"][other]["hand_count"]
     # the omniscient picture lists the other hand, so the public one really leaves it out
     everything = picture_of("dominion", ruleset.view(state, OMNISCIENT), names)
     assert _seat_row(everything, other)[1] != _seat_row(public, other)[1]

@@ -7,6 +7,10 @@ area, set-aside cards and Durations, deck and discard sizes (when the view gives
 `?`: by the table rule of dominion.md 6.5 a seat counts its own piles and another seat's only
 under the `open_counts` variant), the discard pile's top card, VP tokens and debt. A hand the
 viewer may not see is never more than its size here, because the view never lists it.
+
+The same is drawn as cards (domain/picture.py `Cards`): the Supply, Events and Landmarks and
+the trash in one section, and a section per seat (hand, play area, deck and discard piles),
+each card with its cost and types from the card data; a hidden hand is its size in backs.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 
 from domain.games.dominion.data import DATA
 from domain.games.dominion.describe import count_text
-from domain.picture import Picture, Row, Table, cards, label, seat_labels
+from domain.picture import Card, Cards, Picture, Row, Section, Table, Zone, cards, label, seat_labels
 
 BASIC_ORDER = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
 
@@ -32,6 +36,55 @@ def _cost(name: str) -> str:
         coins, debt = card.cost
     text = f"${coins}" if coins or not debt else ""
     return f"{text} {debt}D".strip() if debt else text
+
+
+def _types(name: str) -> tuple[str, ...]:
+    card = DATA.cards.get(name)
+    if card is not None:
+        return card.types
+    if name in DATA.events:
+        return ("Event",)
+    return ("Landmark",) if name in DATA.landmarks else ()
+
+
+def _card(key: str, name: str, **more: Any) -> Card:
+    return Card(
+        key, name, _cost(name) if name in DATA.cards or name in DATA.events else "", _types(name), **more
+    )
+
+
+def _face_up(items: Any, prefix: str) -> tuple[Card, ...]:
+    return tuple(_card(f"{prefix}{i}", str(name)) for i, name in enumerate(items or ()))
+
+
+def _seat_cards(seat: str, p: Mapping[str, Any], names: Mapping[str, str], current: Any) -> Cards:
+    """One seat's cards as the view gives them: a hand the viewer may not see is its size in
+    backs; deck and discard are piles (their sizes when the view gives them), the discard's
+    top card face up when the view names it."""
+    hand = (
+        Zone("hand", "Hand", _face_up(p["hand"], "h"))
+        if "hand" in p
+        else Zone("hand", "Hand", backs=int(p.get("hand_count", 0)), marks=("hidden",))
+    )
+    lasting = tuple(_card(f"d{i}", str(d.get("card", "?"))) for i, d in enumerate(p.get("durations") or ()))
+    zones = [hand, Zone("play", "In play", _face_up(p.get("in_play"), "p") + lasting)]
+    if p.get("set_aside"):
+        zones.append(Zone("aside", "Set aside", _face_up(p["set_aside"], "a")))
+    deck, discard = p.get("deck_count"), p.get("discard_count")
+    top = p.get("discard_top")
+    zones.append(Zone("deck", "Deck", size=None if deck is None else int(deck), pile=True))
+    zones.append(
+        Zone(
+            "discard",
+            "Discard",
+            (_card("top", str(top)),) if top else (),
+            size=None if discard is None else int(discard),
+            pile=True,
+        )
+    )
+    note = f"{p.get('vp_tokens', 0)} VP tokens, {p.get('debt', 0)} debt"
+    who = label(names, seat) + (" (to play)" if seat == current else "")
+    return Cards(f"seat-{seat}", who, tuple(zones), seat=seat, note=note, replaces=("players",))
 
 
 def _count(p: Mapping[str, Any], key: str) -> str:
@@ -119,7 +172,35 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
         Row(m, (m, "Landmark", "-", f"{landmark_vp[m]} VP" if m in landmark_vp else "-"))
         for m in view.get("landmarks") or ()
     )
-    sections: tuple[Table, ...] = (
+    supply_cards = tuple(
+        _card(
+            pile,
+            str(tops.get(pile) or pile),
+            count=int(supply[pile]),
+            tokens=row.cells[3] if row.cells[3] != "-" else "",
+            marks=row.marks,
+        )
+        for pile, row in zip(order, supply_rows, strict=True)
+    )
+    landscapes = tuple(_card(e, e) for e in view.get("events") or ()) + tuple(
+        _card(m, m, tokens=f"{landmark_vp[m]} VP" if m in landmark_vp else "")
+        for m in view.get("landmarks") or ()
+    )
+    table_zones: tuple[Zone, ...] = (Zone("supply", "Supply", supply_cards),)
+    if landscapes:
+        table_zones += (Zone("landscapes", "Events and Landmarks", landscapes),)
+    table_zones += (Zone("trash", "Trash", _face_up(view.get("trash"), "t")),)
+    drawn: tuple[Section, ...] = (
+        Cards(
+            "table",
+            "Supply and trash",
+            table_zones,
+            replaces=("supply", "landscapes") if landscapes else ("supply",),
+        ),
+        *(_seat_cards(seat, p, names, current) for seat, p in players.items()),
+    )
+    sections: tuple[Section, ...] = (
+        *drawn,
         Table(
             "players",
             "Players",

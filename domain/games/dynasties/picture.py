@@ -5,6 +5,9 @@ block, its neighbours on the standard map), each player's VT, homeland and stand
 phase and turn order, the draw and discard pile sizes, and the battle in progress: both sides'
 strength, hand size, face-up card and cards as the view shows them (another side's hidden
 cards read `??`), with the result once it is known.
+
+On the standard map the provinces are also a `Map` for drawing: each at its committed place
+(layout.py), its borders as edges, the province fought over now marked `battle`.
 """
 
 from __future__ import annotations
@@ -12,11 +15,49 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from domain.games.dynasties.layout import LAYOUT
 from domain.games.dynasties.maps import DEFAULT_MAP
-from domain.picture import Picture, Row, Table, label, seat_labels
+from domain.picture import Map, Node, Picture, Row, Section, Table, label, seat_labels
 
 NAMES = {p.id: p.name for p in DEFAULT_MAP.provinces}
 ADJACENT = {p.id: p.adjacent for p in DEFAULT_MAP.provinces}
+BARBARIAN = {p.id for p in DEFAULT_MAP.provinces if p.barbarian}
+BORDERS = tuple(sorted({tuple(sorted((a, b))) for a, near in ADJACENT.items() for b in near}))
+
+
+def _map(view: Mapping[str, Any], battle_at: str | None, names: Mapping[str, str]) -> Map:
+    """The standard map at its committed layout (layout.py): each province with its holder,
+    armies, rebels and marks; the province fought over now is marked `battle`."""
+    homelands = {p.get("homeland") for p in view.get("players") or ()}
+    nodes = []
+    for pid, prov in (view.get("provinces") or {}).items():
+        if pid not in LAYOUT:
+            continue
+        x, y = LAYOUT[pid]
+        marks = tuple(
+            m
+            for m, on in (
+                ("city", prov.get("city")),
+                ("barbarian", pid in BARBARIAN),
+                ("homeland", pid in homelands),
+                ("blocked", prov.get("blocked_by")),
+                ("battle", pid == battle_at),
+            )
+            if on
+        )
+        nodes.append(
+            Node(
+                pid,
+                NAMES.get(pid, pid),
+                x,
+                y,
+                owner=prov.get("army_owner"),
+                armies=int(prov.get("armies") or 0),
+                rebels=int(prov.get("rebels") or 0),
+                marks=marks,
+            )
+        )
+    return Map("map", "Map", tuple(nodes), tuple((a, b) for a, b in BORDERS), replaces=("provinces",))
 
 
 def _side(role: str, side: Mapping[str, Any], names: Mapping[str, str]) -> Row:
@@ -92,10 +133,14 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
                 marks,
             )
         )
-    sections: tuple[Table, ...] = (
-        Table("players", "Players", ("player", "VT", "homeland", "standing"), player_rows),
-    )
     pending = view.get("pending")
+    battle_at = (
+        ((pending.get("battle") or {}).get("province"))
+        if pending and pending.get("kind") == "battle"
+        else None
+    )
+    sections: tuple[Section, ...] = (_map(view, battle_at, names),) if standard else ()
+    sections += (Table("players", "Players", ("player", "VT", "homeland", "standing"), player_rows),)
     if pending and pending.get("kind") == "battle":
         battle = pending.get("battle") or {}
         rows = (

@@ -6,6 +6,9 @@ builder of a building, who scores its first-builder bonus), claimed goals and sa
 row (the revealed goal, how many lie face down, the removed ones), the Lender coin, the
 Harbor's ships and master, and the coin supply. The face-down goals are listed only when the
 view lists them (the omniscient viewer of a digital game).
+
+For drawing, the work cycle is also a `Cycle` (its spaces in loop order from the placement
+space, with their pieces) and the buildings are cards with their builders.
 """
 
 from __future__ import annotations
@@ -15,7 +18,20 @@ from typing import Any
 
 from domain.games.province.data import DATA
 from domain.games.province.table_inputs import AWAITING_TEXT
-from domain.picture import Picture, Row, Table, label, seat_labels
+from domain.picture import (
+    Card,
+    Cards,
+    Cycle,
+    Picture,
+    Piece,
+    Row,
+    Section,
+    Space,
+    Table,
+    Zone,
+    label,
+    seat_labels,
+)
 
 BUILDINGS = {b.id: b for b in DATA.buildings}
 
@@ -32,6 +48,71 @@ def _workers(space: Mapping[str, Any], names: Mapping[str, str]) -> str:
         if n:
             parts.append(f"{n} sailor{'s' if n > 1 else ''} {label(names, seat)}")
     return ", ".join(parts) or "-"
+
+
+def _cycle_order() -> tuple[str, ...]:
+    """The work cycle's spaces from the placement space, each followed by its `next`."""
+    by_id = {s.id: s for s in DATA.spaces}
+    order = [DATA.placement_space]
+    while by_id[order[-1]].next != order[0] and len(order) < len(by_id):
+        order.append(by_id[order[-1]].next)
+    return tuple(order)
+
+
+def _pieces(space: Mapping[str, Any]) -> tuple[Piece, ...]:
+    out: list[Piece] = []
+    if space.get("green"):
+        out.append(Piece("green", int(space["green"])))
+    if space.get("camp"):
+        out.append(Piece("camp"))
+    if space.get("village"):
+        out.append(Piece("village"))
+    out += [Piece("sailor", int(n), str(seat)) for seat, n in (space.get("sailors") or {}).items() if n]
+    return tuple(out)
+
+
+def _drawn(view: Mapping[str, Any], players: Mapping[str, Any]) -> tuple[Section, ...]:
+    """The work cycle as a loop of spaces with their pieces, and the buildings as cards with
+    their builders (the first builder first)."""
+    board: Mapping[str, Any] = view.get("board") or {}
+    gives = {s.id: s.resource for s in DATA.spaces}
+    order = [sid for sid in _cycle_order() if sid in board] + [sid for sid in board if sid not in gives]
+    cycle = Cycle(
+        "cycle",
+        "Work cycle",
+        tuple(Space(sid, sid, gives.get(sid, ""), _pieces(board[sid])) for sid in order),
+        replaces=("board",),
+    )
+    out: tuple[Section, ...] = (cycle,)
+    if view.get("rules_data_version") != DATA.version:
+        return out
+    builders: dict[str, list[str]] = {}
+    for seat, p in players.items():
+        for b in p.get("built") or ():
+            builders.setdefault(b, []).insert(
+                0 if b in (p.get("first") or ()) else len(builders.get(b, [])), seat
+            )
+    buildings = tuple(
+        Card(
+            b.id,
+            b.name,
+            f"{b.cost_labor}L {b.cost_coins}c",
+            ("Building",),
+            tokens=f"{b.vp} VP",
+            owners=tuple(builders.get(b.id, ())),
+            marks=("taken",) if b.id in builders else (),
+        )
+        for b in DATA.buildings
+    )
+    return (
+        *out,
+        Cards(
+            "buildings-drawn",
+            "Buildings",
+            (Zone("buildings", "Buildings", buildings),),
+            replaces=("buildings",),
+        ),
+    )
 
 
 def _built(player: Mapping[str, Any]) -> str:
@@ -114,7 +195,8 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
         for b in DATA.buildings
         if view.get("rules_data_version") == DATA.version
     )
-    sections = (
+    sections: tuple[Section, ...] = (
+        *_drawn(view, players),
         Table(
             "players",
             "Players",
