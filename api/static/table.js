@@ -11,7 +11,7 @@ const Table = (() => {
 
   const state = {
     gameId: "", token: "", role: "watching", seat: null, detail: null, prompts: [], legal: null,
-    recordSeat: null, path: [], version: 0, status: "running", events: [], requests: [],
+    recordSeat: null, path: [], picked: null, version: 0, status: "running", events: [], requests: [],
     refreshing: null, again: false, stale: false, stream: null, online: navigator.onLine, over: false,
   };
   const keys = {};
@@ -133,7 +133,7 @@ const Table = (() => {
     state.legal = await legalActions();
     const changed = shown.version !== state.version;
     state.version = shown.version;
-    if (changed) state.path = [];
+    if (changed) { state.path = []; state.picked = null; }
     $("title").textContent = `${detail.ruleset} · ${detail.mode} · ${id.slice(0, 8)}`;
     Chronicle.drawPicture($("picture"), shown);
     drawWho();
@@ -260,9 +260,32 @@ const Table = (() => {
     return out;
   }
 
+  // A tap on the board picks what it names (a card in hand, a pile, a space, a province, a
+  // tile): the choices narrow to the legal actions that name it, so "play Village" is two taps
+  // on the card, not a walk through the words. What no legal action names is said, not offered.
+  function names(candidate, picked) {
+    const word = picked.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`(^|[\\s,:])${word}($|[\\s,:])`, "i").test(candidate.text);
+  }
+
+  function onBoard(event) {
+    const target = event.target.closest("[data-name], [data-key]");
+    if (!target || !state.legal || $("record").hidden) return;
+    const picked = target.dataset.name || target.dataset.key;
+    if (!candidates().some((c) => names(c, picked))) {
+      say(`Nothing legal names ${picked} now.`);
+      return;
+    }
+    hideRefusal();
+    state.picked = picked;
+    state.path = [];
+    drawRecorder();
+    $("record").scrollIntoView({block: "nearest"});
+  }
+
   function drawRecorder() {
     const section = $("record");
-    const all = candidates();
+    const all = candidates().filter((c) => state.picked === null || names(c, state.picked));
     section.hidden = !all.length && !(state.role === "recorder" && promptedSeats().length > 1);
     drawSeatChoice();
     const box = $("choices");
@@ -271,7 +294,11 @@ const Table = (() => {
     const concrete = found.every((c) => !c.template);
     box.dataset.prefix = prefix.join(" ");
     $("building").textContent = prefix.length ? `${prefix.join(" ")} …` : (all.length ? "Choose an action:" : "");
+    if (state.picked !== null && !prefix.length) $("building").textContent = `With ${state.picked}:`;
     const buttons = [];
+    if (state.picked !== null) {
+      buttons.push(el("button", {type: "button", class: "back", "data-unpick": "1", text: `× all actions`}));
+    }
     if (prefix.length) {
       buttons.push(el("button", {type: "button", class: "back", "data-back": "1", text: "← Back"}));
     }
@@ -315,6 +342,7 @@ const Table = (() => {
     const button = event.target.closest("button");
     if (!button) return;
     if (button.dataset.back) { state.path = state.path.slice(0, -1); drawRecorder(); return; }
+    if (button.dataset.unpick) { state.picked = null; state.path = []; drawRecorder(); return; }
     if (button.dataset.notation !== undefined) { record(button.dataset.notation); return; }
     if (button.dataset.words !== undefined) {
       state.path = [...state.path, button.dataset.words.split(" ")];
@@ -642,6 +670,7 @@ const Table = (() => {
     drawWho();
     drawQueue();
     $("choices").addEventListener("click", onChoice);
+    $("picture").addEventListener("click", onBoard);
     $("seat-choice").addEventListener("click", onSeatChoice);
     $("retractions").addEventListener("click", onRequest);
     $("notation-form").addEventListener("submit", (event) => { event.preventDefault(); record($("notation").value); });

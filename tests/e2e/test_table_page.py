@@ -384,3 +384,32 @@ def _tap_words(page: Any, words: list[str]) -> None:
         )
         step = next(i for i, w in enumerate(offered) if rest[: len(w.split())] == w.split())
         page.locator("#choices button[data-words]").nth(step).click()
+
+
+def test_a_card_tapped_on_the_board_offers_what_may_be_done_with_it(browser: Any, server: Server) -> None:
+    """Digital Dominion, the seat to act: tapping a card on the drawn board narrows the choices
+    to the legal actions naming it; one of them is recorded by a tap; a card nothing legal
+    names now is said so, and nothing is recorded."""
+    created = _create(server, "dominion", "digital")
+    game_id = created["game_id"]
+    mover = _get(server, f"/games/{game_id}/prompts")["prompts"][0]["seat"]
+    page = _open(browser, server, game_id, created["seat_tokens"][mover])
+    _tap(page, "end")  # the action phase: no action card in a starting hand
+    _settled(page, server, game_id)
+    before = len(_actions(server, game_id, created["recorder_token"]))
+    page.locator('#picture g.card[data-name="Province"]').first.click()
+    assert "Nothing legal names Province now." in page.locator("#refusal").inner_text()
+    page.locator('#picture g.card[data-name="Copper"]').first.click()
+    offered = page.locator("#choices button[data-notation]").evaluate_all(
+        "bs => bs.map(b => b.dataset.notation)"
+    )
+    assert offered and all("Copper" in text for text in offered), offered
+    assert "play treasure Copper" in offered
+    assert page.locator("#building").inner_text() == "With Copper:"
+    page.locator('#choices button[data-notation="play treasure Copper"]').click()
+    _settled(page, server, game_id)
+    actions = _actions(server, game_id, created["recorder_token"])
+    assert len(actions) == before + 1
+    assert actions[-1]["data"]["action"] == {"kind": "play_treasure", "card": "Copper"}, actions[-1]
+    assert page.locator("#building").inner_text() != "With Copper:"  # a new position starts afresh
+    page.context.close()
