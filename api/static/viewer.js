@@ -340,7 +340,7 @@ const Chronicle = (() => {
         const facts = el("ol", {class: "caused"});
         for (let v = head + 1; v <= version; v++) facts.append(el("li", {"data-version": String(v), text: state.events[v - 1].text}));
         const count = version - head;
-        parts.push(el("details", {class: "caused"}, el("summary", {text: `and ${count} event${count === 1 ? "" : "s"} it caused (v${head + 1}–${version})`}), facts));
+        parts.push(el("details", {class: "caused"}, el("summary", {text: `and ${count === 1 ? "the event" : `${count} events`} it caused (v${head + 1}${count === 1 ? "" : `–${version}`})`}), facts));
       }
       $("event").replaceChildren(...parts);
     }
@@ -570,7 +570,9 @@ const Chronicle = (() => {
     };
     $("metric").onchange = () => { $("metric").blur(); loadChart(); };
     document.addEventListener("keydown", (event) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      // a field keeps its keys (the turn range its arrows); a ticked box leaves them to the replay
+      const field = event.target instanceof HTMLInputElement && event.target.type !== "checkbox";
+      if (field || event.target instanceof HTMLSelectElement) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       const keys = {ArrowRight: () => step(1), n: () => step(1),
         ArrowLeft: () => step(-1), b: () => step(-1),
