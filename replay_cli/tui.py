@@ -290,9 +290,7 @@ class ReplayApp(App[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # `e` is bound first (priority), so that `e` then → steps by event in the order typed;
         # while a version or a search is typed, it is a letter
-        if action == "by_event" and self.asking:
-            return False
-        return True
+        return not (action == "by_event" and self.asking)
 
     def action_by_event(self) -> None:
         self.replay.by_event = not self.replay.by_event

@@ -303,6 +303,7 @@ const Chronicle = (() => {
       version = Math.max(1, Math.min(state.last, version));
       state.version = version;
       const shown = await api(`/games/${gameId}/picture?at=${version}`, state.token);
+      if (state.version !== version) return;  // a later step (a held key, a dragged timeline) is on its way
       drawPicture($("picture"), shown);
       $("viewer").textContent = `seen as ${shown.view}`;
       $("title").textContent = `${shown.picture.ruleset} ${gameId.slice(0, 8)}`;
