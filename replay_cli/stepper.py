@@ -95,10 +95,8 @@ class Stepper:
             target: int | None = self.version + direction
         else:
             target = self.steps.next(self.version, direction)
-        if target is None or target < 1:
-            self.message = "this is the first version"
-        elif target > self.timeline.last:
-            self.message = "this is the last version"
+        if target is None or not 1 <= target <= self.timeline.last:
+            self.message = "this is the last version" if direction > 0 else "this is the first version"
         else:
             self.version = target
 

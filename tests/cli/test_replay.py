@@ -120,3 +120,7 @@ def test_replay_by_lines_steps_by_action_and_e_switches_to_events(physical_game:
     by_action, by_event = [1, stops[0], stops[1], stops[2], stops[1]], [stops[1], stops[1] + 1]
     assert positions == [*by_action, *by_event, stops[1] + 1, stops[2]]
     assert "stepping by event" in out and "stepping by action" in out
+    # past the last step, the stepper says so and stays
+    end = game.cli.ok("replay", game.game_id, "--at", str(stops[-1]), stdin="n\nq\n")
+    assert re.findall(r"^version (\d+) / ", end, flags=re.M) == [str(stops[-1])] * 2
+    assert "this is the last version" in end
