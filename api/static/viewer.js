@@ -302,14 +302,17 @@ const Chronicle = (() => {
     async function go(version) {
       version = Math.max(1, Math.min(state.last, version));
       state.version = version;
-      const shown = await api(`/games/${gameId}/picture?at=${version}`, state.token);
+      // by action, what the whole step changed is marked: against the position before its action
+      const head = state.steps.head[version - 1] || version;
+      const whole = !state.byEvent && version === state.steps.stop[version - 1] && head < version;
+      const since = whole ? `&since=${Math.max(1, head - 1)}` : "";
+      const shown = await api(`/games/${gameId}/picture?at=${version}${since}`, state.token);
       if (state.version !== version) return;  // a later step (a held key, a dragged timeline) is on its way
       drawPicture($("picture"), shown);
       $("viewer").textContent = `seen as ${shown.view}`;
       $("title").textContent = `${shown.picture.ruleset} ${gameId.slice(0, 8)}`;
       $("version").value = String(version);
       drawEvent(version);
-      const head = state.steps.head[version - 1] || version;
       for (const item of document.querySelectorAll("#moves li.current, #moves li.unfolded")) item.classList.remove("current", "unfolded");
       // by action the list shows the current step's facts unfolded under its action
       for (const item of document.querySelectorAll(`#moves li[data-step="${head}"]`)) item.classList.add("unfolded");
