@@ -76,8 +76,10 @@ class Replay:
             self.pictures[version] = found
         return found
 
-    def changed(self, version: int) -> set[str]:
-        return changes(self.picture(version - 1), self.picture(version)) if version > 1 else set()
+    def changed(self, version: int, since: int | None = None) -> set[str]:
+        """What differs at `version` from `since` (default the version before)."""
+        earlier = version - 1 if since is None else since
+        return changes(self.picture(earlier), self.picture(version)) if earlier >= 1 else set()
 
     def find(self, text: str) -> int | None:
         needle = text.casefold()
@@ -238,7 +240,9 @@ class ReplayApp(App[None]):
         version, timeline = replay.version, replay.timeline
         info = timeline.info
         picture = replay.picture(version)
-        changed = replay.changed(version)
+        first = replay.steps.head(version) if replay.whole_step() else version
+        # by action, all the step changed is marked: against the position before its action
+        changed = replay.changed(version, max(first - 1, 1) if first < version else None)
         pane = self.query_one("#picture")
         width = max(pane.size.width - 2, 20) if pane.size.width else 60
         self.query_one("#drawing", Static).update(render(picture, changed, width))
@@ -249,7 +253,6 @@ class ReplayApp(App[None]):
             f"{info.ruleset} {info.game_id[:8]}  v{version}/{timeline.last}  as {self.viewer}"
             f"  {stepping}{marks}{playing}"
         )
-        first = replay.steps.head(version) if replay.whole_step() else version
         event = timeline.event(first)
         line = Text(event.text, style="strike" if event.retracted else "")
         if event.retracted:

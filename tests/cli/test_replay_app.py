@@ -156,6 +156,9 @@ def test_the_app_shows_what_a_step_changed(game: Running) -> None:
         changed = [app.replay.changed(v) for v in range(2, timeline.last + 1)]
         assert any(changed)  # a deal or a shuffle changes the picture
         assert app.replay.changed(1) == set()
+        # by action the whole setup step is marked: everything from the game's creation on
+        setup_end = app.replay.steps.stops[0]
+        assert app.replay.changed(setup_end, 1) > app.replay.changed(setup_end)
     finally:
         reader.close()
 
