@@ -5,7 +5,9 @@ left, with what the step changed on yellow; the move list fills the right (turn 
 current event highlighted, retracted actions struck); the current event's text is below. The
 picture and the list scroll; everything fits 80x24 and uses more room when there is more.
 
-Keys: right/n/space and left/b step one event; ] and [ step to the next and previous action;
+Keys: right/n/space and left/b step one action with everything it caused (`steps.py`: the
+facts and bookkeeping between two actions go by at once); e steps by event instead (every
+version, as `--events` starts), e again by action; ] and [ step to the next and previous action;
 t and T to the next and previous turn; . to the next move of the player who made the current
 one; g then a number: that version; / then text: the next event whose line holds it (case
 ignored; / and Enter alone searches again); v: view as the next seat, the public, everyone
@@ -30,6 +32,7 @@ from textual.widgets.option_list import Option
 from domain.picture import Picture, changes, picture_of
 from replay_cli.picture_text import render
 from replay_cli.reading import Timeline
+from replay_cli.steps import Steps, steps_of
 
 SPEEDS = (4.0, 2.0, 1.0, 0.5, 0.25)  # seconds a step while autoplaying
 
@@ -43,6 +46,26 @@ class Replay:
     bookmarks: list[int] = field(default_factory=list)
     search: str = ""
     pictures: dict[int, Picture] = field(default_factory=dict)
+    by_event: bool = False  # step by event, not by action with what it caused
+    steps: Steps = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.steps = steps_of(self.timeline)
+
+    def next_step(self, direction: int) -> int | None:
+        """Where → (1) or ← (-1) goes: the next version by event, else the next step's end."""
+        if self.by_event:
+            version = self.version + direction
+            return version if 1 <= version <= self.timeline.last else None
+        return self.steps.next(self.version, direction)
+
+    def land(self, version: int) -> int:
+        """By action a version found by turn or by player is shown where its step ends."""
+        return version if self.by_event else self.steps.stop(version)
+
+    def whole_step(self) -> bool:
+        """Whether the reader stands at a step's end by action (the action's line stands for it)."""
+        return not self.by_event and self.steps.stop(self.version) == self.version
 
     def picture(self, version: int) -> Picture:
         found = self.pictures.get(version)
@@ -53,8 +76,10 @@ class Replay:
             self.pictures[version] = found
         return found
 
-    def changed(self, version: int) -> set[str]:
-        return changes(self.picture(version - 1), self.picture(version)) if version > 1 else set()
+    def changed(self, version: int, since: int | None = None) -> set[str]:
+        """What differs at `version` from `since` (default the version before)."""
+        earlier = version - 1 if since is None else since
+        return changes(self.picture(earlier), self.picture(version)) if earlier >= 1 else set()
 
     def find(self, text: str) -> int | None:
         needle = text.casefold()
@@ -82,23 +107,23 @@ class Replay:
             turn = self.timeline.turn(version)
             if turn is not None and turn[0] != here[0]:
                 if direction > 0:
-                    return version
+                    return self.land(version)
                 # back: the first version of that earlier turn
                 while version > 1 and (self.timeline.turn(version - 1) or (None,))[0] == turn[0]:
                     version -= 1
-                return version
+                return self.land(version)
             version += direction
         return None
 
     def next_move_of_same_player(self) -> int | None:
-        here = self.timeline.event(self.version)
+        here = self.timeline.event(self.steps.head(self.version) if self.whole_step() else self.version)
         who = _mover(here.text)
         if who is None:
             return None
         for version in range(self.version + 1, self.timeline.last + 1):
             event = self.timeline.event(version)
-            if event.type == "action" and _mover(event.text) == who:
-                return version
+            if event.type == "action" and _mover(event.text) == who and self.land(version) > self.version:
+                return self.land(version)
         return None
 
 
@@ -125,6 +150,7 @@ class ReplayApp(App[None]):
         Binding("n,space", "step(1)", "next", show=False),
         Binding("left", "step(-1)", "back", key_display="←", priority=True),
         Binding("b", "step(-1)", "back", show=False),
+        Binding("e", "by_event", "by event", priority=True),  # before the → typed after it
         Binding("right_square_bracket", "action(1)", "action", key_display="]"),
         Binding("left_square_bracket", "action(-1)", "action back", show=False),
         Binding("t", "turn(1)", "turn"),
@@ -149,9 +175,10 @@ class ReplayApp(App[None]):
         version: int = 1,
         viewers: list[str] | None = None,
         reopen: Callable[[str], Timeline] | None = None,
+        by_event: bool = False,
     ) -> None:
         super().__init__()
-        self.replay = Replay(timeline, version)
+        self.replay = Replay(timeline, version, by_event=by_event)
         self.viewers = viewers or []
         self.reopen = reopen
         self.viewer = timeline.snapshot(version).viewer
@@ -213,27 +240,35 @@ class ReplayApp(App[None]):
         version, timeline = replay.version, replay.timeline
         info = timeline.info
         picture = replay.picture(version)
-        changed = replay.changed(version)
+        first = replay.steps.head(version) if replay.whole_step() else version
+        # by action, all the step changed is marked: against the position before its action
+        changed = replay.changed(version, max(first - 1, 1) if first < version else None)
         pane = self.query_one("#picture")
         width = max(pane.size.width - 2, 20) if pane.size.width else 60
         self.query_one("#drawing", Static).update(render(picture, changed, width))
         marks = f"  marks {','.join(map(str, replay.bookmarks))}" if replay.bookmarks else ""
         playing = f"  playing x{SPEEDS[self.speed]:g}s" if self.player is not None else ""
+        stepping = "by event" if replay.by_event else "by action"
         self.query_one("#title", Static).update(
-            f"{info.ruleset} {info.game_id[:8]}  v{version}/{timeline.last}  as {self.viewer}{marks}{playing}"
+            f"{info.ruleset} {info.game_id[:8]}  v{version}/{timeline.last}  as {self.viewer}"
+            f"  {stepping}{marks}{playing}"
         )
-        event = timeline.event(version)
+        event = timeline.event(first)
         line = Text(event.text, style="strike" if event.retracted else "")
         if event.retracted:
             line.append("  [retracted later]", style="italic")
-        for note in event.notes:
-            line.append(f"\n{note}", style="italic")
+        if first < version:  # by action: the action's line stands for what it caused
+            caused = version - first
+            line.append(f"  +{caused} event{'s' if caused > 1 else ''} it caused (e: by event)", style="dim")
+        for shown in range(first, version + 1):
+            for note in timeline.event(shown).notes:
+                line.append(f"\n{note}", style="italic")
         tail = self.message or (f"{len(changed)} changes highlighted" if changed else "")
         if tail:
             line.append(f"\n{tail}", style="dim")
         self.query_one("#event", Static).update(line)
         moves = self.query_one("#moves", OptionList)
-        index = self._rows.index(version) if version in self._rows else None
+        index = self._rows.index(first) if first in self._rows else None
         if index is not None and moves.highlighted != index:
             moves.highlighted = index
             moves.scroll_to_highlight()
@@ -249,11 +284,20 @@ class ReplayApp(App[None]):
     # --- actions -------------------------------------------------------------------------
 
     def action_step(self, delta: int) -> None:
-        target = self.replay.version + delta
+        target = self.replay.next_step(delta)
         edge = "this is the last version" if delta > 0 else "this is the first version"
-        self._go(target if 1 <= target <= self.replay.timeline.last else None, edge)
-        if self.player is not None and target > self.replay.timeline.last:
+        self._go(target, edge)
+        if self.player is not None and target is None:
             self.action_autoplay()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `e` is bound first (priority), so that `e` then → steps by event in the order typed;
+        # while a version or a search is typed, it is a letter
+        return not (action == "by_event" and self.asking)
+
+    def action_by_event(self) -> None:
+        self.replay.by_event = not self.replay.by_event
+        self._go(self.replay.version)
 
     def action_action(self, direction: int) -> None:
         self._go(self.replay.next_action(direction), "no further action")
@@ -308,7 +352,9 @@ class ReplayApp(App[None]):
         spec = self.viewers[self.viewer_at]
         version = self.replay.version
         timeline = self.reopen(spec)
-        self.replay = Replay(timeline, version, self.replay.bookmarks, self.replay.search)
+        self.replay = Replay(
+            timeline, version, self.replay.bookmarks, self.replay.search, by_event=self.replay.by_event
+        )
         self.viewer = timeline.snapshot(version).viewer
         self._fill_moves()
         self._go(version)
@@ -355,5 +401,6 @@ def run_app(
     version: int,
     viewers: list[str] | None = None,
     reopen: Callable[[str], Timeline] | None = None,
+    by_event: bool = False,
 ) -> None:
-    ReplayApp(timeline, version, viewers, reopen).run()
+    ReplayApp(timeline, version, viewers, reopen, by_event).run()

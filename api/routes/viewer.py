@@ -14,7 +14,7 @@ import html
 import threading
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -25,7 +25,7 @@ from litestar.static_files import create_static_files_router
 from api.auth import open_game, parse_game_id
 from api.concern import Concern
 from api.dependencies import ChronicleDep, TokenDep
-from api.routes.params import ShownVersion
+from api.routes.params import ShownVersion, checked_version
 from domain import reading
 from domain.game import Game
 from domain.picture import Picture, changes, picture_of, to_builtins
@@ -34,6 +34,7 @@ from store.app import Chronicle
 from store.errors import InvalidRequest
 
 route = Concern("reading")
+SinceVersion = Annotated[int | None, checked_version("the version whose picture `changed` compares with")]
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
@@ -53,20 +54,28 @@ class PictureView(msgspec.Struct):
 
 @route.get("/games/{game_id:str}/picture", 400, 401, 404)
 def game_picture(
-    chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], at: ShownVersion = None
+    chronicle: ChronicleDep,
+    token: TokenDep,
+    game_id: FromPath[str],
+    at: ShownVersion = None,
+    since: SinceVersion = None,
 ) -> PictureView:
     """The game as a person sees it on the table at version `at` (default the latest), drawn
-    from the state redacted for the caller; `picture.changed` names what differs from the
-    version before."""
+    from the state redacted for the caller; `picture.changed` names what differs from version
+    `since` (default the version before; a replay stepping by action compares with the end of
+    the step before, so all an action caused is marked)."""
     gid, access = open_game(chronicle, game_id, token)
     latest = chronicle.game(gid)
     if at is not None and not 1 <= at <= latest.version:
         raise InvalidRequest(f"Version {at} is outside 1..{latest.version}.", code="invalid_version")
     version = latest.version if at is None else at
+    if since is not None and not 1 <= since <= version:
+        raise InvalidRequest(f"Version {since} is outside 1..{version}.", code="invalid_version")
+    earlier = version - 1 if since is None else since
     viewer = chronicle.viewer(latest, access)
     names = {seat.id: seat.name for seat in latest.config.seats}
     picture = _picture(chronicle, latest, version, viewer, names)
-    before = _picture(chronicle, latest, version - 1, viewer, names) if version > 1 else None
+    before = _picture(chronicle, latest, earlier, viewer, names) if earlier >= 1 else None
     return PictureView(
         game_id=str(gid),
         version=version,

@@ -205,10 +205,31 @@ const Chronicle = (() => {
     target.replaceChildren(...parts);
   }
 
+  // What an action caused is shown with it: a step is an event that is not a fact (an action, the
+  // game's creation with its setup, a retraction, a resignation...) and the facts after it; the
+  // game's end is the last action's doing. Each version's step head, and each step's last
+  // version: the position after the action and everything it caused, where the replay stops.
+  const CAUSED = new Set(["fact", "finished"]);
+
+  function stepsOf(events) {
+    const head = [], stop = [];
+    let current = 1;
+    for (const event of events) {
+      if (!CAUSED.has(event.type) || event.version === 1) current = event.version;
+      head[event.version - 1] = current;
+    }
+    let end = events.length;
+    for (let v = events.length; v >= 1; v--) {
+      stop[v - 1] = end;
+      if (head[v - 1] === v) end = v - 1;
+    }
+    return {head, stop, stops: [...new Set(stop)]};
+  }
+
   async function gamePage(gameId) {
     const MARKS_KEY = `chronicle-marks-${gameId}`;
     const state = {version: 1, last: 1, events: [], turns: [], notes: {}, token: sessionStorage.getItem(TOKEN_KEY) || "",
-      timer: null, find: "", marks: JSON.parse(sessionStorage.getItem(MARKS_KEY) || "[]"), chart: null};
+      timer: null, find: "", byEvent: false, steps: stepsOf([]), marks: JSON.parse(sessionStorage.getItem(MARKS_KEY) || "[]"), chart: null};
     const $ = (id) => document.getElementById(id);
     $("token").value = state.token;
 
@@ -220,7 +241,9 @@ const Chronicle = (() => {
       state.events = list.events;
       state.last = state.events.length;
       state.turns = turns.turns;
+      state.steps = stepsOf(state.events);
       state.notes = await loadNotes();
+      drawTimeline();
       const moves = $("moves");
       moves.replaceChildren();
       let turn = null;
@@ -230,7 +253,10 @@ const Chronicle = (() => {
           turn = here[0];
           moves.append(el("li", {class: "turn", "data-turn": String(turn), text: `Turn ${turn}`}));
         }
-        const item = el("li", {"data-version": String(event.version), class: `${event.type}${event.retracted ? " retracted" : ""}`});
+        const head = state.steps.head[event.version - 1];
+        const caused = head !== event.version ? " caused" : "";
+        const item = el("li", {"data-version": String(event.version), "data-step": String(head),
+          class: `${event.type}${caused}${event.retracted ? " retracted" : ""}`});
         item.append(el("span", {class: "v", text: String(event.version)}), " ", event.text);
         for (const note of state.notes[event.version] || []) item.append(el("div", {class: "note", text: note}));
         item.addEventListener("click", () => go(event.version));
@@ -260,18 +286,102 @@ const Chronicle = (() => {
     async function go(version) {
       version = Math.max(1, Math.min(state.last, version));
       state.version = version;
-      const shown = await api(`/games/${gameId}/picture?at=${version}`, state.token);
+      // by action, what the whole step changed is marked: against the position before its action
+      const head = state.steps.head[version - 1] || version;
+      const whole = !state.byEvent && version === state.steps.stop[version - 1] && head < version;
+      const since = whole ? `&since=${Math.max(1, head - 1)}` : "";
+      const shown = await api(`/games/${gameId}/picture?at=${version}${since}`, state.token);
+      if (state.version !== version) return;  // a later step (a held key, a dragged timeline) is on its way
       drawPicture($("picture"), shown);
       $("viewer").textContent = `seen as ${shown.view}`;
       $("title").textContent = `${shown.picture.ruleset} ${gameId.slice(0, 8)}`;
       $("version").value = String(version);
-      const event = state.events[version - 1];
-      $("event").replaceChildren(event ? event.text : "", ...(state.notes[version] || []).map((note) => el("div", {class: "note", text: note})));
-      for (const item of document.querySelectorAll("#moves li.current")) item.classList.remove("current");
-      const item = document.querySelector(`#moves li[data-version="${version}"]`);
+      drawEvent(version);
+      for (const item of document.querySelectorAll("#moves li.current, #moves li.unfolded")) item.classList.remove("current", "unfolded");
+      // by action the list shows the current step's facts unfolded under its action
+      for (const item of document.querySelectorAll(`#moves li[data-step="${head}"]`)) item.classList.add("unfolded");
+      const own = document.querySelector(`#moves li[data-version="${version}"]`);
+      const item = state.byEvent || version !== state.steps.stop[version - 1] ? own : document.querySelector(`#moves li[data-version="${head}"]`);
       if (item) { item.classList.add("current"); showMove(item); }
       document.body.dataset.version = String(version);
+      const turn = currentTurn();
+      if (turn !== null) { $("turn-range").value = String(turn); sayTurn(turn); }
+      // the address names the version shown (a link opens there); the fragment is kept for tokens
+      const address = new URL(location.href);
+      address.searchParams.set("at", String(version));
+      history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
       if (state.chart) state.chart.update("none");  // moves the marker of the current turn
+    }
+
+    // At the end of a step (by action): the action's line and, folded under it, the facts it
+    // caused; anywhere else (by event, or landed mid-step by a search or a link): that event.
+    function drawEvent(version) {
+      const steps = state.steps;
+      const head = steps.head[version - 1] || version;
+      const whole = !state.byEvent && version === steps.stop[version - 1] && head < version;
+      const shown = whole ? head : version;
+      const event = state.events[shown - 1];
+      const notes = [];
+      for (let v = shown; v <= (whole ? version : shown); v++) notes.push(...(state.notes[v] || []));
+      const parts = [el("div", {class: "line", text: event ? event.text : ""}), ...notes.map((note) => el("div", {class: "note", text: note}))];
+      if (whole) {
+        const facts = el("ol", {class: "caused"});
+        for (let v = head + 1; v <= version; v++) facts.append(el("li", {"data-version": String(v), text: state.events[v - 1].text}));
+        const count = version - head;
+        parts.push(el("details", {class: "caused"}, el("summary", {text: `and ${count === 1 ? "the event" : `${count} events`} it caused (v${head + 1}${count === 1 ? "" : `–${version}`})`}), facts));
+      }
+      $("event").replaceChildren(...parts);
+    }
+
+    // The next (or previous) step's end; by event, the next (previous) version. Back from the
+    // first step's end is the game's creation, version 1.
+    function step(direction) {
+      if (state.byEvent) {
+        const target = state.version + direction;
+        if (target < 1 || target > state.last) { say(direction > 0 ? "this is the last version" : "this is the first version"); return null; }
+        return go(target);
+      }
+      const stops = direction > 0 ? state.steps.stops.filter((v) => v > state.version)
+        : [1, ...state.steps.stops].filter((v) => v < state.version).reverse();
+      if (!stops.length) { say(direction > 0 ? "this is the last move" : "this is the first version"); return null; }
+      return go(stops[0]);
+    }
+
+    // By action a turn starts where the step that starts it ends: the picture as the turn's
+    // first player finds it.
+    function land(version) { return state.byEvent ? version : state.steps.stop[version - 1]; }
+
+    function setByEvent(on) {
+      state.byEvent = on;
+      $("every-event").checked = on;
+      $("moves").classList.toggle("by-event", on);
+      $("back").setAttribute("aria-label", on ? "back one event" : "back one step");
+      $("next").setAttribute("aria-label", on ? "next event" : "next step");
+      return go(state.version);
+    }
+
+    // The turn timeline: a range over the game's turns; moving it shows that turn's start.
+    function drawTimeline() {
+      const range = $("turn-range");
+      const numbers = state.turns.map((t) => t[0]);
+      const box = range.parentElement;
+      if (!numbers.length) { range.hidden = true; $("turn-label").hidden = true; return; }
+      range.hidden = false; $("turn-label").hidden = false;
+      range.min = String(Math.min(...numbers));
+      range.max = String(Math.max(...numbers));
+      box.dataset.turns = range.max;
+    }
+
+    function sayTurn(turn) {
+      const range = $("turn-range");
+      $("turn-label").textContent = `Turn ${turn} of ${range.max}`;
+      range.setAttribute("aria-valuetext", `turn ${turn}`);
+    }
+
+    function toTurn(turn) {
+      const first = state.turns.findIndex((t) => t[0] >= turn);
+      if (first < 0) return null;
+      return go(land(first + 1));
     }
 
     // Bring the current move into view inside the list only: scrollIntoView would scroll the
@@ -297,7 +407,8 @@ const Chronicle = (() => {
         const turn = state.turns[v - 1][0];
         if (turn === here) continue;
         if (direction < 0) while (v > 1 && state.turns[v - 2][0] === turn) v -= 1;
-        return go(v);
+        if (!state.byEvent && direction > 0 && land(v) === state.version) continue;
+        return go(land(v));
       }
       say("no further turn");
       return null;
@@ -311,11 +422,13 @@ const Chronicle = (() => {
     }
 
     function samePlayer() {
-      const who = mover(state.events[state.version - 1].text);
+      // by action the move shown is the step's action, wherever in its facts the replay stands
+      const shown = state.byEvent ? state.version : state.steps.head[state.version - 1];
+      const who = mover(state.events[shown - 1].text);
       if (who === null) { say("this is no player's move: step to one first (])"); return null; }
       for (let v = state.version + 1; v <= state.last; v++) {
         const event = state.events[v - 1];
-        if (event.type === "action" && mover(event.text) === who) return go(v);
+        if (event.type === "action" && mover(event.text) === who && land(v) > state.version) return go(land(v));
       }
       say(`${who} moves no more`);
       return null;
@@ -397,7 +510,7 @@ const Chronicle = (() => {
 
     function autoplay() {
       if (state.timer) { clearInterval(state.timer); state.timer = null; $("play").textContent = "play"; return; }
-      state.timer = setInterval(() => { if (state.version >= state.last) autoplay(); else go(state.version + 1); }, 1000);
+      state.timer = setInterval(() => { if (state.version >= state.last) autoplay(); else step(1); }, 1000);
       $("play").textContent = "pause";
     }
 
@@ -406,8 +519,24 @@ const Chronicle = (() => {
       $("more-toggle").setAttribute("aria-expanded", String(open));
     };
     $("first").onclick = () => go(1);
-    $("back").onclick = () => go(state.version - 1);
-    $("next").onclick = () => go(state.version + 1);
+    $("back").onclick = () => step(-1);
+    $("next").onclick = () => step(1);
+    $("every-event").onchange = () => setByEvent($("every-event").checked);
+    $("turn-range").oninput = () => { sayTurn(parseInt($("turn-range").value, 10)); toTurn(parseInt($("turn-range").value, 10)); };
+    $("copy-link").onclick = async () => {
+      const link = new URL(location.href);
+      link.hash = "";
+      link.searchParams.set("at", String(state.version));
+      try {
+        await navigator.clipboard.writeText(link.href);
+        say(`link copied: ${link.href}`);
+      } catch (error) {  // no clipboard (an insecure origin, a refusal): show it to copy by hand
+        say(`link to this version: ${link.href}`);
+      }
+    };
+    // `g` then a number replaces the number shown: the box is selected when it takes the focus
+    $("version").addEventListener("focus", () => $("version").select());
+    $("version").addEventListener("mouseup", (event) => event.preventDefault());
     $("last").onclick = () => go(state.last);
     $("prevAction").onclick = () => nextAction(-1);
     $("nextAction").onclick = () => nextAction(1);
@@ -429,11 +558,13 @@ const Chronicle = (() => {
     };
     $("metric").onchange = () => { $("metric").blur(); loadChart(); };
     document.addEventListener("keydown", (event) => {
-      if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+      // a field keeps its keys (the turn range its arrows); a ticked box leaves them to the replay
+      const field = event.target instanceof HTMLInputElement && event.target.type !== "checkbox";
+      if (field || event.target instanceof HTMLSelectElement) return;
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      const keys = {ArrowRight: () => go(state.version + 1), n: () => go(state.version + 1),
-        ArrowLeft: () => go(state.version - 1), b: () => go(state.version - 1),
-        " ": () => go(state.version + 1),
+      const keys = {ArrowRight: () => step(1), n: () => step(1),
+        ArrowLeft: () => step(-1), b: () => step(-1),
+        " ": () => step(1), e: () => setByEvent(!state.byEvent),
         Home: () => go(1), End: () => go(state.last), "]": () => nextAction(1), "[": () => nextAction(-1),
         t: () => nextTurn(1), T: () => nextTurn(-1), ".": samePlayer, m: toggleMark, "'": toMark,
         g: () => $("version").focus(), p: autoplay, "/": () => $("find").focus()};
@@ -444,7 +575,8 @@ const Chronicle = (() => {
       $("seats").replaceChildren("Players: ", ...playerLinks(Object.values(detail.seats)));
     }, () => {});
     await loadEvents();
-    await go(1);
+    const asked = parseInt(new URLSearchParams(location.search).get("at") || "", 10);
+    await go(Number.isInteger(asked) && asked >= 1 ? asked : 1);
     await loadChart();
     document.body.classList.add("ready");
   }

@@ -1,8 +1,11 @@
-"""`chronicle replay`: step through a game, version by version (see `stepper.py` for keys).
+"""`chronicle replay`: step through a game, action by action (see `stepper.py` for keys).
+
+A step is one recorded action with everything it caused (`steps.py`): the position after it.
+`e` (or `--events`) steps by event instead, every fact and bookkeeping event a version of its own.
 
 On a terminal it is a full-screen app (`tui.py`: the game's picture, the move list, what each
 step changed; `--plain` keeps the one-screen stepper); with stdin not a terminal (a script, a
-test, a pipe) it reads the stepper's commands one per line (`n`, `b`, `j5`, `t3`, `q`;
+test, a pipe) it reads the stepper's commands one per line (`n`, `b`, `e`, `j5`, `t3`, `q`;
 an empty line is `n`) and prints the screen after each.
 
 An action later retracted is still a version of the record: its line is struck through (or
@@ -30,6 +33,11 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="the one-screen stepper, not the full-screen app"
     )
+    parser.add_argument(
+        "--events",
+        action="store_true",
+        help="step by event (every fact a step of its own), not by action; e switches",
+    )
     add_reading_options(parser)
     parser.set_defaults(run=run)
 
@@ -41,9 +49,9 @@ def run(args: argparse.Namespace) -> int:
         start = 1 if args.at is None else args.at
         if not 1 <= start <= timeline.last:
             raise UsageError(f"--at {start} is outside this game's versions 1..{timeline.last}")
-        stepper = Stepper(timeline, start)
+        stepper = Stepper(timeline, start, by_event=args.events)
         if sys.stdin.isatty() and sys.stdout.isatty() and not args.plain:
-            _full_screen(reader, args.game, timeline, start)
+            _full_screen(reader, args.game, timeline, start, args.events)
         elif sys.stdin.isatty() and sys.stdout.isatty():
             _interactive(stepper)
         else:
@@ -53,12 +61,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _full_screen(reader: Reader, game: str, timeline: Timeline, start: int) -> None:
+def _full_screen(reader: Reader, game: str, timeline: Timeline, start: int, by_event: bool) -> None:
     from replay_cli.local import LocalReader
     from replay_cli.tui import run_app
 
     if not isinstance(reader, LocalReader):  # over a server the token decides the view
-        run_app(timeline, start)
+        run_app(timeline, start, by_event=by_event)
         return
     local = reader
     game_id = reader.resolve(game)
@@ -69,7 +77,7 @@ def _full_screen(reader: Reader, game: str, timeline: Timeline, start: int) -> N
 
     first = local.viewer_spec or "omniscient"
     others = [v for v in ("omniscient", "public", *timeline.info.seats) if v != first]
-    run_app(timeline, start, [first, *others], reopen)
+    run_app(timeline, start, [first, *others], reopen, by_event)
 
 
 def _interactive(stepper: Stepper) -> None:

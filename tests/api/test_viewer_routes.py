@@ -90,12 +90,20 @@ def test_the_picture_shows_a_seat_its_own_hand_and_the_public_none(api: Api) -> 
         api.get(f"/games/{game.id}/picture", None, at=v).json()["picture"]["changed"] for v in (2, 3, 4)
     ]
     assert any(changed)
+    # since: what changed over several versions at once (a replay's step by action), the
+    # union of each version's changes, and nothing against itself
+    over = set(api.get(f"/games/{game.id}/picture", None, at=4, since=1).json()["picture"]["changed"])
+    assert set().union(*changed) <= over
+    assert api.get(f"/games/{game.id}/picture", None, at=4, since=4).json()["picture"]["changed"] == []
 
 
 def test_a_bad_version_or_game_is_a_problem(client: TestClient[Litestar], api: Api) -> None:
     game = _dominion(api)
     assert_problem(client.get(f"/games/{game.id}/picture", params={"at": 0}), 400, "invalid_version")
     assert_problem(client.get(f"/games/{game.id}/picture", params={"at": 10_000}), 400, "invalid_version")
+    assert_problem(
+        client.get(f"/games/{game.id}/picture", params={"at": 3, "since": 4}), 400, "invalid_version"
+    )
     missing = "00000000-0000-4000-8000-000000000000"
     assert_problem(client.get(f"/games/{missing}/picture"), 404, "game_not_found")
     assert_problem(client.get(f"/view/{missing}"), 404, "game_not_found")

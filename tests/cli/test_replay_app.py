@@ -97,16 +97,29 @@ def test_the_app_steps_searches_and_shows_a_seat_its_own_hand(game: Running, siz
             assert f"v{last}/{last}" in screen and "as player:p1" in screen
             assert _row("Ann", _hand_text(ann)) in screen
             assert _row("Ben", f"{len(ben)} cards") in screen
-            await pilot.press("home", "right", "right")
-            assert app.replay.version == 3
+            # by action (the default): each step is an action and the facts it caused
+            actions = [v for v in range(1, last + 1) if timeline.event(v).type == "action"]
+            stops = [v - 1 for v in actions] + [last]
+            await pilot.press("home", "right")
+            assert app.replay.version == stops[0]  # the setup, all its facts at once
+            assert "by action" in _screen(app)
+            await pilot.press("right")
+            assert app.replay.version == stops[1]
+            assert timeline.event(actions[0]).text in _flat(_screen(app))  # the action's line stands
+            await pilot.press("left", "left")
+            assert app.replay.version == 1
+            # e: by event, every version
+            await pilot.press("e", "right", "right")
+            assert app.replay.version == 3 and "by event" in _screen(app)
             await pilot.press("left")
             assert app.replay.version == 2
             await pilot.press("right_square_bracket")
             assert timeline.event(app.replay.version).type == "action"
             await pilot.press("g", "5", "enter")
             assert app.replay.version == 5
-            await pilot.press("slash", *"goes to", "enter")
+            await pilot.press("slash", *"goes to", "enter")  # an e typed in the search is a letter
             assert "goes to" in timeline.event(app.replay.version).text
+            assert app.replay.search == "goes to" and app.replay.by_event
             await pilot.press("m", "home", "apostrophe")
             assert app.replay.bookmarks and app.replay.version == app.replay.bookmarks[0]
             # a click on the move list goes to that event
@@ -143,6 +156,9 @@ def test_the_app_shows_what_a_step_changed(game: Running) -> None:
         changed = [app.replay.changed(v) for v in range(2, timeline.last + 1)]
         assert any(changed)  # a deal or a shuffle changes the picture
         assert app.replay.changed(1) == set()
+        # by action the whole setup step is marked: everything from the game's creation on
+        setup_end = app.replay.steps.stops[0]
+        assert app.replay.changed(setup_end, 1) > app.replay.changed(setup_end)
     finally:
         reader.close()
 
@@ -182,10 +198,20 @@ def _run_in_tmux(game: Running, session: str, *args: str) -> None:
 
 def test_the_app_in_a_real_80x24_terminal(game: Running, tmux_session: str) -> None:
     ann, ben = _hands(game)
+    reader, timeline = _timeline(game, "p1")
+    try:
+        first_action = next(v for v in range(1, timeline.last + 1) if timeline.event(v).type == "action")
+    finally:
+        reader.close()
     _run_in_tmux(game, tmux_session, "--as", "Ann")
     pane = _wait_for(tmux_session, "v1/")
     assert len(pane.rstrip("\n").splitlines()) <= 24
     assert all(len(line) <= 80 for line in pane.splitlines())
+    # → steps by action: past the setup's facts at once, to the position the first action found
+    _tmux("send-keys", "-t", tmux_session, "Right")
+    _wait_for(tmux_session, f"v{first_action - 1}/")
+    _tmux("send-keys", "-t", tmux_session, "e", "Right")
+    _wait_for(tmux_session, f"v{first_action}/")
     _tmux("send-keys", "-t", tmux_session, "End")
     pane = _wait_for(tmux_session, f"Ben hand {len(ben)} cards")
     assert f"Ann hand {_hand_text(ann)}" in pane

@@ -53,7 +53,7 @@ def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_
     assert "(invalid_glyph)" in _fails(capsys, "annotate", prefix, "--at", "21", "--glyph", "?!?", *store)
     log = _run(capsys, "log", prefix, *store).splitlines()
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
-    screen = _run(capsys, "replay", prefix, "--at", "29", *store).splitlines()
+    screen = _run(capsys, "replay", prefix, "--at", "29", "--events", *store).splitlines()  # 29's own line
     assert screen[2].startswith("  29  ") and screen[3].endswith("?! Chapel would thin the deck (recorder)")
     under = {
         log[i - 1].split()[0]: line.strip() for i, line in enumerate(log) if line.startswith("        note ")

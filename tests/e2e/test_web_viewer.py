@@ -17,6 +17,7 @@ import pytest
 
 from tests.cli.conftest import Cli, Server, serving
 from tests.e2e.browsers import browser, local_page, shot
+from tests.e2e.steps import heads, stop_of
 
 __all__ = ["browser"]  # the fixture, shared by every browser test
 
@@ -146,7 +147,9 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     assert page.locator("#event .note").inner_text() == "!? keep the Coppers (seat:p1)"
     assert page.locator(f'#moves li[data-version="{at}"] .note').count() == 1
     shot(page, "dominion-as-ann")
-    # step back, to a clicked move, and by search
+    # by event (every fact a step, and every move listed): step back, to a clicked move, and by search
+    page.keyboard.press("e")
+    assert page.locator("#every-event").is_checked()
     page.keyboard.press("ArrowLeft")
     page.wait_for_function(f"document.body.dataset.version === '{last - 1}'")
     page.locator('#moves li[data-version="3"]').click()
@@ -287,20 +290,22 @@ def test_the_replay_keys_step_by_turn_by_player_and_to_bookmarks(
     for shown in ("next/previous turn", "this player's next move", "bookmark", "next bookmark"):
         assert shown in keys
     assert page.locator("#moves li.turn").count() == len(first_of) - 1  # every turn but setup
-    # by turn: forward to each turn's first version, back to the one before
-    assert _press(page, "t") == first_of[1]
-    assert _press(page, "t") == first_of[2]
-    assert _press(page, "t") == first_of[3]
-    assert _press(page, "Shift+T") == first_of[2]
-    # to the next move of the player who made this one
+    # by turn: forward to each turn's start, back to the one before; by action (the default) a
+    # turn starts where the step that starts it ends, the turn's player to act
+    assert _press(page, "t") == stop_of(events, first_of[1])
+    assert _press(page, "t") == stop_of(events, first_of[2])
+    assert _press(page, "t") == stop_of(events, first_of[3])
+    assert _press(page, "Shift+T") == stop_of(events, first_of[2])
+    # to the next move of the player who made this one: shown with all it caused
     here = _press(page, "]")
     mover = events[here - 1]["text"].split(": ")[0].split(" ", 1)[1]
     there = _press(page, ".")
-    assert there > here and events[there - 1]["type"] == "action"
-    assert events[there - 1]["text"].split(": ")[0].split(" ", 1)[1] == mover
+    moved = heads(events)[there - 1]
+    assert there == stop_of(events, moved) and moved > here and events[moved - 1]["type"] == "action"
+    assert events[moved - 1]["text"].split(": ")[0].split(" ", 1)[1] == mover
     assert all(
         e["type"] != "action" or e["text"].split(": ")[0].split(" ", 1)[1] != mover
-        for e in events[here : there - 1]
+        for e in events[here : moved - 1]
     )
     # bookmarks: mark here, go on, come back with '
     page.keyboard.press("m")

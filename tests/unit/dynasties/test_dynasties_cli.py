@@ -61,7 +61,7 @@ def test_a_physical_session_recorded_by_hand_replays_step_by_step_and_audits_cle
     assert "NOT_ENOUGH_UNMOVED" in line
     log = cli.ok("log", game)
     assert "Petty Warlord" in log and "three kings" in log and "(observed)" in log
-    screens = cli.ok("replay", game, stdin="n\n" * 80 + "q\n")
+    screens = cli.ok("replay", game, "--events", stdin="n\n" * 80 + "q\n")  # every version
     assert "version 2 /" in screens and "xiangzhou: armies=1, army_owner=p2" in screens
     assert "clean" in cli.ok("audit", game)
 
