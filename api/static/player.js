@@ -7,16 +7,7 @@ const PlayerPage = (() => {
   const COLOURS = ["#2e7d32", "#c62828", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f"];
   const $ = (id) => document.getElementById(id);
 
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) node.append(child);
-    return node;
-  }
+  const {el} = Dom;
 
   function playerHref(name) { return `/player/${encodeURIComponent(name)}`; }
 

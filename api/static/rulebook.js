@@ -13,16 +13,7 @@ const Rulebook = (() => {
   const TABLE_RULE = /^\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
   const BULLET = /^(\s*)([-*+]|\d+[.)]) +(.*)$/;
 
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) node.append(child);
-    return node;
-  }
+  const {el} = Dom;
 
   // A link may go to a page of this site, a fragment, or an http(s) address; anything else
   // (javascript:, data:) is shown as its text only.

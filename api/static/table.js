@@ -16,17 +16,7 @@ const Table = (() => {
   };
   const keys = {};
 
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else if (key.startsWith("data-")) node.dataset[key.slice(5).replace(/-(.)/g, (_m, c) => c.toUpperCase())] = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) node.append(child);
-    return node;
-  }
+  const {el} = Dom;
 
   // ---- the token: from the fragment into this device's storage --------------------------------
 

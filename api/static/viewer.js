@@ -6,16 +6,7 @@ const Chronicle = (() => {
   const TOKEN_KEY = "chronicle-token";
   const SEAT_COLOURS = ["#2e7d32", "#c62828", "#1565c0", "#ef6c00", "#6a1b9a", "#00838f"];
 
-  function el(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "class") node.className = value;
-      else if (key === "text") node.textContent = value;
-      else node.setAttribute(key, value);
-    }
-    for (const child of children) node.append(child);
-    return node;
-  }
+  const {el} = Dom;
 
   // A wide table scrolls sideways in its own box (viewer.css draws a shadow on the side that
   // has more), so the page itself never does; the box takes the keyboard focus to scroll.
