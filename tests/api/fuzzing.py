@@ -276,6 +276,7 @@ STATE_REFUSALS: dict[tuple[str, str], dict[int, set[str]]] = {
     ("GET", "/stats"): FILTERS,
     ("GET", "/stats/tables/{table_id}"): FILTERS,
     ("GET", "/stats/figures"): FILTERS,
+    ("GET", "/players/{name}"): FILTERS,  # a player's record narrowed as the statistics are
 }
 
 
