@@ -126,7 +126,7 @@ const Disputes = (() => {
       document.body.dataset.disputes = String(listed.length);
     }
     // a new token in "View as" may read the game differently: read its disputes again
-    $("as").addEventListener("submit", () => setTimeout(load, 0));
+    $("as").addEventListener("submit", () => { $("dispute-problem").hidden = true; setTimeout(load, 0); });
     load();
   }
 
@@ -178,7 +178,8 @@ const Disputes = (() => {
     parts.push(form);
 
     parts.push(el("h2", {text: "Evidence"}),
-      el("p", {class: "muted", text: "The bundle holds the game's events as you may see them, the hash chain and the verdict; `chronicle verify FILE` checks it offline."}),
+      el("p", {class: "muted"}, "The bundle holds the game's events as you may see them, the hash chain and the verdict; ",
+        el("code", {text: "chronicle verify FILE"}), " checks it offline."),
       el("button", {id: "bundle", type: "button", text: "Download evidence bundle"}),
       el("p", {id: "bundle-problem", class: "error", role: "alert", hidden: ""}));
     $("dispute").replaceChildren(...parts);

@@ -141,6 +141,7 @@ def test_a_range_chosen_in_the_moves_is_disputed_ruled_on_and_its_bundle_verifie
     page.click("#findings a.rule >> nth=0")
     page.wait_for_selector("body.ready")
     assert page.url.endswith(href)
+    assert page.locator("body").get_attribute("data-missing") == ""  # a reference there is
     if section:
         assert page.evaluate("(id) => document.getElementById(decodeURIComponent(id)) !== null", section)
 
