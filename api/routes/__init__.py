@@ -14,6 +14,7 @@ from litestar import Router
 from api import live, metrics
 from api.routes import (
     deals,
+    dispute_page,
     disputes,
     endings,
     games,
@@ -51,6 +52,7 @@ HANDLERS = [
     *viewer.ROUTES,
     *new_game_page.ROUTES,
     *rulebook_page.ROUTES,
+    *dispute_page.ROUTES,
     *table_page.ROUTES,
     *live.ROUTES,
     *metrics.ROUTES,
