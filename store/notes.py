@@ -103,7 +103,9 @@ CONTENT_REQUIRED: dict[str, Any] = {
         {"required": ["glyph"], "properties": {"glyph": {"type": "string"}}},
         {"required": ["highlight"], "properties": {"highlight": {"type": "string"}}},
         {"required": ["to"], "properties": {"to": {"type": "string"}}},
-    ]
+    ],
+    # an arrow starts at the annotation's coordinate
+    "dependentRequired": {"to": ["coordinate"]},
 }
 
 

@@ -115,7 +115,10 @@ def test_a_seat_draws_an_arrow_with_a_comment_that_everyone_sees_once_the_game_h
     _open(public, server, game_id, version)
     public.locator("svg.annotation-layer line.arrow").wait_for(state="attached")
     arrow = public.locator("svg.annotation-layer line.arrow")
-    assert (arrow.get_attribute("data-from"), arrow.get_attribute("data-to")) == ("card:Province", "card:Gold")
+    assert (arrow.get_attribute("data-from"), arrow.get_attribute("data-to")) == (
+        "card:Province",
+        "card:Gold",
+    )
     _arrow_joins(public, '#picture g.card[data-name="Province"]', '#picture g.card[data-name="Gold"]')
     notes = public.locator("#moves .note.annotation")
     assert {n.strip() for n in notes.all_inner_texts()} == {

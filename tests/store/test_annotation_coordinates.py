@@ -78,7 +78,8 @@ def test_an_annotation_stored_before_arrows_still_loads_without_one(app: Chronic
         older = StoredEvent(
             stored.originator_id, stored.originator_version, stored.topic, app.mapper.transcoder.encode(state)
         )
-        aggregate = app.mapper.to_domain_event(older).mutate(aggregate)
+        event: Any = app.mapper.to_domain_event(older)
+        aggregate = event.mutate(aggregate)
     loaded = aggregate.notes[kept.annotation_id]
     assert (loaded.text, loaded.coordinate, loaded.to) == ("y", "space:top", None)
     assert "->" not in loaded.line()
