@@ -309,6 +309,10 @@ const ChronicleAnnotate = (() => {
     if (!$("annotate")) {
       buildForm();
       $("picture").addEventListener("click", onBoard);
+      // the picture is drawn afresh without a step too ("table view"): the layer goes with it
+      new MutationObserver(() => {
+        if (!$("picture").querySelector("svg.annotation-layer")) drawLayer();
+      }).observe($("picture"), {childList: true});
       window.addEventListener("resize", () => drawLayer());
     }
     state.gameId = detail.gameId;

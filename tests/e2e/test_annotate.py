@@ -105,6 +105,13 @@ def test_a_seat_draws_an_arrow_with_a_comment_that_everyone_sees_once_the_game_h
     assert mine.count() == 1 and mine.locator("button.edit").count() == 1
     _checked(page)
     shot(page, "annotate-desktop-writing")
+    # on a phone the board reflows: the arrow follows its elements
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("document.documentElement.clientWidth === 390")
+    page.wait_for_timeout(200)
+    _arrow_joins(page, '#picture g.card[data-name="Province"]', '#picture g.card[data-name="Gold"]')
+    _checked(page)
+    shot(page, "annotate-phone-writing")
 
     _post(server, f"/games/{game_id}/resign", {"reason": "annotating"}, token)
 
