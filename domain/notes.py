@@ -3,8 +3,10 @@
 A game's stream holds exactly what happened at the table; what anyone writes about it lives in
 the game's `Annotations` stream, one per annotated game or variation. Each annotation is
 anchored to a version of the annotated line and, optionally, to one of its coordinates, and
-carries a comment, a move glyph, a highlight, or several of these. Editing and deleting are
-events of that stream: nothing written is lost, and the last word is the one shown.
+carries a comment, a move glyph, a highlight, an arrow, or several of these. An arrow runs from
+the annotation's coordinate to a second one, `to` (from `card:Village` to `pile:Province`).
+Editing and deleting are events of that stream: nothing written is lost, and the last word is
+the one shown.
 
 Coordinates are `KIND:NAME` where the kind is one of `COORDINATE_KINDS` (a card, a pile, a
 space, a province, a tile, a seat): `card:Village`, `pile:Province`, `space:top`,
@@ -54,12 +56,13 @@ class Content(msgspec.Struct, frozen=True):
     glyph: str | None = None
     highlight: str | None = None
     coordinate: str | None = None
+    to: str | None = None
 
 
 def content_problem(content: Content) -> tuple[str, str] | None:
     """(code, sentence) for content no annotation may hold, else None."""
-    if not (content.text.strip() or content.glyph or content.highlight):
-        return "annotation_empty", "An annotation needs a text, a glyph or a highlight."
+    if not (content.text.strip() or content.glyph or content.highlight or content.to):
+        return "annotation_empty", "An annotation needs a text, a glyph, a highlight or an arrow."
     if len(content.text) > MAX_TEXT:
         return "invalid_text", f"An annotation's text has at most {MAX_TEXT} characters."
     if any(ch < " " and ch not in "\n\t" for ch in content.text):
@@ -71,18 +74,35 @@ def content_problem(content: Content) -> tuple[str, str] | None:
             "invalid_highlight",
             f"A highlight is one of {', '.join(HIGHLIGHTS)}, not {content.highlight!r}.",
         )
-    if content.coordinate is not None:
-        found = _COORDINATE.match(content.coordinate)
-        if found is None or len(content.coordinate) > MAX_COORDINATE or not found["name"].strip():
-            return (
-                "invalid_coordinate",
-                f"A coordinate is KIND:NAME (e.g. card:Village, space:3,4), not {content.coordinate!r}.",
-            )
-        if found["kind"] not in COORDINATE_KINDS:
-            return (
-                "invalid_coordinate",
-                f"A coordinate's kind is one of {', '.join(COORDINATE_KINDS)}, not {found['kind']!r}.",
-            )
+    # an arrow needs both of its ends, and two different ones
+    if content.to is not None and content.coordinate is None:
+        return "invalid_coordinate", "An arrow starts at the annotation's coordinate: give one with `to`."
+    if (
+        content.to is not None
+        and content.coordinate is not None
+        and (content.to.strip().casefold() == content.coordinate.strip().casefold())
+    ):
+        return "invalid_coordinate", "An arrow runs between two different coordinates."
+    for coordinate in (content.coordinate, content.to):
+        if coordinate is not None:
+            problem = _coordinate_form(coordinate)
+            if problem is not None:
+                return problem
+    return None
+
+
+def _coordinate_form(coordinate: str) -> tuple[str, str] | None:
+    found = _COORDINATE.match(coordinate)
+    if found is None or len(coordinate) > MAX_COORDINATE or not found["name"].strip():
+        return (
+            "invalid_coordinate",
+            f"A coordinate is KIND:NAME (e.g. card:Village, space:3,4), not {coordinate!r}.",
+        )
+    if found["kind"] not in COORDINATE_KINDS:
+        return (
+            "invalid_coordinate",
+            f"A coordinate's kind is one of {', '.join(COORDINATE_KINDS)}, not {found['kind']!r}.",
+        )
     return None
 
 
@@ -115,10 +135,13 @@ class Annotation(msgspec.Struct, frozen=True):
     coordinate: str | None
     created_at: str
     edited_at: str | None = None
+    # the arrow's head (from `coordinate`); annotations written before arrows have none
+    to: str | None = None
 
     def line(self) -> str:
-        """One human line: `?! [card:Village] text (author)`."""
-        parts = [p for p in (self.glyph, f"[{self.coordinate}]" if self.coordinate else None) if p]
+        """One human line: `?! [card:Village -> pile:Gold] text (author)`."""
+        where = f"{self.coordinate} -> {self.to}" if self.coordinate and self.to else self.coordinate
+        parts = [p for p in (self.glyph, f"[{where}]" if where else None) if p]
         if self.highlight:
             parts.append(f"({self.highlight})")
         if self.text:
@@ -144,6 +167,8 @@ class Annotations(Aggregate):
         glyph: str | None
         highlight: str | None
         coordinate: str | None
+        # added with arrows: an event stored before them has none, and reads as None
+        to: str | None = None
 
         def apply(self, aggregate: Annotations) -> None:
             aggregate.notes[self.annotation_id] = Annotation(
@@ -156,6 +181,7 @@ class Annotations(Aggregate):
                 self.highlight,
                 self.coordinate,
                 self.timestamp.isoformat(),
+                to=getattr(self, "to", None),
             )
 
     class Edited(Aggregate.Event):
@@ -166,6 +192,7 @@ class Annotations(Aggregate):
         glyph: str | None
         highlight: str | None
         coordinate: str | None
+        to: str | None = None  # as Added's
 
         def apply(self, aggregate: Annotations) -> None:
             before = aggregate.notes[self.annotation_id]
@@ -175,6 +202,7 @@ class Annotations(Aggregate):
                 glyph=self.glyph,
                 highlight=self.highlight,
                 coordinate=self.coordinate,
+                to=getattr(self, "to", None),
                 edited_at=self.timestamp.isoformat(),
             )
 
@@ -217,6 +245,7 @@ def _fields(content: Content) -> dict[str, Any]:
         "glyph": content.glyph,
         "highlight": content.highlight,
         "coordinate": content.coordinate,
+        "to": content.to,
     }
 
 

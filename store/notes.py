@@ -102,20 +102,25 @@ CONTENT_REQUIRED: dict[str, Any] = {
         {"required": ["text"], "properties": {"text": {"pattern": "[^\\s\\x00-\\x1f]"}}},
         {"required": ["glyph"], "properties": {"glyph": {"type": "string"}}},
         {"required": ["highlight"], "properties": {"highlight": {"type": "string"}}},
-    ]
+        {"required": ["to"], "properties": {"to": {"type": "string"}}},
+    ],
+    # an arrow starts at the annotation's coordinate
+    "dependentRequired": {"to": ["coordinate"]},
 }
 
 
 class NewAnnotation(msgspec.Struct, forbid_unknown_fields=True):
     """`POST /games/{id}/annotations`: anchored at version `at` and, optionally, a
     `coordinate` (`KIND:NAME`, e.g. `card:Village`); a `text`, a `glyph` (`! ? !! ?? !? ?!`),
-    a `highlight` (red, green, yellow, blue), or several."""
+    a `highlight` (red, green, yellow, blue), an arrow from `coordinate` `to` another
+    coordinate, or several."""
 
     at: VersionAt
     text: DocumentedText = ""
     glyph: DocumentedGlyph = None
     highlight: DocumentedHighlight = None
     coordinate: DocumentedCoordinate = None
+    to: DocumentedCoordinate = None
 
 
 class AnnotationEdit(msgspec.Struct, forbid_unknown_fields=True):
@@ -125,6 +130,7 @@ class AnnotationEdit(msgspec.Struct, forbid_unknown_fields=True):
     glyph: DocumentedGlyph = None
     highlight: DocumentedHighlight = None
     coordinate: DocumentedCoordinate = None
+    to: DocumentedCoordinate = None
 
 
 class ReviewerRequest(msgspec.Struct, forbid_unknown_fields=True):
@@ -204,7 +210,8 @@ def _checked(content: Content) -> Content:
 
 
 def _on_the_game(found: Line, content: Content) -> Content:
-    """`content`, refused when its coordinate names what the annotated game does not hold."""
+    """`content`, refused when a coordinate (or the arrow's head) names what the annotated game
+    does not hold."""
     if content.coordinate is None:
         return content
     game = found.game
@@ -214,9 +221,10 @@ def _on_the_game(found: Line, content: Content) -> Content:
     names = getattr(game.ruleset, "coordinate_names", None)
     if names is not None:
         known |= names(game.state)
-    problem = coordinate_problem(content.coordinate, known)
-    if problem is not None:
-        raise InvalidRequest(problem[1], code=problem[0])
+    for coordinate in (content.coordinate, content.to):
+        problem = coordinate_problem(coordinate, known) if coordinate is not None else None
+        if problem is not None:
+            raise InvalidRequest(problem[1], code=problem[0])
     return content
 
 
@@ -239,7 +247,8 @@ def annotate_as(app: Core, target: UUID, author: str, new: NewAnnotation) -> Ann
     found = line(app, target)
     if not 1 <= new.at <= found.game.version:
         raise InvalidRequest(f"Version {new.at} is outside 1..{found.game.version}.", code="invalid_version")
-    content = _on_the_game(found, _checked(Content(new.text, new.glyph, new.highlight, new.coordinate)))
+    content = _checked(Content(new.text, new.glyph, new.highlight, new.coordinate, new.to))
+    content = _on_the_game(found, content)
     annotation_id = uuid4().hex[:12]
     for _attempt in range(5):
         notes = _annotations(app, target) or Annotations.open(target, _now())
@@ -281,7 +290,7 @@ def edit_as(
     admin: bool = False,
 ) -> Annotation:
     """Replace an annotation's content: its author's, or with `admin` anyone's."""
-    content = _checked(Content(change.text, change.glyph, change.highlight, change.coordinate))
+    content = _checked(Content(change.text, change.glyph, change.highlight, change.coordinate, change.to))
     content = _on_the_game(line(app, target), content)
     notes, by = _own(app, target, author, annotation_id, admin)
     notes.edit(annotation_id, by, content, _now())

@@ -25,6 +25,9 @@ route = Concern("annotations")
 
 class AnnotationList(msgspec.Struct):
     annotations: list[Annotation]
+    # whose side the token reads as (`seat:<id>`, `recorder`, `reviewer:<name>`, `admin`; None:
+    # the public): a page offers editing the annotations whose author this is
+    reader: str | None = None
 
 
 @route.post("/games/{game_id:str}/annotations", *GAME_WRITE, status_code=201)
@@ -41,7 +44,9 @@ def list_annotations(
     chronicle: ChronicleDep, token: TokenDep, game_id: FromPath[str], at: Version = None
 ) -> AnnotationList:
     """The annotations the caller may read, by version (only version `at`'s, if given)."""
-    return AnnotationList(notes.annotations_of(chronicle, parse_game_id(game_id), token, at))
+    target = parse_game_id(game_id)
+    listed = notes.annotations_of(chronicle, target, token, at)
+    return AnnotationList(listed, notes.reader_of(chronicle, target, token))
 
 
 @route.patch("/games/{game_id:str}/annotations/{annotation_id:str}", *GAME_WRITE)

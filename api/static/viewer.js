@@ -8,6 +8,12 @@ const Chronicle = (() => {
 
   const {el} = Dom;
 
+  // Other scripts of the replay page follow it (annotate.js): `onReplay(fn)` calls
+  // fn("loaded", {gameId, token}) once the moves are listed, fn("shown", {..., version, head}) once
+  // a version is drawn.
+  const replayHooks = [];
+  function onReplay(fn) { replayHooks.push(fn); }
+
   // A wide table scrolls sideways in its own box (viewer.css draws a shadow on the side that
   // has more), so the page itself never does; the box takes the keyboard focus to scroll.
   function scrolling(table, name) {
@@ -255,6 +261,7 @@ const Chronicle = (() => {
       }
       $("of").textContent = `of ${state.last}`;
       drawMarks();
+      for (const hook of replayHooks) hook("loaded", {gameId, token: state.token});
     }
 
     // The annotations the token may read (its own side's while the game runs), by version.
@@ -302,6 +309,7 @@ const Chronicle = (() => {
       address.searchParams.set("at", String(version));
       history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
       if (state.chart) state.chart.update("none");  // moves the marker of the current turn
+      for (const hook of replayHooks) hook("shown", {gameId, token: state.token, version, head: whole ? head : version});
     }
 
     // At the end of a step (by action): the action's line and, folded under it, the facts it
@@ -835,5 +843,5 @@ const Chronicle = (() => {
     await load();
   }
 
-  return {gamesPage, gamePage, statsPage, drawPicture};
+  return {gamesPage, gamePage, statsPage, drawPicture, onReplay};
 })();

@@ -1,10 +1,12 @@
 """`chronicle annotate`: write on a game (or a variation) without touching its record.
 
     chronicle annotate GAME --at N TEXT [--glyph ?!] [--on card:Village] [--highlight red]
+        [--arrow-to pile:Province]
 
 anchors a comment, a move glyph (`!`, `?`, `!!`, `??`, `!?`, `?!`) and a highlight to version N,
 and optionally to one of the game's coordinates: `KIND:NAME` with the kind one of card, pile,
-space, province, tile or seat (`card:Village`, `pile:Province`, `space:3,4`). Annotations live
+space, province, tile or seat (`card:Village`, `pile:Province`, `space:3,4`); `--arrow-to`
+draws an arrow from that coordinate to a second one. Annotations live
 in a stream of their own; `--edit ID` replaces one's content and `--delete ID` removes it (both
 are events: nothing written is lost). `chronicle log` shows them under their versions.
 
@@ -43,6 +45,7 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument("--glyph", metavar="G", help="a move glyph: ! ? !! ?? !? ?!")
     parser.add_argument("--on", dest="coordinate", metavar="COORD", help="a coordinate, e.g. card:Village")
     parser.add_argument("--highlight", metavar="COLOR", help="red, green, yellow or blue")
+    parser.add_argument("--arrow-to", metavar="COORD", help="an arrow from --on's coordinate to this one")
     parser.add_argument("--seat", metavar="S", help="locally: write for this seat (id or player name)")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--edit", metavar="ID", help="replace this annotation's content")
@@ -82,6 +85,7 @@ def _content(args: argparse.Namespace) -> dict[str, Any]:
         "glyph": args.glyph,
         "highlight": args.highlight,
         "coordinate": args.coordinate,
+        "to": args.arrow_to,
     }
 
 

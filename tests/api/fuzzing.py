@@ -270,7 +270,9 @@ STATE_REFUSALS: dict[tuple[str, str], dict[int, set[str]]] = {
     # an export's events must verify (their hash chain, the rules replaying them)
     ("POST", "/games/import"): {400: {"export_invalid"}},
     ("POST", "/games/{game_id}/disputes"): {400: {"invalid_range"}},  # within the game's versions
-    ("POST", "/games/{game_id}/annotations"): PAST_THE_END,
+    # a version past the end; a coordinate (or an arrow's head) naming what the game does not hold
+    ("POST", "/games/{game_id}/annotations"): {400: {"invalid_version", "invalid_coordinate"}},
+    ("PATCH", "/games/{game_id}/annotations/{annotation_id}"): {400: {"invalid_coordinate"}},
     # a version past the end, or inside an action (between it and its last fact)
     ("POST", "/games/{game_id}/variations"): {400: {"invalid_version", "not_a_position"}},
     ("GET", "/stats"): FILTERS,

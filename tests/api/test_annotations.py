@@ -125,3 +125,54 @@ def test_bad_annotations_are_problems_with_stable_codes_and_write_nothing(api: A
     )
     assert_problem(refused, 403, "recorder_required")
     assert api.get(post, ADMIN_TOKEN).json()["annotations"] == []
+
+
+def test_an_arrow_runs_from_the_coordinate_to_another_and_only_its_author_edits_or_deletes_it(
+    api: Api,
+) -> None:
+    game = api.create(mode="physical")
+    api.start_physical(game)
+    post = f"/games/{game.id}/annotations"
+    arrow = _note(api, game, game.seat("A"), at=2, coordinate="space:top", to="seat:B", text="go there")
+    assert (arrow["coordinate"], arrow["to"]) == ("space:top", "seat:B")
+    plain = _note(api, game, game.seat("A"), at=2, text="no arrow")
+    assert plain["to"] is None
+    # an arrow alone says enough; it needs its tail, a head the game holds, and two ends
+    alone = _note(api, game, game.seat("A"), at=3, coordinate="space:top", to="seat:A")
+    assert alone["text"] == "" and alone["to"] == "seat:A"
+    token = bearer(game.seat("A"))
+    for body in (
+        {"at": 2, "to": "space:top", "text": "x"},
+        {"at": 2, "coordinate": "space:top", "to": "space:tpo", "text": "x"},
+        {"at": 2, "coordinate": "space:top", "to": "space:TOP", "text": "x"},
+        {"at": 2, "coordinate": "space:top", "to": "planet:Mars", "text": "x"},
+    ):
+        assert_problem(api.client.post(post, json=body, headers=token), 400, "invalid_coordinate")
+    # the list says whose side the token reads as, so a page offers editing its own
+    listed = api.get(post, game.seat("A")).json()
+    assert listed["reader"] == "seat:A"
+    assert {n["to"] for n in listed["annotations"]} == {"seat:B", None, "seat:A"}
+    assert api.get(post, None).json()["reader"] is None
+    path = f"{post}/{arrow['annotation_id']}"
+    moved = api.client.patch(
+        path, json={"coordinate": "seat:A", "to": "space:top", "text": "back"}, headers=token
+    )
+    assert moved.status_code == 200, moved.text
+    assert (moved.json()["coordinate"], moved.json()["to"]) == ("seat:A", "space:top")
+    api.finish(game)
+    coach = _reviewer(api, game)
+    assert api.get(post, coach).json()["reader"] == "reviewer:Coach"
+    assert_problem(
+        api.client.patch(path, json={"text": "mine now"}, headers=bearer(coach)), 403, "not_the_author"
+    )
+    assert_problem(api.client.delete(path, headers=bearer(game.seat("B"))), 403, "not_the_author")
+    assert api.client.delete(path, headers=token).status_code == 204
+    left = api.get(post, None).json()["annotations"]
+    assert [n["annotation_id"] for n in left] == [plain["annotation_id"], alone["annotation_id"]]
+    # unarrowed again: an edit without `to` keeps no arrow
+    unarrowed = api.client.patch(
+        f"{post}/{alone['annotation_id']}",
+        json={"coordinate": "space:top", "text": "just here"},
+        headers=token,
+    )
+    assert unarrowed.status_code == 200 and unarrowed.json()["to"] is None

@@ -132,7 +132,12 @@ def test_request_schemas_say_what_the_server_refuses(document: dict[str, Any]) -
     assert notation[0]["minLength"] == 1 and "pattern" in notation[0]
     # an annotation says something; its glyph and highlight are from their lists; versions start at 1
     for name in ("NewAnnotation", "AnnotationEdit"):
-        assert [rule["required"] for rule in schemas[name]["anyOf"]] == [["text"], ["glyph"], ["highlight"]]
+        assert [rule["required"] for rule in schemas[name]["anyOf"]] == [
+            ["text"],
+            ["glyph"],
+            ["highlight"],
+            ["to"],
+        ]
         assert "!?" in schemas[name]["properties"]["glyph"]["enum"]
         assert re.search(schemas[name]["properties"]["coordinate"]["pattern"], "card:Village")
         assert not re.search(schemas[name]["properties"]["coordinate"]["pattern"], "card: ")

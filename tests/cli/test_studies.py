@@ -50,6 +50,12 @@ def test_a_newcomer_annotates_a_finished_dominion_game_branches_a_variation_and_
     )
     _run(capsys, "annotate", prefix, "--at", "29", "Chapel would thin the deck", "--glyph", "?!", *store)
     _run(capsys, "annotate", prefix, "--at", "21", "--on", "card:Estate", "--highlight", "red", *store)
+    arrow = _run(
+        capsys, "annotate", prefix, "--at", "21", "--on", "card:Estate", "--arrow-to", "card:Gold", *store
+    )
+    assert arrow.rstrip().endswith("[card:Estate -> card:Gold] (recorder)")
+    arrow_id = arrow.split()[1]
+    _run(capsys, "annotate", prefix, "--delete", arrow_id, *store)
     assert "(invalid_glyph)" in _fails(capsys, "annotate", prefix, "--at", "21", "--glyph", "?!?", *store)
     log = _run(capsys, "log", prefix, *store).splitlines()
     monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))

@@ -144,8 +144,10 @@ def test_a_dominion_replay_in_the_browser_shows_a_seat_its_own_hand_only(
     page.wait_for_function("document.getElementById('viewer').textContent === 'seen as player:p1'")
     assert _hand_cell(page, "p1") == _hand_text(ann)
     assert _hand_cell(page, "p2") == f"{len(ben)} cards"
-    assert page.locator("#event .note").inner_text() == "!? keep the Coppers (seat:p1)"
-    assert page.locator(f'#moves li[data-version="{at}"] .note').count() == 1
+    # her note by her name, with what its author may do (api/static/annotate.js), under its move
+    assert page.locator("#event .note .words").inner_text() == "!? keep the Coppers (Ann)"
+    step = page.locator(f'#moves li[data-version="{at}"]').get_attribute("data-step")
+    assert page.locator(f'#moves li[data-version="{step}"] .note button.edit').count() == 1
     shot(page, "dominion-as-ann")
     # by event (every fact a step, and every move listed): step back, to a clicked move, and by search
     page.keyboard.press("e")

@@ -5,10 +5,13 @@ closest name (400 `invalid_coordinate`), and nothing is written."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from uuid import UUID
 
 import pytest
+from eventsourcing.persistence import StoredEvent
 
+from domain.notes import annotations_id
 from store import notes, variations
 from store.app import Chronicle, NewGame
 from store.errors import ServiceError
@@ -55,3 +58,28 @@ def test_a_province_space_a_dynasties_province_and_a_seat_are_checked(app: Chron
     notes.annotate_as(app, province, "recorder", NewAnnotation(at=2, text="x", coordinate="seat:ben"))
     dynasties = finished_game(app, "dynasties")
     assert _refused(app, dynasties, "province:chengdo").endswith("Did you mean province:chengdu?")
+
+
+def test_an_annotation_stored_before_arrows_still_loads_without_one(app: Chronicle) -> None:
+    """An `Added` or `Edited` event written before annotations had arrows holds no `to`: it
+    reads as no arrow, in the stored form every store keeps."""
+    province = UUID(app.create_game(NewGame("province", ["Ann", "Ben"], mode="physical")).game_id)
+    kept = notes.annotate_as(app, province, "recorder", NewAnnotation(at=1, text="x", coordinate="space:top"))
+    notes.edit_as(
+        app, province, "recorder", kept.annotation_id, AnnotationEdit(text="y", coordinate="space:top")
+    )
+    stream = annotations_id(province)
+    aggregate: Any = None
+    for stored in app.recorder.select_events(stream):
+        state = app.mapper.transcoder.decode(
+            app.mapper.cipher.decrypt(stored.state) if app.mapper.cipher else stored.state
+        )
+        state.pop("to", None)  # as every event was written before arrows
+        older = StoredEvent(
+            stored.originator_id, stored.originator_version, stored.topic, app.mapper.transcoder.encode(state)
+        )
+        event: Any = app.mapper.to_domain_event(older)
+        aggregate = event.mutate(aggregate)
+    loaded = aggregate.notes[kept.annotation_id]
+    assert (loaded.text, loaded.coordinate, loaded.to) == ("y", "space:top", None)
+    assert "->" not in loaded.line()
