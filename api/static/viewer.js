@@ -255,6 +255,7 @@ const Chronicle = (() => {
       }
       $("of").textContent = `of ${state.last}`;
       drawMarks();
+      document.dispatchEvent(new CustomEvent("chronicle:moves", {detail: {last: state.last}}));  // study.js
     }
 
     // The annotations the token may read (its own side's while the game runs), by version.
@@ -302,6 +303,7 @@ const Chronicle = (() => {
       address.searchParams.set("at", String(version));
       history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
       if (state.chart) state.chart.update("none");  // moves the marker of the current turn
+      document.dispatchEvent(new CustomEvent("chronicle:shown", {detail: {version, stop: state.steps.stop[version - 1], last: state.last}}));
     }
 
     // At the end of a step (by action): the action's line and, folded under it, the facts it
