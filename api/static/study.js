@@ -25,6 +25,7 @@ const ChronicleStudy = (() => {
     open: null,        // the study being played or stepped through
     at: null,          // the study version drawn on the board, or null: the main line is
     legal: null,       // the open study's legal actions (with its token)
+    seat: null,        // the seat they are for: the first the study's position prompts
     path: [],          // the words chosen so far
     busy: false,
   };
@@ -100,6 +101,8 @@ const ChronicleStudy = (() => {
     button.disabled = !shown || at >= shown.last;
     button.textContent = at === null ? "Branch a study here" : `Branch a study at v${at}`;
     button.title = button.disabled ? "the game is over here: step back to branch" : "";
+    // a study's position on the board is not the game's: branch from the game's own moves
+    button.hidden = state.at !== null;
   }
 
   function drawList() {
@@ -202,6 +205,7 @@ const ChronicleStudy = (() => {
     Chronicle.drawPicture($("picture"), shown);
     document.body.dataset.study = id;
     document.body.dataset.studyVersion = String(version);
+    drawBranchButton();
     const move = index >= 0 ? moves[index].head.text : `the branch point, v${study.at} of the game`;
     $("event").replaceChildren(el("div", {class: "line study-event", text: `Study: ${move}`}));
     for (const item of document.querySelectorAll("#moves li.current")) item.classList.remove("current");
@@ -260,7 +264,11 @@ const ChronicleStudy = (() => {
     if (!token) { say("This device did not branch this study: it may be read, not played."); return; }
     if (!atEnd) { say("Step to the study's last move to play on."); return; }
     try {
-      state.legal = await api(`/variations/${id}/legal-actions`, token);
+      // the prompted seat's choices, recorded as that seat's (the table's when no seat is asked)
+      const now = await api(`/variations/${id}/state`, token);
+      state.seat = now.prompts.length ? now.prompts[0].seat : null;
+      const query = state.seat === null ? "" : `?seat=${encodeURIComponent(state.seat)}`;
+      state.legal = await api(`/variations/${id}/legal-actions${query}`, token);
     } catch (error) {
       state.legal = null;
       say(error.message, "error");
@@ -340,7 +348,7 @@ const ChronicleStudy = (() => {
     state.busy = true;
     drawChoices();
     try {
-      await api(`/variations/${id}/actions`, tokenOf(id), {method: "POST", body: JSON.stringify({action: text})});
+      await api(`/variations/${id}/actions`, tokenOf(id), {method: "POST", body: JSON.stringify(state.seat === null ? {action: text} : {action: text, seat: state.seat})});
       $("study-text").value = "";
       say(`played ${text}`);
       await loadLine(studyOf(id));
@@ -386,6 +394,11 @@ const ChronicleStudy = (() => {
       state.at = null;
       delete document.body.dataset.studyVersion;
       markCurrent();
+      drawBranchButton();
+      if (state.open !== null) {
+        $("study-play").hidden = true;
+        $("study-title").textContent = "The game's own move is shown: choose a study move (or the study in the list) to step in.";
+      }
     }
   });
 

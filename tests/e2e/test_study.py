@@ -11,10 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
+from store.app import Chronicle
 from tests.cli.conftest import Cli, Server, serving
 from tests.e2e.browsers import DESKTOP, PHONE, browser, local_page, shot
 from tests.e2e.steps import heads, stop_of, stops
 from tests.e2e.web_checks import assert_accessible, assert_fits, assert_touch_targets
+from tests.short_games import finished_game
 
 __all__ = ["browser"]
 
@@ -32,10 +34,13 @@ def server(cli: Cli) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def game(cli: Cli, server: Server) -> dict[str, Any]:
-    """A finished bot game of Dominion: its id and events."""
-    cli.ok("simulate", "dominion", "--games", "1", "--seed", "5")
-    listed = httpx.get(f"{server.url}/games", params={"ruleset": "dominion", "status": "finished"}).json()
-    game_id = listed["games"][0]["game_id"]
+    """A short finished bot game of Dominion (tests/short_games.py) in the served store: its
+    id and events."""
+    app = Chronicle(cli.store)
+    try:
+        game_id = str(finished_game(app, "dominion"))
+    finally:
+        app.close()
     events = httpx.get(f"{server.url}/games/{game_id}/events").json()["events"]
     return {"id": game_id, "events": events}
 
@@ -99,6 +104,7 @@ def test_a_study_is_branched_played_by_taps_shown_as_a_side_line_and_kept(
     side = line.locator("li.study-move")
     assert side.count() == 2
     assert [played[i] in side.nth(i).inner_text() for i in range(2)] == [True, True]
+    assert "the table:" not in side.nth(0).inner_text()  # played as the seat the position prompts
     colour = page.evaluate("getComputedStyle(document.querySelector('#moves li.study-move')).color")
     main_colour = page.evaluate("getComputedStyle(document.querySelector('#moves li.action')).color")
     assert colour != main_colour
@@ -147,11 +153,13 @@ def test_another_device_reads_the_studies_on_a_wide_screen(
     assert page.locator("li.study-move").count() == listed[0]["actions"]
     assert page.locator("#study-play").is_hidden()  # no token on this device: read only
     assert "read only" in page.locator("#study-list button").inner_text()
+    assert page.locator("#study-branch").is_hidden()  # a study's position is not the game's
     board = _picture(page)
     page.click("#next")  # the main line takes the board back
     page.wait_for_function("document.body.dataset.studyVersion === undefined")
     assert _picture(page) != board
     assert page.locator("li.study-current").count() == 0
+    assert page.locator("#study-branch").is_visible()  # the game's move: a study may branch here
     page.locator("li.study-move").last.click()
     page.wait_for_function("document.body.dataset.studyVersion !== undefined")
     assert _picture(page) == board
