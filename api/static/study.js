@@ -162,8 +162,9 @@ const ChronicleStudy = (() => {
   function onMoves(event) {
     const item = event.target.closest("li.study-move");
     if (!item) return;
-    event.stopPropagation();
+    // a key other than Enter or space on a study move is the replay's (← → step the game)
     if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    event.stopPropagation();
     event.preventDefault();
     show(item.dataset.variation, parseInt(item.dataset.lineVersion, 10));
   }

@@ -115,6 +115,7 @@ def test_a_study_is_branched_played_by_taps_shown_as_a_side_line_and_kept(
     shot(page, "study-played-phone")
     assert_fits(page)
     assert_touch_targets(page)
+    assert_accessible(page)
     # step into the side line: its first move's position, then the main line takes the board back
     first = side.nth(0)
     first.click()
@@ -146,13 +147,25 @@ def test_another_device_reads_the_studies_on_a_wide_screen(
     listed = httpx.get(f"{server.url}/games/{game['id']}/variations").json()["variations"]
     assert listed, "the first test branches a study"
     study = listed[0]["variation_id"]
+    # a second study, branched elsewhere (by the API): both are listed, each under its branch point
+    events = game["events"]
+    actions = [e["version"] for e in events if e["type"] == "action"]
+    other_at = stop_of(events, actions[len(actions) // 2])
+    other = httpx.post(f"{server.url}/games/{game['id']}/variations", json={"at": other_at})
+    assert other.status_code == 201, other.text
     page = local_page(browser, server, DESKTOP)
     page.goto(f"{server.url}/view/{game['id']}?variation={study}")
     page.wait_for_selector("body.study-ready")
     assert page.evaluate("document.body.dataset.study") == study
+    assert page.locator("#study-list button").count() == 2
+    lines = page.locator("#moves li.study-line")
+    assert [lines.nth(i).get_attribute("data-at") for i in range(2)] == [str(listed[0]["at"]), str(other_at)]
+    assert page.locator(f'li.study-line[data-variation="{other.json()["variation_id"]}"]').inner_text() == (
+        f"study from v{other_at}: no moves yet"
+    )
     assert page.locator("li.study-move").count() == listed[0]["actions"]
     assert page.locator("#study-play").is_hidden()  # no token on this device: read only
-    assert "read only" in page.locator("#study-list button").inner_text()
+    assert "read only" in page.locator("#study-list button").first.inner_text()
     assert page.locator("#study-branch").is_hidden()  # a study's position is not the game's
     board = _picture(page)
     page.click("#next")  # the main line takes the board back
@@ -160,7 +173,8 @@ def test_another_device_reads_the_studies_on_a_wide_screen(
     assert _picture(page) != board
     assert page.locator("li.study-current").count() == 0
     assert page.locator("#study-branch").is_visible()  # the game's move: a study may branch here
-    page.locator("li.study-move").last.click()
+    page.locator("li.study-move").last.focus()
+    page.keyboard.press("Enter")  # a study move takes the keyboard too
     page.wait_for_function("document.body.dataset.studyVersion !== undefined")
     assert _picture(page) == board
     shot(page, "study-desktop")
