@@ -27,6 +27,7 @@ const ChronicleStudy = (() => {
     legal: null,       // the open study's legal actions (with its token)
     seat: null,        // the seat they are for: the first the study's position prompts
     path: [],          // the words chosen so far
+    picked: null,      // what a tap on the board named: the choices narrow to the actions naming it
     busy: false,
   };
   const $ = (id) => document.getElementById(id);
@@ -85,6 +86,7 @@ const ChronicleStudy = (() => {
     $("study-back").onclick = () => stepStudy(-1);
     $("study-next").onclick = () => stepStudy(1);
     $("study-choices").onclick = onChoice;
+    $("picture").addEventListener("click", onBoard);
     $("study-notation").onsubmit = (event) => {
       event.preventDefault();
       const text = $("study-text").value.trim();
@@ -275,6 +277,7 @@ const ChronicleStudy = (() => {
       say(error.message, "error");
     }
     state.path = [];
+    state.picked = null;
     drawChoices();
   }
 
@@ -311,11 +314,31 @@ const ChronicleStudy = (() => {
     return out;
   }
 
+  // A tap on the board picks what it names (a card, a pile, a space...), as at the table: the
+  // choices narrow to the legal actions that name it. What none names is said, not offered.
+  function names(candidate, picked) {
+    const word = picked.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`(^|[\\s,:])${word}($|[\\s,:])`, "i").test(candidate.text);
+  }
+
+  function onBoard(event) {
+    if (state.at === null || $("study-play").hidden || !state.legal || state.busy) return;
+    const target = event.target.closest("[data-name], [data-key]");
+    if (!target) return;
+    const picked = target.dataset.name || target.dataset.key;
+    if (!candidates().some((c) => names(c, picked))) { say(`Nothing legal names ${picked} now.`); return; }
+    state.picked = picked;
+    state.path = [];
+    drawChoices();
+    $("study-play").scrollIntoView({block: "nearest"});
+  }
+
   function drawChoices() {
-    const all = candidates();
+    const all = candidates().filter((c) => state.picked === null || names(c, state.picked));
     const prefix = state.path.flat();
     const found = matching(all, prefix);
     const buttons = [];
+    if (state.picked !== null) buttons.push(el("button", {type: "button", class: "back", "data-unpick": "1", text: "× all actions"}));
     if (prefix.length) buttons.push(el("button", {type: "button", class: "back", "data-back": "1", text: "← Back"}));
     if (found.length && found.length <= WHOLE) {
       for (const c of found) buttons.push(el("button", {type: "button", class: "whole", "data-notation": c.text, text: c.text}));
@@ -329,7 +352,7 @@ const ChronicleStudy = (() => {
       }
     }
     $("study-building").textContent = !all.length ? "No legal action: the study's game is over."
-      : prefix.length ? `${prefix.join(" ")} …` : "Choose an action:";
+      : prefix.length ? `${prefix.join(" ")} …` : state.picked !== null ? `With ${state.picked}:` : "Choose an action:";
     for (const button of buttons) button.disabled = state.busy;
     $("study-choices").replaceChildren(...buttons);
     $("study-legal").replaceChildren(...all.slice(0, 500).map((c) => el("option", {value: c.text})));
@@ -339,6 +362,7 @@ const ChronicleStudy = (() => {
     const button = event.target.closest("button");
     if (!button || state.busy) return;
     if (button.dataset.back) { state.path = state.path.slice(0, -1); drawChoices(); return; }
+    if (button.dataset.unpick) { state.picked = null; state.path = []; drawChoices(); return; }
     if (button.dataset.notation !== undefined) { play(button.dataset.notation); return; }
     if (button.dataset.words !== undefined) { state.path = [...state.path, button.dataset.words.split(" ")]; drawChoices(); }
   }
@@ -396,6 +420,9 @@ const ChronicleStudy = (() => {
       delete document.body.dataset.studyVersion;
       markCurrent();
       drawBranchButton();
+      const address = new URL(location.href);
+      address.searchParams.delete("variation");
+      history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
       if (state.open !== null) {
         $("study-play").hidden = true;
         $("study-title").textContent = "The game's own move is shown: choose a study move (or the study in the list) to step in.";

@@ -5,6 +5,7 @@ there after a reload (`/view/{id}?variation={study id}` opens it)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -47,6 +48,10 @@ def game(cli: Cli, server: Server) -> dict[str, Any]:
 
 def _picture(page: Any) -> str:
     return str(page.locator("#picture").inner_html())
+
+
+def _names(notation: str, name: str) -> bool:
+    return re.search(rf"(^|[\s,:]){re.escape(name)}($|[\s,:])", notation, re.IGNORECASE) is not None
 
 
 def _tap_one_move(page: Any) -> str:
@@ -92,6 +97,20 @@ def test_a_study_is_branched_played_by_taps_shown_as_a_side_line_and_kept(
     assert page.evaluate(f"localStorage.getItem('chronicle-study:{study}')")  # the token, kept here
     token = page.evaluate(f"localStorage.getItem('chronicle-study:{study}')")
     assert f"variation={study}" in page.url and token not in page.url  # the id only, never the token
+    # a tap on the board narrows the choices to the actions that name what it shows
+    legal = httpx.get(
+        f"{server.url}/variations/{study}/legal-actions", headers={"authorization": f"Bearer {token}"}
+    ).json()["notation"]
+    drawn = page.evaluate(
+        "[...document.querySelectorAll('#picture svg [data-name]')].map((e) => e.dataset.name)"
+    )
+    named = next(n for n in drawn if any(_names(t, n) for t in legal))
+    page.locator(f'#picture svg [data-name="{named}"]').first.click()
+    assert page.locator("#study-building").inner_text() == f"With {named}:"
+    offered = page.locator("#study-choices button.whole")
+    assert offered.count() and all(
+        _names(str(offered.nth(i).get_attribute("data-notation")), named) for i in range(offered.count())
+    )
     # two moves by taps
     played = [_tap_one_move(page), _tap_one_move(page)]
     line = page.locator(f'#moves li.study-line[data-variation="{study}"]')
@@ -172,6 +191,7 @@ def test_another_device_reads_the_studies_on_a_wide_screen(
     page.wait_for_function("document.body.dataset.studyVersion === undefined")
     assert _picture(page) != board
     assert page.locator("li.study-current").count() == 0
+    assert "variation=" not in page.url  # the address names what is shown: the game's move
     assert page.locator("#study-branch").is_visible()  # the game's move: a study may branch here
     page.locator("li.study-move").last.focus()
     page.keyboard.press("Enter")  # a study move takes the keyboard too
