@@ -25,7 +25,8 @@ const ChronicleStudy = (() => {
     open: null,        // the study being played or stepped through
     at: null,          // the study version drawn on the board, or null: the main line is
     legal: null,       // the open study's legal actions (with its token)
-    seat: null,        // the seat they are for: the first the study's position prompts
+    seat: null,        // the seat they are for: one the study's position prompts
+    seats: [],         // every seat the position prompts
     path: [],          // the words chosen so far
     picked: null,      // what a tap on the board named: the choices narrow to the actions naming it
     busy: false,
@@ -72,6 +73,7 @@ const ChronicleStudy = (() => {
           el("button", {id: "study-back", type: "button", "aria-label": "back one study move", text: "◀ study"}),
           el("button", {id: "study-next", type: "button", "aria-label": "next study move", text: "study ▶"})),
         el("div", {id: "study-play", class: "study-play"},
+          el("div", {id: "study-seats", class: "study-row", role: "group", "aria-label": "the seat to play for", hidden: ""}),
           el("p", {id: "study-building", class: "muted"}),
           el("div", {id: "study-choices", class: "study-choices", role: "group", "aria-label": "legal actions, word by word"}),
           el("form", {id: "study-notation", class: "study-row", "aria-label": "play an action by its notation"},
@@ -269,7 +271,9 @@ const ChronicleStudy = (() => {
     try {
       // the prompted seat's choices, recorded as that seat's (the table's when no seat is asked)
       const now = await api(`/variations/${id}/state`, token);
-      state.seat = now.prompts.length ? now.prompts[0].seat : null;
+      state.seats = [...new Set(now.prompts.map((p) => p.seat))];
+      // several seats asked at once (a simultaneous choice): the one chosen, else the first
+      if (!state.seats.includes(state.seat)) state.seat = state.seats.length ? state.seats[0] : null;
       const query = state.seat === null ? "" : `?seat=${encodeURIComponent(state.seat)}`;
       state.legal = await api(`/variations/${id}/legal-actions${query}`, token);
     } catch (error) {
@@ -355,6 +359,15 @@ const ChronicleStudy = (() => {
       : prefix.length ? `${prefix.join(" ")} …` : state.picked !== null ? `With ${state.picked}:` : "Choose an action:";
     for (const button of buttons) button.disabled = state.busy;
     $("study-choices").replaceChildren(...buttons);
+    const seats = $("study-seats");
+    const seatNames = (studyOf(state.open) || {seats: {}}).seats;
+    seats.hidden = state.seats.length < 2;
+    seats.replaceChildren(...(seats.hidden ? [] : state.seats.map((seat) => {
+      const button = el("button", {type: "button", "aria-pressed": String(seat === state.seat),
+        text: seat === null ? "the table" : seatNames[seat] || seat});
+      button.onclick = () => { state.seat = seat; drawOpen(); };
+      return button;
+    })));
     $("study-legal").replaceChildren(...all.slice(0, 500).map((c) => el("option", {value: c.text})));
   }
 
