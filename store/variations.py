@@ -35,7 +35,15 @@ from store.aggregates import existing
 from store.audit import AuditReport, Divergence
 from store.clock import now as _now
 from store.core import Core
-from store.errors import GameNotFound, InvalidRequest, SeedSealed, ServiceError, Unauthorized, VersionConflict
+from store.errors import (
+    Forbidden,
+    GameNotFound,
+    InvalidRequest,
+    SeedSealed,
+    ServiceError,
+    Unauthorized,
+    VersionConflict,
+)
 from store.limits import VersionAt
 
 # a line (store/lines.py) is read through this module too: the routes and the command line do
@@ -266,6 +274,19 @@ def view(app: Core, line_id: UUID, access: Access, at: int | None = None) -> dic
         "prompts": reading.prompts(game, viewer),
         "outcome": reading.outcome(game),
     }
+
+
+def legal_actions(app: Core, line_id: UUID, access: Access, seat: str | None = None) -> dict[str, Any]:
+    """The line's legal actions now, as a game's (store/reads.py): a seat token its own seat's,
+    the recorder any seat's (default the prompted one), the public none."""
+    found = line(app, line_id)
+    if access.role == "seat":
+        if seat is not None and seat != access.seat:
+            raise Forbidden(f"This token sees seat {access.seat}'s choices only.", code="wrong_seat")
+        seat = access.seat
+    elif access.role == "public":
+        raise Unauthorized("Legal actions are shown to a seat or the recorder.")
+    return reading.legal_actions(found.game, seat)
 
 
 def summary(app: Core, variation_id: UUID) -> Summary:

@@ -8,21 +8,26 @@ is a 409 `game_running`; a version inside an action a 400 `not_a_position`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, JSONBody, QueryParameter
 
 from api.auth import check_creator, parse_game_id
 from api.concern import GAME_WRITE, RULED_WRITE, Concern
 from api.dependencies import ChronicleDep, SettingsDep, TokenDep
 from api.routes.params import Version
-from api.schemas import ActionRequest, EventList
+from api.routes.viewer import PictureView, SinceVersion
+from api.schemas import ActionRequest, EventList, LegalActions
+from domain import reading
+from domain.picture import changes, picture_of, to_builtins
 from domain.reading import StoredEvent
 from store import notes, variations
 from store.app import Access, Chronicle
 from store.audit import AuditReport
+from store.errors import InvalidRequest
+from store.limits import MAX_SEAT
 from store.variations import Branched, BranchRequest, Summary
 
 route = Concern("variations")
@@ -97,6 +102,58 @@ def variation_state(
     return variations.view(chronicle, vid, access, at)
 
 
+@route.get("/variations/{variation_id:str}/legal-actions", 400, 401, 403, 404)
+def variation_legal_actions(
+    chronicle: ChronicleDep,
+    token: TokenDep,
+    variation_id: FromPath[str],
+    seat: Annotated[str | None, QueryParameter(max_length=MAX_SEAT)] = None,
+) -> LegalActions:
+    """The line's legal actions now, as the game's are served (`GET /games/{id}/legal-actions`):
+    the recorder's for any seat (default the prompted one), a seat token's for its own seat."""
+    vid, access = _open_line(chronicle, variation_id, token)
+    return LegalActions(**variations.legal_actions(chronicle, vid, access, seat))
+
+
+@route.get("/variations/{variation_id:str}/picture", 400, 401, 403, 404)
+def variation_picture(
+    chronicle: ChronicleDep,
+    token: TokenDep,
+    variation_id: FromPath[str],
+    at: Version = None,
+    since: SinceVersion = None,
+) -> PictureView:
+    """The line drawn as the replay draws a game (`GET /games/{id}/picture`) at version `at`
+    (default the latest), `picture.changed` naming what differs from version `since` (default
+    the version before)."""
+    vid, access = _open_line(chronicle, variation_id, token)
+    found = variations.line(chronicle, vid)
+    latest = found.game
+    version = latest.version if at is None else at
+    if not 1 <= version <= latest.version:
+        raise InvalidRequest(f"Version {version} is outside 1..{latest.version}.", code="invalid_version")
+    earlier = version - 1 if since is None else since
+    if not 0 <= earlier <= version:
+        raise InvalidRequest(f"Version {since} is outside 1..{version}.", code="invalid_version")
+    viewer = found.viewer(access)
+    names = {seat.id: seat.name for seat in latest.config.seats}
+
+    def drawn(v: int) -> Any:
+        game = latest if v == latest.version else variations.fold(found.events, v)
+        return picture_of(latest.config.ruleset, reading.state(game, viewer), names)
+
+    picture = drawn(version)
+    before = drawn(earlier) if earlier >= 1 else None
+    return PictureView(
+        game_id=str(vid),
+        version=version,
+        last=latest.version,
+        status=latest.status,
+        view=str(viewer),
+        picture=to_builtins(picture, changes(before, picture)),
+    )
+
+
 @route.post("/variations/{variation_id:str}/actions", *RULED_WRITE, status_code=201)
 def record_variation_action(
     data: JSONBody[ActionRequest], chronicle: ChronicleDep, token: TokenDep, variation_id: FromPath[str]
@@ -125,5 +182,7 @@ ROUTES = [
     variation_detail,
     variation_events,
     variation_state,
+    variation_legal_actions,
+    variation_picture,
     record_variation_action,
 ]

@@ -262,6 +262,7 @@ const Chronicle = (() => {
       $("of").textContent = `of ${state.last}`;
       drawMarks();
       for (const hook of replayHooks) hook("loaded", {gameId, token: state.token});
+      document.dispatchEvent(new CustomEvent("chronicle:moves", {detail: {last: state.last}}));  // study.js
     }
 
     // The annotations the token may read (its own side's while the game runs), by version.
@@ -310,6 +311,7 @@ const Chronicle = (() => {
       history.replaceState(null, "", `${address.pathname}${address.search}${address.hash}`);
       if (state.chart) state.chart.update("none");  // moves the marker of the current turn
       for (const hook of replayHooks) hook("shown", {gameId, token: state.token, version, head: whole ? head : version});
+      document.dispatchEvent(new CustomEvent("chronicle:shown", {detail: {version, stop: state.steps.stop[version - 1], last: state.last}}));
     }
 
     // At the end of a step (by action): the action's line and, folded under it, the facts it

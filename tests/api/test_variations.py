@@ -5,7 +5,7 @@ redaction, listed under the game, annotatable, and played on as a new game."""
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from domain.rng import commitment
 from domain.variations import derive_seed
@@ -151,3 +151,41 @@ def test_play_on_from_a_variation_is_a_new_game_with_seat_tokens_and_a_sealed_se
     assert mine.status_code == 201, mine.text
     listed = [v["variation_id"] for v in api.get(f"/games/{game.id}/variations").json()["variations"]]
     assert listed == [vid, pid]
+
+
+def test_a_study_serves_its_legal_actions_and_its_picture_as_a_game_does(api: Api) -> None:
+    game = api.create()
+    api.finish(game)
+    at = _position(api, game)
+    study = _branch(api, game.id, at=at)
+    vid, token = study["variation_id"], study["recorder_token"]
+    assert_problem(api.get(f"/variations/{vid}/legal-actions"), 401, "token_required")
+    assert_problem(api.get(f"/variations/{vid}/legal-actions", game.recorder), 401, "invalid_token")
+    legal = api.get(f"/variations/{vid}/legal-actions", token).json()
+    state = api.get(f"/variations/{vid}/state").json()
+    seat = state["prompts"][0]["seat"]
+    # as the game's route: the recorder asks for the table (the prompted seat's choices)
+    assert legal["version"] == at and legal["seat"] is None
+    assert legal["notation"][0] == _legal(api, vid, token)
+    assert len(legal["actions"]) == len(legal["notation"]) >= 1
+    by_seat = api.get(f"/variations/{vid}/legal-actions", token, seat=seat).json()
+    assert by_seat["seat"] == seat and by_seat["notation"] == legal["notation"]
+    picture = api.get(f"/variations/{vid}/picture").json()
+    played = api.get(f"/games/{game.id}/picture", at=at).json()
+    assert picture["version"] == picture["last"] == at and picture["status"] == "running"
+    assert picture["picture"]["sections"] == played["picture"]["sections"]
+    recorded = api.client.post(
+        f"/variations/{vid}/actions", json={"action": legal["notation"][0]}, headers=bearer(token)
+    )
+    assert recorded.status_code == 201, recorded.text
+    last = recorded.json()["events"][-1]["version"]
+    moved = api.get(f"/variations/{vid}/picture").json()
+    assert moved["version"] == last and moved["picture"]["changed"]
+    assert (
+        api.get(f"/variations/{vid}/picture", at=at).json()["picture"]["sections"]
+        == picture["picture"]["sections"]
+    )
+    assert api.get(f"/variations/{vid}/legal-actions", token).json()["version"] == last
+    assert_problem(api.get(f"/variations/{vid}/picture", at=last + 1), 400, "invalid_version")
+    assert_problem(api.get(f"/variations/{vid}/picture", at=at, since=at + 1), 400, "invalid_version")
+    assert_problem(api.get(f"/variations/{uuid4()}/picture"), 404, "game_not_found")

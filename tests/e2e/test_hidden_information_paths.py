@@ -469,6 +469,8 @@ def derived_reads(deal: DealInPlay) -> dict[str, tuple[str, dict[str, Any]]]:
             ("", f"/variations/{line}"),
             ("events", f"/variations/{line}/events"),
             ("state", f"/variations/{line}/state"),
+            ("picture", f"/variations/{line}/picture"),
+            ("legal actions", f"/variations/{line}/legal-actions"),
             ("audit", f"/variations/{line}/audit"),
             ("annotations", f"/games/{line}/annotations"),
             ("variations", f"/games/{line}/variations"),
