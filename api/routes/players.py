@@ -65,12 +65,12 @@ def player(
     index: NamedDependency[GameIndex],
     name: FromPath[str],
     ruleset: Ruleset = None,
-    across: Across = False,
+    across_rulesets: Across = False,
     wait: Wait = 5.0,
 ) -> PlayerAnswer:
     """A player's games (running, finished, abandoned), results, placings, current and
     longest win streak and the rating after each game, per ruleset (`ruleset` narrows,
-    `across=true` gives one record across rulesets). The name is case-insensitive."""
+    `across_rulesets=true` gives one record across rulesets, as on `/stats`). The name is case-insensitive."""
     if not name.strip() or len(name) > MAX_NAME:
         raise UnknownPlayer("No game has a player of that name.")
     try:
@@ -87,10 +87,10 @@ def player(
     counted = [g for g in counted if g.game_id not in withheld]
     listed, _ = index.search(ruleset=ruleset, player=name, limit=len(index.games) + 1)
     listed = [g for g in listed if g.game_id not in withheld]
-    records = player_records(name, counted, listed, across)
+    records = player_records(name, counted, listed, across_rulesets)
     if not records:
         raise UnknownPlayer(f"No game has a player named {name!r}.")
-    return PlayerAnswer(name, across, stats.position(), caught_up, records)
+    return PlayerAnswer(name, across_rulesets, stats.position(), caught_up, records)
 
 
 @get("/player/{name:str}", include_in_schema=False, sync_to_thread=False)

@@ -81,7 +81,7 @@ def test_a_players_results_streaks_and_rating_per_ruleset_and_across(
     narrowed = get(client, "/players/Ben", ruleset="dynasties")["records"]
     assert [r["key"] for r in narrowed] == ["dynasties/Ben"]
 
-    [across] = get(client, "/players/Ben", across="true")["records"]
+    [across] = get(client, "/players/Ben", across_rulesets="true")["records"]
     assert (across["key"], across["ruleset"]) == ("Ben", "*")
     assert (across["played"], across["finished"], across["won"], across["running"]) == (6, 4, 3, 1)
     assert [r["game_id"] for r in across["ratings"]] == [*beat_ann, lost]

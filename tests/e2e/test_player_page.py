@@ -95,12 +95,12 @@ def test_a_name_on_the_games_list_opens_the_players_page(
     shot(page, f"player-{'phone' if viewport is PHONE else 'desktop'}")
 
     # across rulesets: one record for the name, the same rated games
-    page.locator('input[name="across"]').check()
+    page.locator('input[name="across_rulesets"]').check()
     page.locator('#options button[type="submit"]').click()
     page.wait_for_function("document.querySelectorAll('.record').length === 1")
     page.wait_for_selector("body.ready")
     assert page.locator('.record[data-key="Bot p1"] dd[data-fact="played"]').inner_text() == "4"
-    assert "across=true" in page.url
+    assert "across_rulesets=true" in page.url
 
     # the replay names its seats, each a link to the player's page
     replay.click()
