@@ -22,14 +22,15 @@ database answers and holds the schema (store/postgres_ready.py).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 from eventsourcing import postgres
-from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder
+from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, Subscription
 from eventsourcing.utils import Environment, EnvType
+from psycopg.sql import SQL, Identifier
 
 from store.config import WAIT, WAIT_KEY, store_env
 from store.postgres_pool import connection_kwargs, share
@@ -82,9 +83,38 @@ def wait_for_store(url: str) -> None:
     shared_datastore(url).close()
 
 
+class ListeningSubscription(postgres.PostgresSubscription):
+    """The library's subscription, without its gap: it reads what is stored, then starts to
+    LISTEN on another thread, so an event committed between that first read and the LISTEN
+    taking effect woke nobody, and a projection runner that took over just before a quiet
+    spell missed it until the next write. Once listening, it reads once more."""
+
+    def _listen(self) -> None:
+        try:
+            with self._recorder.datastore.get_connection() as conn:
+                conn.execute(SQL("LISTEN {0}").format(Identifier(self._recorder.channel_name)))
+                self._has_been_notified.set()  # whatever was committed before the LISTEN
+                while not self._has_been_stopped and not self._thread_error:
+                    for _ in conn.notifies(timeout=0.1, stop_after=1):
+                        self._has_been_notified.set()
+        except BaseException as error:
+            if self._thread_error is None:
+                self._thread_error = error
+            self.stop()
+
+
+class ListeningApplicationRecorder(postgres.PostgresApplicationRecorder):
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        return ListeningSubscription(recorder=self, gt=gt, topics=topics)
+
+
 class PostgresFactory(postgres.PostgresFactory):
     """The library's factory on the process's shared pool, each recorder's tables created
     under the schema's lock."""
+
+    application_recorder_class = ListeningApplicationRecorder
 
     def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
