@@ -6,14 +6,28 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from typing import Any
+from urllib.parse import parse_qs, urlparse
 
+import psycopg
 import pytest
 
-from projections.runner import Catalog, ProjectionHost, close_view, open_view, rebuild, status
+from projections.runner import (
+    Catalog,
+    ProjectionHost,
+    close_view,
+    generation_name,
+    open_view,
+    rebuild,
+    status,
+    views_dir,
+)
+from projections.views import SQLiteStatsView
 from store.app import Chronicle
 from tests.cli.conftest import COMMAND
 from tests.projections.support import resigned_games
@@ -43,6 +57,28 @@ def counted(url: str, generation: int) -> int:
         close_view(view)
 
 
+def counted_now(url: str, generation: int) -> int | None:
+    """The games a generation holds, read without creating its tables or waiting on a lock a
+    stopped process holds (None: not there yet, or held)."""
+    name = generation_name("stats", generation)
+    if url.startswith("sqlite:"):
+        path = views_dir(url) / f"{name}.sqlite3"
+        try:
+            with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.1)) as db:
+                return int(db.execute(f"SELECT COUNT(*) FROM {SQLiteStatsView.TABLE}").fetchone()[0])
+        except sqlite3.Error:
+            return None
+    parsed = urlparse(url)
+    schema = parse_qs(parsed.query)["schema"][0]
+    try:
+        with psycopg.connect(parsed._replace(query="").geturl(), autocommit=True) as pg:
+            pg.execute("SET lock_timeout = '200ms'")
+            row = pg.execute(f'SELECT COUNT(*) FROM "{schema}"."{name}_games"').fetchone()
+    except psycopg.Error:
+        return None
+    return int(row[0]) if row else None
+
+
 def killed_rebuild(url: str, catalog: Catalog) -> int:
     """A rebuild process stopped once it has counted a game and killed; its generation."""
     for _attempt in range(3):
@@ -68,8 +104,15 @@ def _stop_a_rebuild(url: str, catalog: Catalog) -> int:
     try:
         until(lambda: bool(new()))
         (generation,) = new()
-        until(lambda: counted(url, generation) >= 1 or process.poll() is not None)
-        process.send_signal(signal.SIGSTOP)
+        # Let it run a few milliseconds at a time, and look while it is stopped: a rebuild of
+        # GAMES resigned games may otherwise finish between two looks on a busy machine.
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            process.send_signal(signal.SIGSTOP)
+            if (counted_now(url, generation) or 0) >= 1:
+                break
+            process.send_signal(signal.SIGCONT)
+            time.sleep(0.003)
     finally:
         process.kill()
         process.wait()
