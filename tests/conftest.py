@@ -117,6 +117,19 @@ def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
     assert not left, f"threads still running when the store goes away: {left}"
 
 
+@pytest.fixture(scope="module", params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def module_store_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """One store of each kind for a whole module, for tests that each leave it as they found
+    it (refusals that write nothing) and so need no store of their own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path_factory.mktemp('store')}/games.db"
+    else:
+        with postgres_schema() as url:
+            yield url
+
+
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A PostgreSQL store only, for what concerns PostgreSQL alone (mark the test `postgres`)."""

@@ -32,3 +32,14 @@ def client(chronicle: Chronicle) -> Iterator[TestClient[Litestar]]:
 @pytest.fixture
 def api(client: TestClient[Litestar], chronicle: Chronicle) -> Api:
     return Api(client, chronicle)
+
+
+@pytest.fixture(scope="module")
+def module_api(module_store_url: str) -> Iterator[Api]:
+    """`api` shared by a module's tests (`module_store_url`)."""
+    app = Chronicle(module_store_url, admin_token=ADMIN_TOKEN)
+    try:
+        with TestClient(create_app(app)) as test_client:
+            yield Api(test_client, app)
+    finally:
+        app.close()

@@ -18,6 +18,7 @@ Physical-mode playouts have the bot answer the recorder's prompts from `legal_ac
 from __future__ import annotations
 
 import hashlib
+import os
 import random
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -77,6 +78,13 @@ SAMPLE_EVERY = 41  # check legal/probe agreement and views on one state in this 
 REPLAY_EVERY = 10  # replay one game in this many with the global random disturbed
 CHUNKS = 4  # playouts are split so that parallel test workers can share them
 CODEC_EVERY = 10  # push every fact of one game in this many through the codec one by one
+# The share of the playouts above a run plays: half in the suite, which keeps it near ten
+# minutes on two cores; CHRONICLE_PLAYOUTS=1 (or 10) plays them all (or ten times as many).
+SCALE = float(os.environ.get("CHRONICLE_PLAYOUTS", "0.5"))
+
+
+def scaled(games: int) -> int:
+    return max(min(games, CHUNKS), round(games * SCALE))
 
 
 CANARY = "canary-3b9e"  # a value no game uses: planted where a secret is kept
@@ -375,7 +383,7 @@ def check_facts(ruleset: AnyRuleset, playout: Playout, one_by_one: bool) -> None
 def test_seeded_digital_playouts_reach_the_end_and_keep_every_contract(
     ruleset: AnyRuleset, chunk: int
 ) -> None:
-    games = DIGITAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_DIGITAL)
+    games = scaled(DIGITAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_DIGITAL))
     for i in range(chunk, games, CHUNKS):
         playout = play(ruleset, i, "digital")
         check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
@@ -396,7 +404,7 @@ def test_seeded_playouts_of_each_further_configuration_keep_every_contract(
     ruleset_id: str, name: str, options: dict[str, Any], digital: int, physical: int, chunk: int
 ) -> None:
     ruleset = next(r for r in RULESETS if r.meta.id == ruleset_id)
-    for i in range(chunk, digital, CHUNKS):
+    for i in range(chunk, scaled(digital), CHUNKS):
         playout = play(ruleset, i, "digital", options=options, name=name, steer=STEER)
         check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
         assert ruleset.outcome(playout.state) is not None
@@ -405,7 +413,7 @@ def test_seeded_playouts_of_each_further_configuration_keep_every_contract(
                 ruleset, i, "digital", sample=False, disturb=True, options=options, name=name, steer=STEER
             )
             assert again.facts == playout.facts, f"game {i} is not deterministic"
-    for i in range(chunk, physical, CHUNKS):
+    for i in range(chunk, scaled(physical), CHUNKS):
         playout = play(ruleset, 10_000 + i, "physical", options=options, name=name, steer=STEER)
         check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
         assert ruleset.outcome(playout.state) is not None
@@ -416,7 +424,7 @@ def test_seeded_playouts_of_each_further_configuration_keep_every_contract(
 def test_physical_playouts_with_the_recorder_entering_random_outcomes(
     ruleset: AnyRuleset, chunk: int
 ) -> None:
-    for i in range(chunk, PHYSICAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_PHYSICAL), CHUNKS):
+    for i in range(chunk, scaled(PHYSICAL_PLAYOUTS.get(ruleset.meta.id, DEFAULT_PHYSICAL)), CHUNKS):
         playout = play(ruleset, 10_000 + i, "physical")
         check_facts(ruleset, playout, one_by_one=i % CODEC_EVERY == 0)
         assert ruleset.outcome(playout.state) is not None
