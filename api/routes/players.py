@@ -8,10 +8,12 @@ counted or listed game holds is a 404 `unknown_player`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import unquote
 
 import msgspec
-from litestar import Response, get
+from litestar import Request, Response, get
 from litestar.di import NamedDependency
 from litestar.params import FromPath, QueryParameter
 
@@ -58,20 +60,23 @@ Wait = Annotated[
 ]
 
 
-@route.get("/players/{name:str}", 400, 404)
+@route.get("/players/{name:path}", 400, 404)
 def player(
     chronicle: ChronicleDep,
     stats: StatsDep,
     index: NamedDependency[GameIndex],
-    name: FromPath[str],
+    request: Request[Any, Any, Any],
+    name: FromPath[Path],  # routes it; the name itself is read from the raw path (`_name`)
     ruleset: Ruleset = None,
     across_rulesets: Across = False,
     wait: Wait = 5.0,
 ) -> PlayerAnswer:
     """A player's games (running, finished, abandoned), results, placings, current and
     longest win streak and the rating after each game, per ruleset (`ruleset` narrows,
-    `across_rulesets=true` gives one record across rulesets, as on `/stats`). The name is case-insensitive."""
-    if not name.strip() or len(name) > MAX_NAME:
+    `across_rulesets=true` gives one record across rulesets, as on `/stats`). The name is
+    case-insensitive, and may hold a `/` (sent as `%2F`, or as it is)."""
+    player = _name(request, "/players/")
+    if not player.strip() or len(player) > MAX_NAME:
         raise UnknownPlayer("No game has a player of that name.")
     try:
         check_filters(Filters(ruleset=ruleset))
@@ -85,19 +90,27 @@ def player(
     view = stats.view()
     counted = view.games(Filters(ruleset=ruleset)) if view is not None else []
     counted = [g for g in counted if g.game_id not in withheld]
-    listed, _ = index.search(ruleset=ruleset, player=name, limit=len(index.games) + 1)
+    listed, _ = index.search(ruleset=ruleset, player=player, limit=len(index.games) + 1)
     listed = [g for g in listed if g.game_id not in withheld]
-    records = player_records(name, counted, listed, across_rulesets)
+    records = player_records(player, counted, listed, across_rulesets)
     if not records:
-        raise UnknownPlayer(f"No game has a player named {name!r}.")
-    return PlayerAnswer(name, across_rulesets, stats.position(), caught_up, records)
+        raise UnknownPlayer(f"No game has a player named {player!r}.")
+    return PlayerAnswer(player, across_rulesets, stats.position(), caught_up, records)
 
 
-@get("/player/{name:str}", include_in_schema=False, sync_to_thread=False)
-def player_page(name: FromPath[str]) -> Response[str]:
+@get("/player/{name:path}", include_in_schema=False, sync_to_thread=False)
+def player_page(request: Request[Any, Any, Any], name: FromPath[Path]) -> Response[str]:
     """A player's page: results per ruleset, the rating over time, streaks and the games
     (api/static/player.js reads `GET /players/{name}`)."""
-    return _page("player.html", player=name)
+    return _page("player.html", player=_name(request, "/player/"))
+
+
+def _name(request: Request[Any, Any, Any], prefix: str) -> str:
+    """The name as sent, after `prefix`: a name may hold `/`, which a `str` parameter cannot
+    reach, and the `path` parameter's value is normalised (`a//b` would read `a/b`)."""
+    raw = (request.scope.get("raw_path") or request.scope["path"].encode()).split(b"?", 1)[0]
+    path = unquote(raw.decode("latin-1"), encoding="utf-8", errors="replace")
+    return path[len(prefix) :] if path.startswith(prefix) else ""
 
 
 ROUTES = [player, player_page]

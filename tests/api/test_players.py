@@ -120,3 +120,13 @@ def test_a_players_games_of_a_deal_in_play_are_withheld_as_the_statistics_withho
     assert (after["finished"], after["abandoned"], after["played"]) == (1, 1, 2)
     assert [g["game_id"] for g in after["games"]] == [again.json()["game_id"], str(UUID(str(first)))]
     assert after["ratings"] == before["ratings"]
+
+
+def test_a_name_with_a_slash_is_reached(client: TestClient[Litestar], chronicle: Chronicle) -> None:
+    resigned_games(chronicle, 1, ("Ann/Bea", "Cy//Di"))
+    [record] = get(client, "/players/Ann%2FBea")["records"]
+    assert record["player"] == "Ann/Bea" and record["finished"] == 1
+    [record] = get(client, "/players/Cy//Di")["records"]
+    assert record["player"] == "Cy//Di"
+    page = client.get("/player/Cy%2F%2FDi")
+    assert page.status_code == 200 and "Cy//Di" in page.text
