@@ -214,17 +214,36 @@ def digests(game_id: UUID, records: Iterable[Record]) -> list[str]:
     return found
 
 
-def stamp(previous: str, events: list[Any], plain_records: bool = False) -> str:
+def stamp(
+    previous: str, events: list[Any], plain_records: bool = False, states: dict[int, bytes] | None = None
+) -> str:
     """Give each new event of one game (in order, following the digest `previous`) its digest,
     kept in the event's fields so the mapper stores it; returns the new head. `plain_records`:
     the game's ruleset encodes every action and fact as plain JSON (`Codec.plain`), so an
     action's or a fact's event needs no look for a float: its other fields are text, integers
-    and None."""
+    and None. With `states`, each action's and fact's event is also written in its stored
+    form, digest included, as `states[id(event)]` (`_stamped_state`)."""
     for event in events:
-        digest = _event_digest(previous, event, plain_records and type(event).TOPIC in RECORD_TOPICS)
+        record = type(event).TOPIC in RECORD_TOPICS
+        if states is not None and record:
+            digest, states[id(event)] = _stamped_state(previous, event, plain_records)
+        else:
+            digest = _event_digest(previous, event, plain_records and record)
         object.__getattribute__(event, "__dict__")[KEY] = digest
         previous = digest
     return previous
+
+
+def _stamped_state(previous: str, event: Any, plain: bool) -> tuple[str, bytes]:
+    """The digest of a new action's or fact's event and its stored JSON with that digest, from
+    one reading of its fields: the JSON the store's mapper writes for it (store/sealing.py
+    `PLAIN_EVENTS`: its fields in their order, the timestamp as the transcoder writes it)
+    with the digest added as its last key, as `stamped` adds it to a row."""
+    fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
+    fields["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(fields["timestamp"])}
+    state = msgspec.json.encode(fields)
+    digest = link(previous, event.originator_id, event.originator_version, type(event).TOPIC, fields, plain)
+    return digest, b'%s,"%s":"%s"}' % (state[:-1], KEY.encode(), digest.encode())
 
 
 def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import secrets as random_source
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Protocol
 from uuid import UUID, uuid4
@@ -77,6 +78,18 @@ class Dealt(Protocol):
     def client_seed(self) -> str: ...
 
 
+@dataclass(frozen=True)
+class Started:
+    """A game created in memory and not yet stored (`Core.start_game`): the game, its sealed
+    secrets, its random generator, the answer its creation gives, and the deal it replays."""
+
+    game: Game
+    sealed: GameSecrets
+    rng: Rng
+    created: CreatedGame
+    dealt: Dealt | None = None
+
+
 class Core(Corrections):
     """The application every capability builds on: it creates a game, records an action,
     reads a game at any version (store/reads.py), corrects and ends it
@@ -131,6 +144,23 @@ class Core(Corrections):
     def create_game(
         self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None, token: str | None = None
     ) -> CreatedGame:
+        started = self.start_game(new, admin=admin, game_id=game_id, token=token)
+        game, sealed, dealt = started.game, started.sealed, started.dealt
+        if dealt is not None:
+            if not self.save_dealt(UUID(dealt.first_game), game.id, game, sealed):
+                # another table joined first
+                return self.create_game(new, admin=admin, game_id=game.id, token=token)
+        else:
+            self.save(game, sealed)
+        return started.created
+
+    def start_game(
+        self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None, token: str | None = None
+    ) -> Started:
+        """Everything creating a game does before its first save: the request checked, the
+        game started (its configuration and setup facts) and its secrets sealed, nothing
+        stored yet. `create_game` saves it at once; `save_started` saves games played on in
+        memory first (store/simulation.py), each with its secrets in the same transaction."""
         check_limits(new)
         ruleset = get_ruleset(new.ruleset)
         if ruleset is None:
@@ -170,13 +200,7 @@ class Core(Corrections):
         tokens = {f"seat:{s.id}": new_token() for s in seats} | {"recorder": new_token()}
         sealed = GameSecrets.seal(game_id, seed if new.mode == "digital" else None, tokens)
         self._finish_if_over(game, sealed)
-        if dealt is not None:
-            if not self.save_dealt(UUID(dealt.first_game), game_id, game, sealed):
-                # another table joined first
-                return self.create_game(new, admin=admin, game_id=game_id, token=token)
-        else:
-            self.save(game, sealed)
-        return CreatedGame(
+        created = CreatedGame(
             game_id=str(game_id),
             commitment=published,
             version=game.version,
@@ -184,6 +208,29 @@ class Core(Corrections):
             recorder_token=tokens["recorder"],
             seats={s.id: s.name for s in seats},
         )
+        return Started(game, sealed, rng, created, dealt)
+
+    def record_started(self, started: Started, command: Command) -> list[Any] | Rejection:
+        """Decide and record `command` on a started game not yet saved, as `record` does on a
+        stored one (the same `decide`, the same events, the game finished when the rules end
+        it), with no store in between: its facts, or the rejection, which records nothing."""
+        game = started.game
+        facts = game.decide(command, started.rng)
+        if isinstance(facts, Rejection):
+            return facts
+        game.record(command, facts, clock.now())
+        self._finish_if_over(game, started.sealed)
+        return facts
+
+    def save_started(self, *started: Started) -> None:
+        """Save games from `start_game`, with everything recorded on them since, in one
+        transaction: each game's events whole, its secrets beside them, the chain stamped as
+        one action at a time would have stamped it, the listeners told of every event. A game
+        of a deal is saved by `create_game` alone."""
+        if any(s.dealt is not None for s in started):
+            raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
+        pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.game, s.sealed)))
+        self._finish_save(pending, self._commit(pending))
 
     def _server_seed(self, new: NewGame, admin: bool) -> bytes:
         if new.server_seed is None:

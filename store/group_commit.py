@@ -298,8 +298,7 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
                     append.fail(translated(error))
                 return
             try:
-                fits = sum(len(append.events) for append in batch) <= ROWS_PER_STATEMENT
-                together = self._insert_together(cursor, self._prepared(cursor, batch)) if fits else None
+                together = self._insert_together(cursor, self._prepared(cursor, batch))
                 if together is not None:
                     outcomes.extend(together)
                 else:  # nothing of the batch is written yet: each append in its own savepoint
@@ -342,28 +341,45 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
     def _insert_together(
         self, cursor: SQLiteCursor, batch: list[Sequence[StoredEvent]]
     ) -> list[Outcome] | None:
-        """Every event of the batch (each append's events, at most `ROWS_PER_STATEMENT` in all)
-        in one statement, and each append's notification ids; None when a version clashes (the
-        statement is then undone whole, the transaction goes on).
+        """Every event of the batch (each append's events) in as few statements as
+        `ROWS_PER_STATEMENT` allows, and each append's notification ids; None when a version
+        clashes (what the statements wrote is then undone, the transaction goes on).
 
         One statement rather than a savepoint, an insert per event and a release per append:
         each statement is a trip through the driver that gives up the interpreter's lock and
-        waits to take it back from the event loop, which holds it most of the time."""
+        waits to take it back from the event loop, which holds it most of the time. A batch
+        of more events than one statement takes (a simulated game stored whole, or several:
+        store/simulation.py) is written in several, under a savepoint that undoes them all
+        on a clash."""
         events = [event for append in batch for event in append]
         keys = [(stream_hex(event.originator_id), event.originator_version) for event in events]
-        values: list[Any] = []
-        for key, event in zip(keys, events, strict=True):
-            values += (*key, event.topic, event.state)
-        statement = (
-            f"INSERT INTO {self.events_table_name} VALUES {','.join(['(?,?,?,?)'] * len(events))} "
-            "RETURNING originator_id, originator_version, rowid"
-        )
+        several = len(events) > ROWS_PER_STATEMENT
+        positions: dict[tuple[str, int], int] = {}
+        if several:
+            cursor.execute("SAVEPOINT together")
         try:
-            cursor.execute(statement, values)
+            for start in range(0, len(events), ROWS_PER_STATEMENT):
+                rows = range(start, min(start + ROWS_PER_STATEMENT, len(events)))
+                values: list[Any] = []
+                for index in rows:
+                    event = events[index]
+                    values += (*keys[index], event.topic, event.state)
+                statement = (
+                    f"INSERT INTO {self.events_table_name} VALUES {','.join(['(?,?,?,?)'] * len(rows))} "
+                    "RETURNING originator_id, originator_version, rowid"
+                )
+                cursor.execute(statement, values)
+                # the order of the returned rows is not promised: each is matched by its key
+                positions.update(
+                    ((stream, version), position) for stream, version, position in cursor.fetchall()
+                )
         except sqlite3.IntegrityError:
+            if several:
+                cursor.execute("ROLLBACK TO together")
+                cursor.execute("RELEASE together")
             return None
-        # the order of the returned rows is not promised: each is matched by its key
-        positions = {(stream, version): position for stream, version, position in cursor.fetchall()}
+        if several:
+            cursor.execute("RELEASE together")
         found = iter(keys)
         return [[positions[next(found)] for _ in append] for append in batch]
 
