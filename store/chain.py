@@ -182,21 +182,40 @@ class ChainCheck(msgspec.Struct):
 
 def check(game_id: UUID, records: Iterable[Record]) -> ChainCheck:
     """Recompute the chain over `records` (in version order) and compare each stored digest."""
+    return _check(game_id, ((r.version, r.topic, r.fields, False) for r in records))
+
+
+def check_rows(game_id: UUID, rows: Iterable[StoredRecord]) -> ChainCheck:
+    """`check` over a stream's stored rows, read as `records_of_rows` reads them but several
+    times faster: msgspec reads each row and tells whether it is plain JSON, so its canonical
+    form needs no second look (`_read_fields`)."""
+    return _check(game_id, ((r.originator_version, r.topic, *_object_of(r)) for r in rows))
+
+
+def _object_of(row: StoredRecord) -> tuple[Mapping[str, Any], bool]:
+    fields, plain = _read_fields(row.state)
+    if not isinstance(fields, dict):
+        raise ValueError(f"the event at version {row.originator_version} is not a JSON object")
+    return fields, plain
+
+
+def _check(game_id: UUID, records: Iterable[tuple[int, str, Mapping[str, Any], bool]]) -> ChainCheck:
+    """`check` over (version, topic, stored fields, whether they are plain JSON)."""
     result = ChainCheck(ALGORITHM, 0, GENESIS, 0)
     previous = GENESIS
-    for record in records:
-        digest = link(previous, game_id, record.version, record.topic, record.fields)
-        kept = record.fields.get(KEY)
+    for version, topic, fields, plain in records:
+        digest = link(previous, game_id, version, topic, fields, plain)
+        kept = fields.get(KEY)
         result.events += 1
         if kept is not None:
             result.stored += 1
         if result.intact and kept != digest and (kept is not None or result.stored > 0):
             result.intact = False
-            result.broken_at = record.version
+            result.broken_at = version
             result.what = (
-                f"the event at version {record.version} carries no digest after digested ones"
+                f"the event at version {version} carries no digest after digested ones"
                 if kept is None
-                else f"the digest stored at version {record.version} is not the one its event and "
+                else f"the digest stored at version {version} is not the one its event and "
                 "the event before it give"
             )
         previous = digest
