@@ -42,7 +42,7 @@ def replays(app: Chronicle, game_ids: list[UUID]) -> list[Replay]:
         config = GameConfig.from_record(str(game_id), vars(created))
         seed = bytes.fromhex(app.secrets(game_id).server_seed)
         actions = [
-            Command(ruleset.codec.decode_action(e.action), e.seat, e.by)
+            Command(ruleset.codec.decode_action(e.action), e.seat, e.by)  # type: ignore[arg-type]
             for e in events
             if isinstance(e, ActionRecorded)
         ]
