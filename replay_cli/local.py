@@ -197,7 +197,9 @@ class LocalReader:
 
     def annotations(self, game_id: str) -> list[dict[str, Any]]:
         """The annotations `--as` may see: every side's for the store's owner (omniscient)."""
-        found = self._line(game_id)
+        return self._annotations(self._line(game_id))
+
+    def _annotations(self, found: Line) -> list[dict[str, Any]]:
         viewer = self._viewer(found.game)
         side = (
             "admin" if viewer.kind == "omniscient" else None if viewer.seat is None else f"seat:{viewer.seat}"
@@ -207,7 +209,7 @@ class LocalReader:
     def events(self, game_id: str) -> list[EventLine]:
         found = self._line(game_id)
         shown = reading.present_all(found.game, found.events, self._viewer(found.game))
-        return with_notes([line_of(e) for e in shown], self.annotations(game_id))
+        return with_notes([line_of(e) for e in shown], self._annotations(found))
 
     def raw_events(self, game_id: str) -> list[dict[str, Any]]:
         """The events as `GET /games/{id}/events` serves them, for the same viewer."""
@@ -258,7 +260,7 @@ class LocalReader:
         found = self._line(game_id)
         viewer = self._viewer(found.game)
         return FoldedTimeline(
-            self.app, found.game, viewer, found.events, self.annotations(game_id), self._info(found)
+            self.app, found.game, viewer, found.events, self._annotations(found), self._info(found)
         )
 
     def close(self) -> None:

@@ -177,7 +177,9 @@ class SavePath(Application[UUID]):
     def _finish_save(self, pending: PendingSave, ids: Sequence[int] | None) -> None:
         """What `save` does after the commit: keep the chain's head and tell the listeners."""
         self._keep_heads(pending.processing_event, pending.heads)
-        if ids:  # none when the recorder numbers nothing, as the library's `put`
+        # none when the recorder numbers nothing, as the library's `put`; nobody to tell when
+        # nobody listens (a command storing simulated games)
+        if ids and self.listeners:
             self._tell(
                 [
                     Appended(e.originator_id, e.originator_version, type(e).TOPIC, position)

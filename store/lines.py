@@ -24,6 +24,7 @@ from domain.ruleset import OMNISCIENT, Seat, Viewer
 from domain.variations import Variation
 from store.core import Core
 from store.errors import GameNotFound
+from store.reads import fold_game
 from store.requests import Access
 
 
@@ -59,12 +60,13 @@ def is_variation(app: Core, line_id: UUID) -> bool:
 
 def line(app: Core, line_id: UUID) -> Line:
     """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
+    stream = app.stored_events(line_id)  # a game's whole stream, read once and folded once
+    if stream and isinstance(stream[0], GameCreated):
+        return Line(line_id, fold_game(stream), stream)
     try:
         found: object = app.repository.get(line_id)
     except AggregateNotFoundError:
         raise GameNotFound(f"There is no game or variation {line_id}.") from None
-    if isinstance(found, Game):
-        return Line(line_id, found, app.stored_events(line_id))
     if not isinstance(found, Variation):
         raise GameNotFound(f"There is no game or variation {line_id}.")
     prefix, position = _position(app, UUID(found.base_id), found.at)
