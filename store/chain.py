@@ -241,11 +241,12 @@ def stamp(
     the game's ruleset encodes every action and fact as plain JSON (`Codec.plain`), so an
     action's or a fact's event needs no look for a float: its other fields are text, integers
     and None. With `states`, each action's and fact's event is also written in its stored
-    form, digest included, as `states[id(event)]` (`_stamped_state`)."""
+    form, digest included, as `states[id(event)]` (`_Writing`)."""
+    writing = _Writing(events[0].originator_id, plain_records) if states is not None and events else None
     for event in events:
         record = type(event).TOPIC in RECORD_TOPICS
-        if states is not None and record:
-            digest, states[id(event)] = _stamped_state(previous, event, plain_records)
+        if writing is not None and states is not None and record:
+            digest, states[id(event)] = writing.stamped(previous, event)
         else:
             digest = _event_digest(previous, event, plain_records and record)
         object.__getattribute__(event, "__dict__")[KEY] = digest
@@ -253,16 +254,49 @@ def stamp(
     return previous
 
 
-def _stamped_state(previous: str, event: Any, plain: bool) -> tuple[str, bytes]:
-    """The digest of a new action's or fact's event and its stored JSON with that digest, from
-    one reading of its fields: the JSON the store's mapper writes for it (store/sealing.py
-    `PLAIN_EVENTS`: its fields in their order, the timestamp as the transcoder writes it)
-    with the digest added as its last key, as `stamped` adds it to a row."""
-    fields = {k: v for k, v in vars(event).items() if k not in ("originator_id", "originator_version")}
-    fields["timestamp"] = {"_type_": "datetime_iso", "_data_": iso(fields["timestamp"])}
-    state = msgspec.json.encode(fields)
-    digest = link(previous, event.originator_id, event.originator_version, type(event).TOPIC, fields, plain)
-    return digest, b'%s,"%s":"%s"}' % (state[:-1], KEY.encode(), digest.encode())
+class _Writing:
+    """New actions' and facts' events of one game, each digested and written in its stored
+    form from one reading of its fields: the JSON the store's mapper writes for it
+    (store/sealing.py `PLAIN_EVENTS`: its fields in their order, the timestamp as the
+    transcoder writes it) with the digest added as its last key, as `stamped` adds it to a
+    row. The stream's id and the timestamp (every event of an action carries the action's)
+    are written once."""
+
+    def __init__(self, game_id: UUID, plain: bool) -> None:
+        self.stream = game_id.hex.encode()
+        self.plain = plain
+        self.when: datetime | None = None
+        self.written: dict[str, str] = {}
+
+    def stamped(self, previous: str, event: Any) -> tuple[str, bytes]:
+        fields = dict(vars(event))
+        del fields["originator_id"], fields["originator_version"]
+        when = fields["timestamp"]
+        if when is not self.when:
+            self.when, self.written = when, {"_type_": "datetime_iso", "_data_": when.isoformat()}
+        fields["timestamp"] = self.written
+        if KEY in fields or not (self.plain or _plain(fields)):  # `link`'s way, floats and all
+            digest = link(previous, event.originator_id, event.originator_version, type(event).TOPIC, fields)
+            if KEY in fields:  # digested before: the new digest where the old one stood
+                fields[KEY] = digest
+                return digest, msgspec.json.encode(fields)
+            return digest, _with_digest(msgspec.json.encode(fields), digest)
+        head = b"%s\n%s\n%s\n%d\n%s\n" % (
+            _ALGORITHM,
+            previous.encode(),
+            self.stream,
+            event.originator_version,
+            type(event).TOPIC.encode(),
+        )
+        digest = hashlib.sha256(head + msgspec.json.encode(fields, order="sorted")).hexdigest()
+        return digest, _with_digest(msgspec.json.encode(fields), digest)
+
+
+_ALGORITHM = ALGORITHM.encode()
+
+
+def _with_digest(state: bytes, digest: str) -> bytes:
+    return b'%s,"%s":"%s"}' % (state[:-1], KEY.encode(), digest.encode())
 
 
 def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:
