@@ -265,6 +265,17 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         # Given by the writer process (store/stamping.py): in the transaction, before they are
         # inserted, the appends' events as they are to be stored. None stores them as given.
         self.prepare: Prepare | None = None
+        self._last_stream: tuple[str, UUID | str] | None = None
+
+    def convert_originator_id(self, originator_id: str) -> UUID | str:
+        """The library's, remembering the last stream's: every row of a stream read carries
+        its id, which the library made a UUID again for each (a fifth of reading a game)."""
+        last = self._last_stream
+        if last is not None and last[0] == originator_id:
+            return last[1]
+        converted = super().convert_originator_id(originator_id)
+        self._last_stream = (originator_id, converted)
+        return converted
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Outcome:
         if not stored_events:
