@@ -54,7 +54,7 @@ def long_game_in_memory(app: Chronicle, events: int) -> UUID:
     game = started.game
     while game.version < events:
         action = game.ruleset.codec.decode_action(long_game_action(game))
-        decided = app.record_started(started, Command(action, None, "recorder"))
+        decided = started.record(Command(action, None, "recorder"))
         assert not isinstance(decided, Rejection), decided
     app.save_started(started)
     return game.id

@@ -20,9 +20,8 @@ from __future__ import annotations
 import secrets as random_source
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID, uuid4
 
 import msgspec
@@ -58,36 +57,9 @@ from store.kept_versions import KeptVersions
 from store.requests import Access, CreatedGame, NewGame, Recorded, check_limits
 from store.sealing import SealingMapper, sealing_env
 from store.secrets import GameSecrets, new_token
+from store.started import Dealt, Started, finish_if_over
 
 HEARD_GAMES = 10_000  # games whose last heard version `Core.heard` keeps at most
-
-
-class Dealt(Protocol):
-    """What a same-deal game takes from the game it replays (store/deals.py `DealOf`)."""
-
-    @property
-    def first_game(self) -> str: ...
-
-    @property
-    def server_seed(self) -> bytes: ...
-
-    @property
-    def options(self) -> dict[str, Any]: ...
-
-    @property
-    def client_seed(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class Started:
-    """A game created in memory and not yet stored (`Core.start_game`): the game, its sealed
-    secrets, its random generator, the answer its creation gives, and the deal it replays."""
-
-    game: Game
-    sealed: GameSecrets
-    rng: Rng
-    created: CreatedGame
-    dealt: Dealt | None = None
 
 
 class Core(Corrections):
@@ -160,7 +132,8 @@ class Core(Corrections):
         """Everything creating a game does before its first save: the request checked, the
         game started (its configuration and setup facts) and its secrets sealed, nothing
         stored yet. `create_game` saves it at once; `save_started` saves games played on in
-        memory first (store/simulation.py), each with its secrets in the same transaction."""
+        memory first (`Started.record`, store/simulation.py), each with its secrets in the same
+        transaction."""
         check_limits(new)
         ruleset = get_ruleset(new.ruleset)
         if ruleset is None:
@@ -209,18 +182,6 @@ class Core(Corrections):
             seats={s.id: s.name for s in seats},
         )
         return Started(game, sealed, rng, created, dealt)
-
-    def record_started(self, started: Started, command: Command) -> list[Any] | Rejection:
-        """Decide and record `command` on a started game not yet saved, as `record` does on a
-        stored one (the same `decide`, the same events, the game finished when the rules end
-        it), with no store in between: its facts, or the rejection, which records nothing."""
-        game = started.game
-        facts = game.decide(command, started.rng)
-        if isinstance(facts, Rejection):
-            return facts
-        game.record(command, facts, clock.now())
-        self._finish_if_over(game, started.sealed)
-        return facts
 
     def save_started(self, *started: Started) -> None:
         """Save games from `start_game`, with everything recorded on them since, in one
@@ -492,8 +453,7 @@ class Core(Corrections):
         return SeededRng(seed, config.rng_key, config.client_seed)
 
     def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:
-        if game.outcome is None and game.ruleset.outcome(game.state) is not None:
-            game.finish(sealed.server_seed, clock.now())
+        finish_if_over(game, sealed)
 
     def _recorded(
         self,

@@ -7,7 +7,7 @@ random id would change the dice), and its bot is the ruleset's `bot_choose` (its
 mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`.
 
 Nobody reads a bot game before it ends, so each is played in memory with the rules the store
-records with (`Core.start_game`, `Core.record_started`: the game's own `decide` and `evolve`,
+records with (`Core.start_game`, `Started.record`: the game's own `decide` and `evolve`,
 its seeded generator) and stored whole, several games to a transaction (`play_all`): one
 commit, not one per action. The stored events, digests included, are those recording the game
 one action at a time through `Chronicle.record` gives (`play_each`, which the tests hold it
@@ -26,9 +26,10 @@ from uuid import UUID
 
 from domain.game import Game
 from domain.ruleset import Command, Outcome, Rejection, Ruleset
-from store.core import Core, Started
+from store.core import Core
 from store.errors import GameNotFound
 from store.requests import RECORDER, NewGame
+from store.started import Started
 
 ACTION_CAP = 20_000  # uniformly random Province bots need about 1,000 actions a game
 # Games are stored together until they hold this many events: a few Dominion games, or one
@@ -144,7 +145,7 @@ def played_in_memory(
     )
 
     def act(seat: str | None, choice: Any) -> str | None:
-        decided = app.record_started(started, Command(choice, seat, "recorder"))
+        decided = started.record(Command(choice, seat, "recorder"))
         if isinstance(decided, Rejection):
             return f"the bot's {ruleset.format_action(choice)} for seat {seat} was refused: {decided.message}"
         return None
