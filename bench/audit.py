@@ -1,7 +1,7 @@
 """`chronicle audit --all` against the engine re-deciding the same games in memory.
 
 Seeded bot games of 2-player base Dominion are simulated into a temporary SQLite store. Then,
-taken in turns: the audit of every game as `chronicle audit --all` runs it on a local store
+game by game in turns: the audit of every game as `chronicle audit --all` runs it on a local store
 (`LocalReader.game_ids`, then `LocalReader.audit` per game: read the game's events, re-decide
 every action from the seed, compare each fact, recompute the hash chain), and the in-memory
 replay of the same games, the baseline: the rules alone re-deciding each game's actions, read
@@ -50,32 +50,40 @@ def replays(app: Chronicle, game_ids: list[UUID]) -> list[Replay]:
     return found
 
 
-def replay_seconds(games: list[Replay]) -> float:
+def replay_seconds(game: Replay) -> float:
+    """The rules alone re-deciding one game's actions: the baseline."""
+    config, seed, actions = game
+    ruleset: Any = get_ruleset(config.ruleset)
     started = time.perf_counter()
-    for config, seed, actions in games:
-        ruleset: Any = get_ruleset(config.ruleset)
-        rng = SeededRng(seed, config.rng_key, config.client_seed)
-        state = ruleset.initial(config)
-        for fact in ruleset.setup(config, state, rng):
+    rng = SeededRng(seed, config.rng_key, config.client_seed)
+    state = ruleset.initial(config)
+    for fact in ruleset.setup(config, state, rng):
+        state = ruleset.evolve(state, fact)
+    for command in actions:
+        facts = ruleset.decide(state, command, rng)
+        assert not isinstance(facts, Rejection), facts
+        for fact in facts:
             state = ruleset.evolve(state, fact)
-        for command in actions:
-            facts = ruleset.decide(state, command, rng)
-            assert not isinstance(facts, Rejection), facts
-            for fact in facts:
-                state = ruleset.evolve(state, fact)
-        assert ruleset.outcome(state) is not None
+    assert ruleset.outcome(state) is not None
     return time.perf_counter() - started
 
 
-def audit_all_seconds(app: Chronicle) -> tuple[float, int]:
-    """`chronicle audit --all`'s work on the local store: seconds and games audited."""
+def audit_all_seconds(app: Chronicle, games: dict[str, Replay]) -> tuple[float, float]:
+    """`chronicle audit --all`'s work on the local store, and the baseline's on the same games,
+    each game audited then replayed in turn so that a busy machine weighs on both alike:
+    seconds of each."""
     reader = LocalReader(app, None)
+    audited = replayed = 0.0
     started = time.perf_counter()
     ids = reader.game_ids()
+    audited += time.perf_counter() - started
     for game_id in ids:
+        started = time.perf_counter()
         report = reader.audit(game_id)
+        audited += time.perf_counter() - started
         assert report.clean, report
-    return time.perf_counter() - started, len(ids)
+        replayed += replay_seconds(games[game_id])
+    return audited, replayed
 
 
 def main() -> None:
@@ -92,17 +100,17 @@ def main() -> None:
             played = list(play_all(app, ruleset, args.seed, range(args.games), ["Bot 1", "Bot 2"], {}))
             assert all(p.outcome is not None for p in played)
             games = replays(app, [p.game_id for p in played])
+            by_id = {str(p.game_id): game for p, game in zip(played, games, strict=True)}
             audited = replayed = 0.0
-            count = 0
-            for _round in range(args.rounds):  # in turns, so that a busy machine weighs on both alike
-                seconds, count = audit_all_seconds(app)
-                audited += seconds
-                replayed += replay_seconds(games)
+            for _round in range(args.rounds):
+                seconds = audit_all_seconds(app, by_id)
+                audited, replayed = audited + seconds[0], replayed + seconds[1]
         finally:
             app.close()
     actions = sum(len(actions) for _, _, actions in games)
-    print(f"games: {count} two-player bot games of base Dominion, {actions} actions, {args.rounds} rounds")
-    total = count * args.rounds
+    rounds = args.rounds
+    print(f"games: {args.games} two-player bot games of base Dominion, {actions} actions, {rounds} rounds")
+    total = args.games * args.rounds
     rates = (total / audited, "games/s", total / replayed, "0.5 or more")
     print(ratio_line("audit --all games per second", *rates))
 

@@ -142,9 +142,9 @@ def main() -> None:
     parser.add_argument("--expansions", default="base", choices=("base", "base,empires"))
     parser.add_argument("--edition", type=int, default=1, choices=(1, 2), help="the base set's edition")
     parser.add_argument(
-        "--store-rounds", type=int, default=3, help="rounds of simulate against the engine alone (3)"
+        "--store-rounds", type=int, default=10, help="rounds of simulate against the engine alone (10)"
     )
-    parser.add_argument("--store-games", type=int, default=40, help="games simulated each round (40)")
+    parser.add_argument("--store-games", type=int, default=12, help="games simulated each round (12)")
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
