@@ -181,9 +181,6 @@ class LocalReader:
         """A game or a variation (each reads like a game), by its id or a unique prefix."""
         return str(resolve_line(self.app, game, self.index))
 
-    def _game(self, game_id: str, version: int | None = None) -> Game:
-        return self.app.game(UUID(game_id), version=version)
-
     def _line(self, game_id: str) -> Line:
         """The game, or a variation read as its line (store/variations.py)."""
         return variations.line(self.app, UUID(game_id))
@@ -223,12 +220,8 @@ class LocalReader:
         viewer = self._viewer(latest)
         if at is not None and not 1 <= at <= latest.version:
             raise UsageError(f"--at {at} is outside this game's versions 1..{latest.version}")
-        if at is None or at == latest.version:
-            game = latest
-        elif found.variation is None:
-            game = self._game(game_id, at)
-        else:
-            game = variations.fold(found.events, at)
+        # the line's events are read already: folded again up to `at`, not read again
+        game = latest if at is None or at == latest.version else variations.fold(found.events, at)
         return snapshot_of(game, self._info(found), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
