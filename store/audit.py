@@ -18,6 +18,13 @@ behind (an action replaced, together with its facts, by another legal one). Retr
 different suffix of the live actions is such a change: the first divergence is then wherever
 the actions recorded after it stop adding up.
 
+How it reads: each game's rows in one query, mapped to events once, the chain recomputed from
+the rows as stored (`chain.check_rows`), and each action's state taken from `decide` once its
+facts match the stored ones, not folded again from them. The figure: `audit --all` of 30
+two-player Dominion games in 0.28 s, against 0.75 s when the chain was recomputed from the
+events written out again and each stored fact decoded and folded (`bench.audit` sets it beside
+the rules alone re-deciding the same games: a ratio of about 0.26).
+
 Mutation testing (bench/mutation.py, group audit) leaves these survivors, judged equivalent:
 the message given to `_Diverged`'s base exception (never read: the Divergence carries it);
 `position` set to anything once the walk has returned, and the event handed to `_closed_by`

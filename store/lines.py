@@ -3,6 +3,11 @@ base's events up to the branching version, then its own, turned into the game's 
 classes and numbered on from there, folded through the game aggregate's own handlers. Every
 read of a line therefore goes through the one redaction (domain/reading.py) exactly as a
 game's does. Branching and recording into a variation are store/variations.py's.
+
+A game's line is its stream read once and folded once, by the store's own fold (store/reads.py):
+the library's fold checked a runtime protocol per event, and the annotations read and folded
+the stream again. The figure (`bench.state_at`): a 15,000-event game opened by `chronicle log`
+in 410 ms against 926 ms, by the terminal replay in 307 ms against 1,886 ms.
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ commit, not one per action. The stored events, digests included, are those recor
 one action at a time through `Chronicle.record` gives (`play_each`, which the tests hold it
 to), so the games are ordinary games in the store: `log`, `replay` and `audit --all` read them
 like any other.
+
+The figure: 30 two-player Dominion bot games simulated in 0.43 s, against 5.0 s when each
+action was recorded in its own transaction (12 times as many games a second); `bench.engine`
+sets simulate beside the engine alone playing the same games (a ratio of about 0.3: the rest
+is building, digesting and inserting each event).
 """
 
 from __future__ import annotations
