@@ -185,12 +185,13 @@ class Core(Corrections):
 
     def save_started(self, *started: Started) -> None:
         """Save games from `start_game`, with everything recorded on them since, in one
-        transaction: each game's events whole, its secrets beside them, the chain stamped as
-        one action at a time would have stamped it, the listeners told of every event. A game
-        of a deal is saved by `create_game` alone."""
+        transaction: each game's secrets, then its events whole (so the last event stored is a
+        game's last, as when it is recorded as it is played), the chain stamped as one action
+        at a time would have stamped it, the listeners told of every event. A game of a deal is
+        saved by `create_game` alone."""
         if any(s.dealt is not None for s in started):
             raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
-        pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.game, s.sealed)))
+        pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.sealed, s.game)))
         self._finish_save(pending, self._commit(pending))
 
     def _server_seed(self, new: NewGame, admin: bool) -> bytes:
