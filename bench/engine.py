@@ -8,14 +8,15 @@ the ruleset's own bot (`bot_choose`, Big Money mixed with random legal choices),
 same games' setups alone, to show what the rules cost on top of dealing. The audit time is
 `chronicle audit` on one game recorded through the store (a temporary SQLite file): re-decide
 every action from the revealed seed and compare the facts. The aim is 50 games per second.
-Last, `chronicle simulate`'s own loop through the store: store reads per recorded action and
-actions per second, against a baseline in which the bot reads its game from the store before
-each move (as simulate did before it looked at its own cached copy), the two taken in turns.
+Last, `chronicle simulate` into a temporary SQLite store (each game played in memory and stored
+several to a transaction: store/simulation.py) against the engine alone playing the same games
+(`play`), taken in turns: simulate's games per second beside the engine's, and their ratio
+(aim: 0.5 or more).
 `--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks;
 `--edition 2` the 2nd-edition base set.
 
     .venv/bin/python -m bench.engine [--games N] [--seed S] [--expansions base|base,empires] [--edition 1|2]
-        [--store-rounds N]
+        [--store-rounds N] [--store-games N]
 """
 
 from __future__ import annotations
@@ -102,15 +103,11 @@ def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, 
             app.close()
 
 
-def simulate_through_store(
-    seed: str, games: int, expansions: str, edition: int, fresh_look: bool
-) -> tuple[float, int, int]:
-    """`chronicle simulate`'s games on a temporary SQLite store: seconds, actions and store
-    reads (`select_events`). With `fresh_look` the bot reads its game from the store before
-    each move (`Chronicle.game`), as `simulate` did before it looked at its own cached copy:
-    the baseline."""
+def simulate_seconds(seed: str, games: int, expansions: str, edition: int) -> tuple[float, int]:
+    """`chronicle simulate`'s games (store/simulation.py `play_all`: played in memory, stored
+    several to a transaction) into a temporary SQLite store: seconds and actions."""
     from store.app import Chronicle
-    from store.simulation import play as simulate_one
+    from store.simulation import play_all
 
     ruleset = get_ruleset("dominion")
     assert ruleset is not None
@@ -118,26 +115,24 @@ def simulate_through_store(
     assert not isinstance(options, Rejection)
     with tempfile.TemporaryDirectory() as tmp:
         app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
-        reads = 0
-        select_events = app.recorder.select_events
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            nonlocal reads
-            reads += 1
-            return select_events(*args, **kwargs)
-
-        app.recorder.select_events = counted  # type: ignore[method-assign]
-        if fresh_look:
-            app.cached_game = app.game  # type: ignore[method-assign]
         try:
             started = time.perf_counter()
-            actions = sum(
-                simulate_one(app, ruleset, seed, i, ["Bot 1", "Bot 2"], options, 20_000).actions
-                for i in range(games)
-            )
-            return time.perf_counter() - started, actions, reads
+            played = list(play_all(app, ruleset, seed, range(games), ["Bot 1", "Bot 2"], options, 20_000))
+            seconds = time.perf_counter() - started
+            assert all(p.outcome is not None for p in played), played
+            return seconds, sum(p.actions for p in played)
         finally:
             app.close()
+
+
+def in_memory_seconds(seed: str, games: int, expansions: str, edition: int) -> float:
+    """The same games as `simulate_seconds`, played by the engine alone (`play`)."""
+    ruleset = get_ruleset("dominion")
+    assert ruleset is not None
+    started = time.perf_counter()
+    for index in range(games):
+        play(ruleset, seed, index, expansions, edition)
+    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -147,8 +142,9 @@ def main() -> None:
     parser.add_argument("--expansions", default="base", choices=("base", "base,empires"))
     parser.add_argument("--edition", type=int, default=1, choices=(1, 2), help="the base set's edition")
     parser.add_argument(
-        "--store-rounds", type=int, default=3, help="games simulated through the store, each way (3)"
+        "--store-rounds", type=int, default=10, help="rounds of simulate against the engine alone (10)"
     )
+    parser.add_argument("--store-games", type=int, default=12, help="games simulated each round (12)")
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
@@ -174,18 +170,21 @@ def main() -> None:
     )
     audit, actions = audit_seconds(args.seed, args.expansions, args.edition)
     print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
-    # Our way and the baseline taken in turns, so that a busy machine weighs on both alike.
-    totals = {True: [0.0, 0, 0], False: [0.0, 0, 0]}
-    for _round in range(args.store_rounds):
-        for fresh_look in (True, False):
-            figures = simulate_through_store(args.seed, 1, args.expansions, args.edition, fresh_look)
-            totals[fresh_look] = [a + b for a, b in zip(totals[fresh_look], figures, strict=True)]
-    (ours_s, ours_n, ours_r), (base_s, base_n, base_r) = totals[False], totals[True]
+    # simulate and the engine alone taken in turns, so that a busy machine weighs on both alike
+    simulated = engine = 0.0
+    actions = 0
+    for round_ in range(args.store_rounds):
+        seed = f"{args.seed}-store-{round_}"
+        seconds, played = simulate_seconds(seed, args.store_games, args.expansions, args.edition)
+        simulated, actions = simulated + seconds, actions + played
+        engine += in_memory_seconds(seed, args.store_games, args.expansions, args.edition)
+    games = args.store_rounds * args.store_games
     print(
-        f"simulate through the store (SQLite, {ours_n} actions): {ours_r / ours_n:.2f} store reads "
-        f"per action, baseline {base_r / base_n:.2f} (the bot reading its game from the store first)"
+        f"simulate through the store (SQLite): {games} games, {actions} actions in {simulated:.2f} s "
+        f"({actions / simulated:,.0f} actions/s)"
     )
-    print(ratio_line("simulate actions per second", ours_n / ours_s, "actions/s", base_n / base_s, "above 1"))
+    rates = (games / simulated, "games/s", games / engine, "0.5 or more")
+    print(ratio_line("simulate games per second", *rates))
 
 
 if __name__ == "__main__":

@@ -270,8 +270,11 @@ class Game(Aggregate):
             and len(decided[1]) == len(facts)
             and all(map(operator.is_, decided[1], facts))
         )
-        self.trigger_event(
-            self.ActionRecorded,
+        # `trigger_event(ActionRecorded, ...)`, built as `_append_fact` builds a fact's event
+        action = object.__new__(self.ActionRecorded)
+        vars(action).update(
+            originator_id=self._id,
+            originator_version=self._version + 1,
             timestamp=at,
             seq=len(self.actions) + 1,
             action=codec.encode(command.action),
@@ -279,6 +282,10 @@ class Game(Aggregate):
             by=command.by,
             action_id=action_id,
         )
+        self.on_action(action)
+        self._version = action.originator_version
+        self._modified_on = at
+        self._pending_events.append(action)
         if decided is None or not adopt:
             for fact in facts:
                 self.trigger_event(self.FactRecorded, timestamp=at, fact=codec.encode(fact))

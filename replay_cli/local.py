@@ -181,9 +181,6 @@ class LocalReader:
         """A game or a variation (each reads like a game), by its id or a unique prefix."""
         return str(resolve_line(self.app, game, self.index))
 
-    def _game(self, game_id: str, version: int | None = None) -> Game:
-        return self.app.game(UUID(game_id), version=version)
-
     def _line(self, game_id: str) -> Line:
         """The game, or a variation read as its line (store/variations.py)."""
         return variations.line(self.app, UUID(game_id))
@@ -197,7 +194,9 @@ class LocalReader:
 
     def annotations(self, game_id: str) -> list[dict[str, Any]]:
         """The annotations `--as` may see: every side's for the store's owner (omniscient)."""
-        found = self._line(game_id)
+        return self._annotations(self._line(game_id))
+
+    def _annotations(self, found: Line) -> list[dict[str, Any]]:
         viewer = self._viewer(found.game)
         side = (
             "admin" if viewer.kind == "omniscient" else None if viewer.seat is None else f"seat:{viewer.seat}"
@@ -207,7 +206,7 @@ class LocalReader:
     def events(self, game_id: str) -> list[EventLine]:
         found = self._line(game_id)
         shown = reading.present_all(found.game, found.events, self._viewer(found.game))
-        return with_notes([line_of(e) for e in shown], self.annotations(game_id))
+        return with_notes([line_of(e) for e in shown], self._annotations(found))
 
     def raw_events(self, game_id: str) -> list[dict[str, Any]]:
         """The events as `GET /games/{id}/events` serves them, for the same viewer."""
@@ -221,12 +220,8 @@ class LocalReader:
         viewer = self._viewer(latest)
         if at is not None and not 1 <= at <= latest.version:
             raise UsageError(f"--at {at} is outside this game's versions 1..{latest.version}")
-        if at is None or at == latest.version:
-            game = latest
-        elif found.variation is None:
-            game = self._game(game_id, at)
-        else:
-            game = variations.fold(found.events, at)
+        # the line's events are read already: folded again up to `at`, not read again
+        game = latest if at is None or at == latest.version else variations.fold(found.events, at)
         return snapshot_of(game, self._info(found), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
@@ -258,7 +253,7 @@ class LocalReader:
         found = self._line(game_id)
         viewer = self._viewer(found.game)
         return FoldedTimeline(
-            self.app, found.game, viewer, found.events, self.annotations(game_id), self._info(found)
+            self.app, found.game, viewer, found.events, self._annotations(found), self._info(found)
         )
 
     def close(self) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from store import deals, notes
-from store.core import Core, Dealt
+from store.core import Core
 from store.requests import (
     ADMIN,
     ANONYMOUS,
@@ -28,6 +28,7 @@ from store.requests import (
     Recorded,
     Retraction,
 )
+from store.started import Dealt
 from store.writer_process import WriterProcess
 
 __all__ = [

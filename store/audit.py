@@ -18,6 +18,13 @@ behind (an action replaced, together with its facts, by another legal one). Retr
 different suffix of the live actions is such a change: the first divergence is then wherever
 the actions recorded after it stop adding up.
 
+How it reads: each game's rows in one query, mapped to events once, the chain recomputed from
+the rows as stored (`chain.check_rows`), and each action's state taken from `decide` once its
+facts match the stored ones, not folded again from them. The figure: `audit --all` of 30
+two-player Dominion games in 0.28 s, against 0.75 s when the chain was recomputed from the
+events written out again and each stored fact decoded and folded (`bench.audit` sets it beside
+the rules alone re-deciding the same games: a ratio of about 0.26).
+
 Mutation testing (bench/mutation.py, group audit) leaves these survivors, judged equivalent:
 the message given to `_Diverged`'s base exception (never read: the Divergence carries it);
 `position` set to anything once the walk has returned, and the event handed to `_closed_by`
@@ -37,6 +44,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.endings import resignation_outcome, score_ranking
 from domain.events import (
@@ -51,7 +59,7 @@ from domain.events import (
     RetractionRequested,
 )
 from domain.rng import NoRng, Rng, SeededRng, commitment
-from domain.ruleset import Command, GameConfig, Rejection, Ruleset, get_ruleset
+from domain.ruleset import Command, GameConfig, Rejection, Ruleset, decider, get_ruleset
 from store import chain
 from store.core import Core
 from store.errors import Forbidden, GameNotFound, SeedSealed
@@ -90,9 +98,10 @@ def audit_game(app: Core, game_id: UUID, access: Access) -> AuditReport:
     """Audit one game as its stream is stored, never folding it first (a tampered stream may
     not fold). The audit opens when the game ends; an administrator may audit a running game,
     a digital one with its sealed seed."""
-    events = app.stored_events(game_id)
-    if not events:
+    rows = list(app.recorder.select_events(game_id))  # the whole stream in one query
+    if not rows:
         raise GameNotFound(f"There is no game {game_id}.")
+    events = [app.mapper.to_domain_event(row) for row in rows]
     created = events[0]
     digital = isinstance(created, GameCreated) and created.mode == "digital"
     if access.role != "admin" and not any(isinstance(e, GameFinished | GameAbandoned) for e in events):
@@ -100,14 +109,18 @@ def audit_game(app: Core, game_id: UUID, access: Access) -> AuditReport:
             raise SeedSealed("The seed stays sealed until the game ends; the audit opens then.")
         raise Forbidden("The audit opens when the game ends (or to the administrator).", code="game_running")
     sealed = bytes.fromhex(app.secrets(game_id).server_seed) if digital and access.role == "admin" else None
-    return audit_events(events, sealed)
+    return audit_events(events, sealed, rows)
 
 
-def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
+def audit_events(
+    events: Iterable[Any], seed: bytes | None, rows: Sequence[StoredRecord] | None = None
+) -> AuditReport:
     """Audit one game's stored events. `seed` is the server seed the caller holds (the sealed
     one, for an administrator), or None. A finished digital game's revealed seed is used when
     it matches the published commitment; without a seed that does, random outcomes cannot be
-    checked and the audit says so."""
+    checked and the audit says so. `rows`: the stored rows the events were read from, whose
+    chain is then recomputed from their stored JSON as it is (`chain.check_rows`) rather than
+    from the events written out again."""
     stored = list(events)
     first = stored[0] if stored else None
     game_id = str(first.originator_id) if first is not None else ""
@@ -120,16 +133,21 @@ def audit_events(events: Iterable[Any], seed: bytes | None) -> AuditReport:
         report.clean = False
         report.divergence = found.divergence
     if first is not None:
-        _check_chain(report, first.originator_id, stored)
+        _check_chain(report, first.originator_id, stored, rows)
     return report
 
 
-def _check_chain(report: AuditReport, game_id: UUID, stored: list[Any]) -> None:
+def _check_chain(
+    report: AuditReport, game_id: UUID, stored: list[Any], rows: Sequence[StoredRecord] | None
+) -> None:
     """The chain recomputed over the stored events (store/chain.py). A break the rules do not
     account for first (a timestamp, a name, a retraction's reason edited: fields the rules
     never re-decide) is the divergence; where both point at one version, the rules say why."""
     try:
-        found = chain.check(game_id, chain.records_of(stored))
+        if rows is None:
+            found = chain.check(game_id, chain.records_of(stored))
+        else:
+            found = chain.check_rows(game_id, rows)
     except (TypeError, ValueError) as error:
         found = chain.ChainCheck(chain.ALGORITHM, len(stored), "", 0, False, 1, f"unreadable: {error}")
     report.chain = found
@@ -250,6 +268,7 @@ class _Walk:
         self.state = state
         self.report = report
         self.spec = ruleset.meta.spec
+        self.decide = decider(ruleset)  # the facts and the state they lead to
         self.position = 1  # index of the next event to read
         self.checkpoints: dict[int, Any] = {}
         self.live: list[int] = []
@@ -317,7 +336,7 @@ class _Walk:
         self.live.append(event.seq)
         command = Command(action, event.seat, event.by)
         try:
-            decided = self.ruleset.decide(self.state, command, self.rng)
+            decided = self.decide(self.state, command, self.rng)
         except Exception as error:
             raise _Diverged(
                 version, "unreadable", f"action #{event.seq} cannot be re-decided: {error!r}", self.spec
@@ -330,10 +349,13 @@ class _Walk:
                 f"{decided.code}: {decided.message}",
                 decided.rule,
             )
-        self._facts([_as_stored(codec.encode(f)) for f in decided], version + 1)
+        facts, reached = decided
+        self._facts([_as_stored(codec.encode(f)) for f in facts], version + 1, reached)
 
-    def _facts(self, expected: list[dict[str, Any]], version: int) -> None:
-        """Compare the facts stored from `version` on with `expected`, then fold them."""
+    def _facts(self, expected: list[dict[str, Any]], version: int, reached: Any = None) -> None:
+        """Compare the facts stored from `version` on with `expected`, then fold them: the
+        state `reached` by folding the expected facts, when given, is the state the stored
+        ones lead to, since they are the same facts."""
         stored: list[Any] = []
         while self.position < len(self.stored) and isinstance(self.stored[self.position], FactRecorded):
             stored.append(self.stored[self.position])
@@ -341,6 +363,10 @@ class _Walk:
         mismatch = _compare(expected, [e.fact for e in stored], version)
         if mismatch is not None:
             raise _Diverged(*mismatch, self.spec)
+        if reached is not None:
+            self.state = reached
+            self.report.facts += len(stored)
+            return
         for event in stored:
             self.state = self.ruleset.evolve(self.state, self.ruleset.codec.decode_fact(event.fact))
             self.report.facts += 1

@@ -182,21 +182,43 @@ class ChainCheck(msgspec.Struct):
 
 def check(game_id: UUID, records: Iterable[Record]) -> ChainCheck:
     """Recompute the chain over `records` (in version order) and compare each stored digest."""
+    return _check(game_id, ((r.version, r.topic, r.fields, False) for r in records))
+
+
+def check_rows(game_id: UUID, rows: Iterable[StoredRecord]) -> ChainCheck:
+    """`check` over a stream's stored rows, read as `records_of_rows` reads them but several
+    times faster: msgspec reads each row and tells whether it is plain JSON, so its canonical
+    form needs no second look (`_read_fields`)."""
+    return _check(game_id, ((r.originator_version, r.topic, *_object_of(r)) for r in rows))
+
+
+def _object_of(row: StoredRecord) -> tuple[Mapping[str, Any], bool]:
+    fields, plain = _read_fields(row.state)
+    if not isinstance(fields, dict):
+        raise ValueError(f"the event at version {row.originator_version} is not a JSON object")
+    return fields, plain
+
+
+def _check(game_id: UUID, records: Iterable[tuple[int, str, Mapping[str, Any], bool]]) -> ChainCheck:
+    """`check` over (version, topic, stored fields, whether they are plain JSON)."""
     result = ChainCheck(ALGORITHM, 0, GENESIS, 0)
     previous = GENESIS
-    for record in records:
-        digest = link(previous, game_id, record.version, record.topic, record.fields)
-        kept = record.fields.get(KEY)
+    stream = game_id.hex  # `link`'s, written once for the whole stream
+    sha256 = hashlib.sha256
+    for version, topic, fields, plain in records:
+        head = f"{ALGORITHM}\n{previous}\n{stream}\n{version}\n{topic}\n".encode()
+        digest = sha256(head + canonical(fields, plain)).hexdigest()
+        kept = fields.get(KEY)
         result.events += 1
         if kept is not None:
             result.stored += 1
         if result.intact and kept != digest and (kept is not None or result.stored > 0):
             result.intact = False
-            result.broken_at = record.version
+            result.broken_at = version
             result.what = (
-                f"the event at version {record.version} carries no digest after digested ones"
+                f"the event at version {version} carries no digest after digested ones"
                 if kept is None
-                else f"the digest stored at version {record.version} is not the one its event and "
+                else f"the digest stored at version {version} is not the one its event and "
                 "the event before it give"
             )
         previous = digest
@@ -214,17 +236,70 @@ def digests(game_id: UUID, records: Iterable[Record]) -> list[str]:
     return found
 
 
-def stamp(previous: str, events: list[Any], plain_records: bool = False) -> str:
+def stamp(
+    previous: str, events: list[Any], plain_records: bool = False, states: dict[int, bytes] | None = None
+) -> str:
     """Give each new event of one game (in order, following the digest `previous`) its digest,
     kept in the event's fields so the mapper stores it; returns the new head. `plain_records`:
     the game's ruleset encodes every action and fact as plain JSON (`Codec.plain`), so an
     action's or a fact's event needs no look for a float: its other fields are text, integers
-    and None."""
+    and None. With `states`, each action's and fact's event is also written in its stored
+    form, digest included, as `states[id(event)]` (`_Writing`)."""
+    writing = _Writing(events[0].originator_id, plain_records) if states is not None and events else None
     for event in events:
-        digest = _event_digest(previous, event, plain_records and type(event).TOPIC in RECORD_TOPICS)
+        record = type(event).TOPIC in RECORD_TOPICS
+        if writing is not None and states is not None and record:
+            digest, states[id(event)] = writing.stamped(previous, event)
+        else:
+            digest = _event_digest(previous, event, plain_records and record)
         object.__getattribute__(event, "__dict__")[KEY] = digest
         previous = digest
     return previous
+
+
+class _Writing:
+    """New actions' and facts' events of one game, each digested and written in its stored
+    form from one reading of its fields: the JSON the store's mapper writes for it
+    (store/sealing.py `PLAIN_EVENTS`: its fields in their order, the timestamp as the
+    transcoder writes it) with the digest added as its last key, as `stamped` adds it to a
+    row. The stream's id and the timestamp (every event of an action carries the action's)
+    are written once."""
+
+    def __init__(self, game_id: UUID, plain: bool) -> None:
+        self.stream = game_id.hex.encode()
+        self.plain = plain
+        self.when: datetime | None = None
+        self.written: dict[str, str] = {}
+
+    def stamped(self, previous: str, event: Any) -> tuple[str, bytes]:
+        fields = dict(vars(event))
+        del fields["originator_id"], fields["originator_version"]
+        when = fields["timestamp"]
+        if when is not self.when:
+            self.when, self.written = when, {"_type_": "datetime_iso", "_data_": when.isoformat()}
+        fields["timestamp"] = self.written
+        if KEY in fields or not (self.plain or _plain(fields)):  # `link`'s way, floats and all
+            digest = link(previous, event.originator_id, event.originator_version, type(event).TOPIC, fields)
+            if KEY in fields:  # digested before: the new digest where the old one stood
+                fields[KEY] = digest
+                return digest, msgspec.json.encode(fields)
+            return digest, _with_digest(msgspec.json.encode(fields), digest)
+        head = b"%s\n%s\n%s\n%d\n%s\n" % (
+            _ALGORITHM,
+            previous.encode(),
+            self.stream,
+            event.originator_version,
+            type(event).TOPIC.encode(),
+        )
+        digest = hashlib.sha256(head + msgspec.json.encode(fields, order="sorted")).hexdigest()
+        return digest, _with_digest(msgspec.json.encode(fields), digest)
+
+
+_ALGORITHM = ALGORITHM.encode()
+
+
+def _with_digest(state: bytes, digest: str) -> bytes:
+    return b'%s,"%s":"%s"}' % (state[:-1], KEY.encode(), digest.encode())
 
 
 def stamped(previous: str, event: StoredRecord) -> tuple[StoredRecord, str]:

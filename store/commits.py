@@ -86,8 +86,12 @@ class SavePath(Application[UUID]):
         self._keep_heads(processing_event, heads)
         return recorded
 
-    def _stamp(self, processing_event: Any) -> dict[UUID, tuple[int, str]]:
-        """Stamp the new game events with their digests: each game's last version and digest."""
+    def _stamp(
+        self, processing_event: Any, states: dict[int, bytes] | None = None
+    ) -> dict[UUID, tuple[int, str]]:
+        """Stamp the new game events with their digests: each game's last version and digest.
+        With `states`, the actions' and facts' events are written in their stored form there
+        too (`chain.stamp`)."""
         new: dict[UUID, list[Any]] = {}
         for event in processing_event.events:
             if getattr(type(event), "TOPIC", None) in chain.TOPICS:
@@ -109,7 +113,7 @@ class SavePath(Application[UUID]):
                     rows = list(self.recorder.select_events(game_id, lte=before))  # stored before the chain
                 previous = chain.head_of(rows, game_id)
             plain = isinstance(game, Game) and game.ruleset.codec.plain
-            heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events, plain))
+            heads[game_id] = (events[-1].originator_version, chain.stamp(previous, events, plain, states))
         return heads
 
     @staticmethod
@@ -121,23 +125,34 @@ class SavePath(Application[UUID]):
 
     # -- a save split at its commit (store/saving.py) -----------------------------------
 
-    def _prepare_save(self, game: Game) -> PendingSave:
-        """What `save(game)` does before the commit: collect the new events. They are stamped
-        and mapped by the commit (`_sealed`), or mapped and left to the writer process to stamp."""
+    def _prepare_save(self, *aggregates: Any) -> PendingSave:
+        """What `save(*aggregates)` does before the commit: collect the new events. They are
+        stamped and mapped by the commit (`_sealed`), or mapped and left to the writer process
+        to stamp."""
         processing_event: ProcessingEvent[UUID] = ProcessingEvent()
-        # as `collect_events(game)`, without its runtime protocol checks
-        processing_event.events.extend(game.collect_events())
-        processing_event.aggregates[game.id] = game
+        for aggregate in aggregates:
+            # as `collect_events(aggregate)`, without its runtime protocol checks
+            processing_event.events.extend(aggregate.collect_events())
+            processing_event.aggregates[aggregate.id] = aggregate
         return PendingSave(processing_event, [], {})
 
     def _sealed(self, pending: PendingSave) -> PendingSave:
-        """The save's events stamped with their digests, and mapped for the store."""
-        pending.heads = self._stamp(pending.processing_event)
-        pending.stored = self._mapped(pending)
+        """The save's events stamped with their digests, and mapped for the store: the
+        actions' and facts' events written as they are stamped, where the mapper writes them
+        plainly (store/sealing.py `PLAIN_EVENTS`), the others by the mapper."""
+        states: dict[int, bytes] | None = {} if self.mapper.compressor is None else None
+        pending.heads = self._stamp(pending.processing_event, states)
+        pending.stored = self._mapped(pending, states or {})
         return pending
 
-    def _mapped(self, pending: PendingSave) -> list[StoredRecord]:
-        return [self.mapper.to_stored_event(e) for e in pending.processing_event.events]
+    def _mapped(self, pending: PendingSave, states: dict[int, bytes]) -> list[StoredRecord]:
+        to_stored = self.mapper.to_stored_event
+        return [
+            to_stored(e)
+            if (state := states.get(id(e))) is None
+            else StoredRecord(e.originator_id, e.originator_version, type(e).TOPIC, state)
+            for e in pending.processing_event.events
+        ]
 
     def _commit(self, pending: PendingSave) -> Sequence[int] | None:
         event = self._sealed(pending).processing_event
@@ -162,7 +177,9 @@ class SavePath(Application[UUID]):
     def _finish_save(self, pending: PendingSave, ids: Sequence[int] | None) -> None:
         """What `save` does after the commit: keep the chain's head and tell the listeners."""
         self._keep_heads(pending.processing_event, pending.heads)
-        if ids:  # none when the recorder numbers nothing, as the library's `put`
+        # none when the recorder numbers nothing, as the library's `put`; nobody to tell when
+        # nobody listens (a command storing simulated games)
+        if ids and self.listeners:
             self._tell(
                 [
                     Appended(e.originator_id, e.originator_version, type(e).TOPIC, position)

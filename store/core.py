@@ -21,7 +21,7 @@ import secrets as random_source
 import threading
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID, uuid4
 
 import msgspec
@@ -57,24 +57,9 @@ from store.kept_versions import KeptVersions
 from store.requests import Access, CreatedGame, NewGame, Recorded, check_limits
 from store.sealing import SealingMapper, sealing_env
 from store.secrets import GameSecrets, new_token
+from store.started import Dealt, Started, finish_if_over
 
 HEARD_GAMES = 10_000  # games whose last heard version `Core.heard` keeps at most
-
-
-class Dealt(Protocol):
-    """What a same-deal game takes from the game it replays (store/deals.py `DealOf`)."""
-
-    @property
-    def first_game(self) -> str: ...
-
-    @property
-    def server_seed(self) -> bytes: ...
-
-    @property
-    def options(self) -> dict[str, Any]: ...
-
-    @property
-    def client_seed(self) -> str: ...
 
 
 class Core(Corrections):
@@ -131,6 +116,24 @@ class Core(Corrections):
     def create_game(
         self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None, token: str | None = None
     ) -> CreatedGame:
+        started = self.start_game(new, admin=admin, game_id=game_id, token=token)
+        game, sealed, dealt = started.game, started.sealed, started.dealt
+        if dealt is not None:
+            if not self.save_dealt(UUID(dealt.first_game), game.id, game, sealed):
+                # another table joined first
+                return self.create_game(new, admin=admin, game_id=game.id, token=token)
+        else:
+            self.save(game, sealed)
+        return started.created
+
+    def start_game(
+        self, new: NewGame, *, admin: bool = False, game_id: UUID | None = None, token: str | None = None
+    ) -> Started:
+        """Everything creating a game does before its first save: the request checked, the
+        game started (its configuration and setup facts) and its secrets sealed, nothing
+        stored yet. `create_game` saves it at once; `save_started` saves games played on in
+        memory first (`Started.record`, store/simulation.py), each with its secrets in the same
+        transaction."""
         check_limits(new)
         ruleset = get_ruleset(new.ruleset)
         if ruleset is None:
@@ -170,13 +173,7 @@ class Core(Corrections):
         tokens = {f"seat:{s.id}": new_token() for s in seats} | {"recorder": new_token()}
         sealed = GameSecrets.seal(game_id, seed if new.mode == "digital" else None, tokens)
         self._finish_if_over(game, sealed)
-        if dealt is not None:
-            if not self.save_dealt(UUID(dealt.first_game), game_id, game, sealed):
-                # another table joined first
-                return self.create_game(new, admin=admin, game_id=game_id, token=token)
-        else:
-            self.save(game, sealed)
-        return CreatedGame(
+        created = CreatedGame(
             game_id=str(game_id),
             commitment=published,
             version=game.version,
@@ -184,6 +181,18 @@ class Core(Corrections):
             recorder_token=tokens["recorder"],
             seats={s.id: s.name for s in seats},
         )
+        return Started(game, sealed, rng, created, dealt)
+
+    def save_started(self, *started: Started) -> None:
+        """Save games from `start_game`, with everything recorded on them since, in one
+        transaction: each game's secrets, then its events whole (so the last event stored is a
+        game's last, as when it is recorded as it is played), the chain stamped as one action
+        at a time would have stamped it, the listeners told of every event. A game of a deal is
+        saved by `create_game` alone."""
+        if any(s.dealt is not None for s in started):
+            raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
+        pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.sealed, s.game)))
+        self._finish_save(pending, self._commit(pending))
 
     def _server_seed(self, new: NewGame, admin: bool) -> bytes:
         if new.server_seed is None:
@@ -445,8 +454,7 @@ class Core(Corrections):
         return SeededRng(seed, config.rng_key, config.client_seed)
 
     def _finish_if_over(self, game: Game, sealed: GameSecrets) -> None:
-        if game.outcome is None and game.ruleset.outcome(game.state) is not None:
-            game.finish(sealed.server_seed, clock.now())
+        finish_if_over(game, sealed)
 
     def _recorded(
         self,

@@ -265,6 +265,17 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
         # Given by the writer process (store/stamping.py): in the transaction, before they are
         # inserted, the appends' events as they are to be stored. None stores them as given.
         self.prepare: Prepare | None = None
+        self._last_stream: tuple[str, UUID | str] | None = None
+
+    def convert_originator_id(self, originator_id: str) -> UUID | str:
+        """The library's, remembering the last stream's: every row of a stream read carries
+        its id, which the library made a UUID again for each (a fifth of reading a game)."""
+        last = self._last_stream
+        if last is not None and last[0] == originator_id:
+            return last[1]
+        converted = super().convert_originator_id(originator_id)
+        self._last_stream = (originator_id, converted)
+        return converted
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Outcome:
         if not stored_events:
@@ -298,8 +309,7 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
                     append.fail(translated(error))
                 return
             try:
-                fits = sum(len(append.events) for append in batch) <= ROWS_PER_STATEMENT
-                together = self._insert_together(cursor, self._prepared(cursor, batch)) if fits else None
+                together = self._insert_together(cursor, self._prepared(cursor, batch))
                 if together is not None:
                     outcomes.extend(together)
                 else:  # nothing of the batch is written yet: each append in its own savepoint
@@ -342,28 +352,45 @@ class GroupCommitSQLiteRecorder(PollingSQLiteApplicationRecorder):
     def _insert_together(
         self, cursor: SQLiteCursor, batch: list[Sequence[StoredEvent]]
     ) -> list[Outcome] | None:
-        """Every event of the batch (each append's events, at most `ROWS_PER_STATEMENT` in all)
-        in one statement, and each append's notification ids; None when a version clashes (the
-        statement is then undone whole, the transaction goes on).
+        """Every event of the batch (each append's events) in as few statements as
+        `ROWS_PER_STATEMENT` allows, and each append's notification ids; None when a version
+        clashes (what the statements wrote is then undone, the transaction goes on).
 
         One statement rather than a savepoint, an insert per event and a release per append:
         each statement is a trip through the driver that gives up the interpreter's lock and
-        waits to take it back from the event loop, which holds it most of the time."""
+        waits to take it back from the event loop, which holds it most of the time. A batch
+        of more events than one statement takes (a simulated game stored whole, or several:
+        store/simulation.py) is written in several, under a savepoint that undoes them all
+        on a clash."""
         events = [event for append in batch for event in append]
         keys = [(stream_hex(event.originator_id), event.originator_version) for event in events]
-        values: list[Any] = []
-        for key, event in zip(keys, events, strict=True):
-            values += (*key, event.topic, event.state)
-        statement = (
-            f"INSERT INTO {self.events_table_name} VALUES {','.join(['(?,?,?,?)'] * len(events))} "
-            "RETURNING originator_id, originator_version, rowid"
-        )
+        several = len(events) > ROWS_PER_STATEMENT
+        positions: dict[tuple[str, int], int] = {}
+        if several:
+            cursor.execute("SAVEPOINT together")
         try:
-            cursor.execute(statement, values)
+            for start in range(0, len(events), ROWS_PER_STATEMENT):
+                rows = range(start, min(start + ROWS_PER_STATEMENT, len(events)))
+                values: list[Any] = []
+                for index in rows:
+                    event = events[index]
+                    values += (*keys[index], event.topic, event.state)
+                statement = (
+                    f"INSERT INTO {self.events_table_name} VALUES {','.join(['(?,?,?,?)'] * len(rows))} "
+                    "RETURNING originator_id, originator_version, rowid"
+                )
+                cursor.execute(statement, values)
+                # the order of the returned rows is not promised: each is matched by its key
+                positions.update(
+                    ((stream, version), position) for stream, version, position in cursor.fetchall()
+                )
         except sqlite3.IntegrityError:
+            if several:
+                cursor.execute("ROLLBACK TO together")
+                cursor.execute("RELEASE together")
             return None
-        # the order of the returned rows is not promised: each is matched by its key
-        positions = {(stream, version): position for stream, version, position in cursor.fetchall()}
+        if several:
+            cursor.execute("RELEASE together")
         found = iter(keys)
         return [[positions[next(found)] for _ in append] for append in batch]
 

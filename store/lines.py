@@ -3,6 +3,11 @@ base's events up to the branching version, then its own, turned into the game's 
 classes and numbered on from there, folded through the game aggregate's own handlers. Every
 read of a line therefore goes through the one redaction (domain/reading.py) exactly as a
 game's does. Branching and recording into a variation are store/variations.py's.
+
+A game's line is its stream read once and folded once, by the store's own fold (store/reads.py):
+the library's fold checked a runtime protocol per event, and the annotations read and folded
+the stream again. The figure (`bench.state_at`): a 15,000-event game opened by `chronicle log`
+in 410 ms against 926 ms, by the terminal replay in 307 ms against 1,886 ms.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from domain.ruleset import OMNISCIENT, Seat, Viewer
 from domain.variations import Variation
 from store.core import Core
 from store.errors import GameNotFound
+from store.reads import fold_game
 from store.requests import Access
 
 
@@ -59,12 +65,13 @@ def is_variation(app: Core, line_id: UUID) -> bool:
 
 def line(app: Core, line_id: UUID) -> Line:
     """The game or variation `line_id` as one line (404 `game_not_found` for neither)."""
+    stream = app.stored_events(line_id)  # a game's whole stream, read once and folded once
+    if stream and isinstance(stream[0], GameCreated):
+        return Line(line_id, fold_game(stream), stream)
     try:
         found: object = app.repository.get(line_id)
     except AggregateNotFoundError:
         raise GameNotFound(f"There is no game or variation {line_id}.") from None
-    if isinstance(found, Game):
-        return Line(line_id, found, app.stored_events(line_id))
     if not isinstance(found, Variation):
         raise GameNotFound(f"There is no game or variation {line_id}.")
     prefix, position = _position(app, UUID(found.base_id), found.at)

@@ -127,6 +127,14 @@ class Reads(Guarded):
         return None
 
 
+def fold_game(events: Iterable[Any]) -> Game:
+    """The game a stream's events, from its first, fold into (as `game` reads it)."""
+    game = _fold(None, events)
+    if not isinstance(game, Game):
+        raise GameNotFound("These events are no game's.")
+    return game
+
+
 def _fold(game: Any, events: Iterable[Any]) -> Any:
     """The library's `project_aggregate` without its assertion that each event can mutate (a
     runtime protocol check that cost as much as the rest of a fold): every event of a game

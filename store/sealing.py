@@ -30,6 +30,7 @@ import os
 import secrets
 import sqlite3
 from contextlib import closing, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -72,6 +73,44 @@ def _plain_stored_event(event: Any) -> StoredEvent:
     return StoredEvent(event.originator_id, event.originator_version, type(event).TOPIC, _plain_state(event))
 
 
+_PLAIN_TOPICS: dict[str, type[Any]] = {ActionRecorded.TOPIC: ActionRecorded, FactRecorded.TOPIC: FactRecorded}
+
+
+def _no_float(literal: str) -> Any:
+    raise ValueError(literal)
+
+
+# reads JSON as `json.loads` does, refusing a float literal (msgspec and `json` read them alike,
+# but the event is then read the library's way, which needs no argument)
+_PLAIN_JSON = msgspec.json.Decoder(dict[str, Any], float_hook=_no_float)
+
+
+def _plain_domain_event(cls: type[Any], stored_event: StoredEvent) -> Any:
+    """An action's or fact's stored event read back as the library's mapper reads it (its
+    fields as `json.loads` gives them, the timestamp as a datetime, then the stream's id and
+    version), several times faster; None for what only the library's way reads: an event
+    written otherwise (a float in it, a timestamp in another form, JSON msgspec refuses)."""
+    try:
+        state = _PLAIN_JSON.decode(stored_event.state)
+    except (ValueError, msgspec.DecodeError):
+        return None
+    when = state.get("timestamp")
+    if type(when) is not dict or len(when) != 2 or when.get("_type_") != "datetime_iso":
+        return None
+    try:
+        state["timestamp"] = datetime.fromisoformat(when["_data_"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    if "class_version" in state:
+        return None
+    originator_id = stored_event.originator_id
+    state["originator_id"] = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
+    state["originator_version"] = stored_event.originator_version
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", state)
+    return event
+
+
 class SealingMapper(Mapper[UUID]):
     """The library's mapper, with its cipher applied to the sealed topics only."""
 
@@ -106,6 +145,11 @@ class SealingMapper(Mapper[UUID]):
         return (stream_hex(stored.originator_id), stored.originator_version, stored.topic, stored.state)
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        cls = _PLAIN_TOPICS.get(stored_event.topic)
+        if cls is not None and self.compressor is None:
+            fast = _plain_domain_event(cls, stored_event)
+            if fast is not None:
+                return fast
         if stored_event.state.startswith(MARK):
             stored_event = StoredEvent(
                 stored_event.originator_id,

@@ -6,8 +6,10 @@ random id would change the dice), and its bot is the ruleset's `bot_choose` (its
 mixed with random legal choices) drawing from `random.Random(f"{S}:{i}")`. Running the same
 seed twice into one store is refused, since those games already exist there.
 
-Every action goes through the recorder's `Chronicle.record`, so the games are ordinary games
-in the store: `log`, `replay` and `audit --all` read them like any other.
+Each game is played in memory by the rules the store records with, then stored whole, several
+games to a transaction: the very events, digests included, that recording it one action at a
+time would store (store/simulation.py), so the games are ordinary games in the store: `log`,
+`replay` and `audit --all` read them like any other.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from eventsourcing.persistence import IntegrityError
+
 from domain.ruleset import Ruleset
 from domain.standings import sole_winner
 from replay_cli.commands import Subparsers, documented_parser
@@ -26,7 +30,7 @@ from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
 from replay_cli.progress import Progress
 from replay_cli.sources import add_store_option
-from store.simulation import ACTION_CAP, Played, already_simulated, play
+from store.simulation import ACTION_CAP, Played, already_simulated, play_all
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -78,9 +82,15 @@ def run(args: argparse.Namespace) -> int:
         progress = Progress(args.games, "simulating")
         started = time.monotonic()
         played: list[Played] = []
-        for index in range(args.games):
-            played.append(play(app, ruleset, args.seed, index, names, options, args.max_actions))
-            progress.advance()
+        try:
+            for one in play_all(app, ruleset, args.seed, range(args.games), names, options, args.max_actions):
+                played.append(one)
+                progress.advance()
+        except IntegrityError:  # another process stored a game of this seed meanwhile
+            raise CliError(
+                f"seed {args.seed!r} is being simulated into this store by another process; "
+                "pick another --seed"
+            ) from None
         progress.finish()
         seconds = time.monotonic() - started
     finally:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
+from contextlib import closing
+from uuid import UUID
 
 from tests.cli.conftest import Cli, RecordedGame
 
@@ -84,3 +88,26 @@ def test_dominion_second_edition_is_simulated_and_audited_clean(cli: Cli) -> Non
     assert len(lines) == 4 and all(CLEAN.match(line) for line in lines)
     wrong = cli.fails(2, "simulate", "dominion", "--games", "1", "--seed", "x", "--option", "base_edition=3")
     assert "base_edition" in wrong and "Traceback" not in wrong
+
+
+def test_audit_all_still_finds_an_event_edited_in_the_store(cli: Cli) -> None:
+    """The audit reads each game's rows in one query and re-decides it in memory: an edited
+    fact is still reported where it lies, and the other games stay clean."""
+    cli.ok("simulate", "province", "--games", "2", "--seed", "edit")
+    with closing(sqlite3.connect(cli.home / "games.sqlite3")) as db, db:
+        stream, version, state = db.execute(
+            "SELECT originator_id, originator_version, state FROM stored_events "
+            "WHERE topic = 'chronicle:FactRecorded' AND originator_version > 10 LIMIT 1"
+        ).fetchone()
+        edited = json.loads(state)
+        edited["fact"]["edited"] = True
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (json.dumps(edited).encode(), stream, version),
+        )
+    audit = cli.run("audit", "--all")
+    assert audit.returncode == 1 and "Traceback" not in audit.stderr
+    lines = audit.stdout.splitlines()
+    [diverged] = [line for line in lines if "DIVERGED" in line]
+    assert diverged.startswith(str(UUID(stream))) and f"at version {version}:" in diverged
+    assert sum(bool(CLEAN.match(line)) for line in lines) == 1

@@ -180,26 +180,40 @@ def test_a_batch_without_a_clash_is_one_statement_with_each_appends_own_position
     assert [n.id for n in sequence] == sorted(by_key.values()) and len(sequence) == 4
 
 
-def test_a_batch_too_long_for_one_statement_is_written_append_by_append(
+def test_a_batch_too_long_for_one_statement_is_written_in_several(
+    recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
+) -> None:
+    """A batch of more events than one statement takes (a simulated game stored whole) is
+    inserted in several statements, each append still answered with its own positions."""
+
+    def alone(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("an append was inserted on its own")
+
+    monkeypatch.setattr("store.group_commit.ROWS_PER_STATEMENT", 2)
+    monkeypatch.setattr(recorder, "_insert_events", alone)
+    stream = uuid4()
+    batch = [
+        Append(events(stream, 1, 2, 3), {}),
+        Append(events(stream, 4), {}),
+        Append(events(stream, 5), {}),
+    ]
+    recorder._write_batch(batch)
+    assert stored(recorder, stream) == [1, 2, 3, 4, 5]
+    by_version = {n.originator_version: n.id for n in recorder.select_notifications(1, 10)}
+    assert [a.result() for a in batch] == [[by_version[v] for v in vs] for vs in ([1, 2, 3], [4], [5])]
+
+
+def test_a_clash_in_a_later_statement_undoes_the_earlier_ones_and_refuses_that_append_alone(
     recorder: GroupCommitSQLiteRecorder, monkeypatch: Any
 ) -> None:
     monkeypatch.setattr("store.group_commit.ROWS_PER_STATEMENT", 2)
-    written: list[int] = []
-    insert = recorder._insert_events
-
-    def counting(cursor: Any, stored_events: Any, **kwargs: Any) -> Any:
-        written.append(len(stored_events))
-        return insert(cursor, stored_events, **kwargs)
-
-    monkeypatch.setattr(recorder, "_insert_events", counting)
-    stream = uuid4()
-    two = [Append(events(stream, 1, 2), {})]
-    recorder._write_batch(two)  # fits: one statement
-    three = [Append(events(stream, 3, 4), {}), Append(events(stream, 5), {})]
-    recorder._write_batch(three)
-    assert written == [2, 1]
-    assert stored(recorder, stream) == [1, 2, 3, 4, 5]
-    assert [len(a.result() or []) for a in two + three] == [2, 2, 1]
+    taken, free = uuid4(), uuid4()
+    recorder.insert_events(events(taken, 3))
+    batch = [Append(events(free, 1, 2, 3), {}), Append(events(taken, 1, 2, 3), {})]  # version 3 taken
+    recorder._write_batch(batch)
+    assert [type(a.error) for a in batch] == [type(None), IntegrityError]
+    assert stored(recorder, free) == [1, 2, 3] and stored(recorder, taken) == [3]
+    assert len(batch[0].result() or []) == 3
 
 
 def test_a_failed_commit_acknowledges_nothing(recorder: GroupCommitSQLiteRecorder, monkeypatch: Any) -> None:
