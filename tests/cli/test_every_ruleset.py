@@ -49,6 +49,9 @@ class Table:
 def record_game(cli: Cli, ruleset: str, mode: str, monkeypatch: pytest.MonkeyPatch) -> Recorded:
     names = [arg for name in players(ruleset) for arg in ("--player", name)]
     game_id = cli.new_game(ruleset, *names, "--mode", mode)
+    # The store's own key, as its commands have it: not one another module-scoped table of
+    # this worker left in the environment.
+    monkeypatch.delenv(KEY_VARIABLE, raising=False)
     for name, value in cli.settings.items():
         monkeypatch.setenv(name, value)
     with Chronicle(cli.store) as app:
