@@ -60,6 +60,7 @@ from store.errors import InvalidRequest, ServiceError
 from store.requests import RECORDER, NewGame
 
 RULESET = "any"
+MAX_SCORE = 10**12  # a score beyond it is no game's
 TAG = "bgstats"
 # The namespace of the game ids derived from BG Stats plays' uuids.
 NAMESPACE = uuid5(UUID("6ba7b811-9dad-11d1-80b4-00c04fd430c8"), "chronicle:bgstats-play")
@@ -232,7 +233,7 @@ def _end(end_game: Any, game: BgGame, scores: Sequence[BgScore], seats: Sequence
     winners = tuple(seat for s, seat in zip(scores, seats, strict=False) if s.winner) or None
     if kept or winners:
         return end_game(scores=kept or None, winners=winners)
-    if all(s.rank > 0 for s in scores):
+    if all(0 < s.rank <= len(scores) for s in scores):
         return end_game(ranks={seat: s.rank for s, seat in zip(scores, seats, strict=False)})
     raise _PlayRefused("it names no winner, no score for every player and no rank for every player")
 
@@ -246,6 +247,8 @@ def _score(value: str | int | float | None, seat: str) -> int | None:
         raise _PlayRefused(f"the score {value!r} of seat {seat} is not a number") from None
     if not number.is_integer():
         raise _PlayRefused(f"the score {value!r} of seat {seat} is not a whole number")
+    if abs(number) > MAX_SCORE:
+        raise _PlayRefused(f"the score {value!r} of seat {seat} is beyond {MAX_SCORE:,}")
     return int(number)
 
 

@@ -267,6 +267,7 @@ STATE_REFUSALS: dict[tuple[str, str], dict[int, set[str]]] = {
     ("GET", "/games/{game_id}/state"): PAST_THE_END,
     ("GET", "/games/{game_id}/picture"): PAST_THE_END,
     ("POST", "/games/import/dominion"): {422: {"log_unreadable"}},
+    ("POST", "/games/import/bgstats"): {422: {"bgstats_invalid"}},  # the app's three lists
     # an export's events must verify (their hash chain, the rules replaying them)
     ("POST", "/games/import"): {400: {"export_invalid"}},
     ("POST", "/games/{game_id}/disputes"): {400: {"invalid_range"}},  # within the game's versions

@@ -117,6 +117,7 @@ def test_a_bgstats_file_imports_once_and_a_bad_play_is_refused_alone(imported: C
     assert len(listed) == 8  # the bad play stored nothing
     assert {g.status for g in listed} == {"finished"}
     assert {g.title for g in listed} == {"Azul", "Catan", "Pandemic", "Golf", "Codenames"}
+    assert "any: Azul (physical)" in imported.ok("games")
 
 
 def test_an_imported_play_keeps_its_players_options_and_results(imported: Cli) -> None:
@@ -135,8 +136,8 @@ def test_an_imported_play_keeps_its_players_options_and_results(imported: Cli) -
     assert golf.outcome is not None and golf.outcome.winners == ("A",)
 
 
-def _table(stats: dict[str, Any], table_id: str) -> dict[str, dict[str, Any]]:
-    table = next(t for t in stats["tables"] if t["id"] == table_id)
+def _table(tables: list[dict[str, Any]], table_id: str) -> dict[str, dict[str, Any]]:
+    table = next(t for t in tables if t["id"] == table_id)
     return {row[table["key"]]: row for row in table["rows"]}
 
 
