@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.games.any.actions import Action, EndGame, EndTurn
+from domain.games.any.actions import Action, Draw, EndGame, EndTurn
 from domain.games.any.state import State
 
 TURNS_EACH = 4
@@ -21,6 +21,9 @@ def choose(state: State, seat: str | None, legal: tuple[Action, ...], draw: Call
         if turn is not None:
             return turn
     others: list[Action] = [a for a in legal if not isinstance(a, EndGame)] or list(legal)
+    entered = [a for a in others if isinstance(a, Draw) and a.cards is not None]
+    if entered and draw(3) == 0:  # a physical table's recorder enters what it saw drawn
+        return entered[draw(len(entered))]
     kinds = sorted({type(a).__name__ for a in others})
     kind = kinds[draw(len(kinds))]
     of_kind = [a for a in others if type(a).__name__ == kind]

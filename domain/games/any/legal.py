@@ -9,9 +9,10 @@ accept (any score, any entered result):
   a shuffle of each deck, a draw of one card of each deck to the seat and to the table
   (unknown cards in a physical game: which cards the pile still holds is not the seat's to
   know), each card of its hand revealed, discarded or passed, +1 and -1 on each of its tracks
-  and the table's, end turn, end round and end game;
+  and the table's, end turn, end round, and end game once every seat has had a turn;
 - for the table (the recorder): the same for every seat, and in a physical game a draw of each
-  card the pile may still hold, since the recorder saw it drawn.
+  card the pile may still hold, since the recorder saw it drawn, and each such card revealed
+  or discarded from a hand holding unknown cards of its deck.
 """
 
 from __future__ import annotations
@@ -90,13 +91,17 @@ def _draws(state: State, to: str, recorder: bool) -> list[Action]:
     return out
 
 
-def _hand(state: State, seat: str) -> list[Action]:
+def _hand(state: State, seat: str, recorder: bool) -> list[Action]:
     hand = state.hands[seat]
     cards = list(dict.fromkeys(hand.cards))
     out: list[Action] = []
     for card in cards:
         out += [Reveal(seat, card), Discard(seat, card)]
         out += [Pass(seat, card, other) for other in state.seats if other != seat]
+    if recorder:  # a card the record did not know, named as the table sees it revealed or discarded
+        for deck, count in hand.unknown.items():
+            named = [c for c in dict.fromkeys(state.decks[deck].pile) if c not in cards] if count else []
+            out += [a for card in named for a in (Reveal(seat, card), Discard(seat, card))]
     return out
 
 
@@ -139,13 +144,14 @@ def legal_actions(state: State, seat: str | None) -> tuple[Action, ...]:
         out += _draws(state, s, seat is None)
     out += _draws(state, TABLE, seat is None)
     for s in seats:
-        out += _hand(state, s)
+        out += _hand(state, s, seat is None)
     out += [Discard(TABLE, card) for card in dict.fromkeys(state.table)]
     for s in seats:
         out += _scores(state, s)
     out += _scores(state, None)
     out += [EndTurn(), EndRound()]
-    ends = _ends(state)
+    # Ending the game is offered once every seat has had a turn (it is accepted at any time).
+    ends = _ends(state) if state.turn > len(state.seats) else []
     if seat is not None:
         ends = [e for e in ends if e == EndGame()]
     return tuple(out + ends)
@@ -181,7 +187,9 @@ def probe_actions(state: State) -> tuple[Action, ...]:
             out.append(Score(track.max + 1000, None if track.per == "table" else first, track.name))
         if track.min is not None:
             out.append(Score(track.min - 1000, None if track.per == "table" else first, track.name))
-    out += [EndGame(won=True), EndGame(won=False), EndGame(ranks={first: 2})]
+    out.append(EndGame(ranks={first: 2}))
+    if state.definition.ending.kind != "cooperative":
+        out += [EndGame(won=True), EndGame(won=False)]
     unique: list[Action] = []
     for action in out:
         if action not in unique:

@@ -4,7 +4,8 @@
 - A draw pile shows its count; its order (digital) and its contents (a physical pile lists
   what is not known to have left it, which would tell what a seat drew) are the omniscient
   viewer's alone. Discard piles and the table are face up.
-- A secret draw's cards are the drawer's (others see the count), a pass's card the two seats'.
+- A secret draw's cards are the drawer's (others see the count, and not even whether the record
+  knows the cards), a pass's card the two seats'.
 - A shuffle's order is nobody's but the omniscient viewer's.
 - Tracks, dice, notes, turns and the result are public.
 """
@@ -71,8 +72,9 @@ def redact(fact: Fact, viewer: Viewer) -> Fact:
         return fact
     if isinstance(fact, DeckShuffled) and fact.order:
         return replace(fact, order=(), redacted=True)
-    if isinstance(fact, CardsDrawn) and fact.to != TABLE and fact.cards and not _sees(viewer, fact.to):
-        return replace(fact, cards=(), redacted=True)
+    if isinstance(fact, CardsDrawn) and fact.to != TABLE and not _sees(viewer, fact.to):
+        # whether the record knows the cards is the drawer's business too
+        return replace(fact, cards=(), unknown=False, redacted=True)
     if isinstance(fact, CardPassed) and not _sees(viewer, fact.seat, fact.to):
         return replace(fact, card="", deck="", redacted=True)
     return fact
