@@ -376,6 +376,8 @@ def definition_data(definition: Definition) -> dict[str, Any]:
     """A definition as plain data in the file's own shape (named faces as the list `faces`),
     fields at their default left out: `parse_definition` reads it back."""
     data: dict[str, Any] = msgspec.to_builtins(definition)
+    if not data.get("ending"):
+        data.pop("ending", None)
     for dice in data.get("dice", []):
         labels = dice.pop("labels", None)
         if labels:

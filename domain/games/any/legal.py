@@ -9,7 +9,7 @@ accept (any score, any entered result):
   a shuffle of each deck, a draw of one card of each deck to the seat and to the table
   (unknown cards in a physical game: which cards the pile still holds is not the seat's to
   know), each card of its hand revealed, discarded or passed, +1 and -1 on each of its tracks
-  and the table's, end turn, end round, and end game once every seat has had a turn;
+  and the table's, end turn, end round, and end game once every seat has had two turns;
 - for the table (the recorder): the same for every seat, and in a physical game a draw of each
   card the pile may still hold, since the recorder saw it drawn, and each such card revealed
   or discarded from a hand holding unknown cards of its deck.
@@ -36,6 +36,7 @@ from domain.games.any.state import State
 from domain.ruleset import Prompt, Rejection
 
 FREE_LISTED = (DiceSet("1d6", 1, 6), DiceSet("2d6", 2, 6))
+OFFER_END_AFTER = 2  # turns each before `end game` is listed
 KINDS = (
     "roll",
     "shuffle",
@@ -150,8 +151,8 @@ def legal_actions(state: State, seat: str | None) -> tuple[Action, ...]:
         out += _scores(state, s)
     out += _scores(state, None)
     out += [EndTurn(), EndRound()]
-    # Ending the game is offered once every seat has had a turn (it is accepted at any time).
-    ends = _ends(state) if state.turn > len(state.seats) else []
+    # Ending the game is offered once every seat has had two turns (it is accepted at any time).
+    ends = _ends(state) if state.turn > OFFER_END_AFTER * len(state.seats) else []
     if seat is not None:
         ends = [e for e in ends if e == EndGame()]
     return tuple(out + ends)
