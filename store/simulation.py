@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from domain.ruleset import Outcome, Ruleset
+from domain.ruleset import Outcome, Ruleset, example_options
 from store.core import Core
 from store.errors import GameNotFound
 from store.requests import RECORDER, NewGame
@@ -69,6 +69,8 @@ def play(
     """Game `index` of `seed`, created and played by bots until it ends or `cap` actions."""
     key = game_key(seed, index)
     game_id = game_id_for(ruleset.meta.id, seed, index)
+    # No options given: the ruleset's demonstration game (`any` plays its five-dice example).
+    options = options or example_options(ruleset)
     new = NewGame(
         ruleset=ruleset.meta.id,
         players=names,

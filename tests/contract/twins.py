@@ -31,6 +31,7 @@ import msgspec
 
 from domain import reading
 from domain.game import Game
+from domain.games.any.definition import EXAMPLES, definition_json, load_toml
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import (
     OMNISCIENT,
@@ -56,6 +57,21 @@ TRIES = 8  # perturbations of one draw tried before it is spared
 # happened at the table: they are not evidence of what V saw, only answers V gets, so a
 # difference in them is a leak, never the end of a pair.
 CONTINUATIONS: dict[str, frozenset[str]] = {"dominion": frozenset({"stack_saved"})}
+
+
+def _any_definitions() -> dict[str, dict[str, Any]]:
+    out = {}
+    for name, text in EXAMPLES.items():
+        found = load_toml(text)
+        assert not isinstance(found, Rejection), found
+        out[name] = {"title": found.title, "definition": definition_json(found)}
+    return out
+
+
+# Options a game is created with where the defaults alone do not make one: `any` needs a title.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"any": {"title": "A game night"}}
+# `any` played with each of its shipped definitions (domain/games/any/definitions).
+ANY_DEFINITIONS = _any_definitions()
 
 
 class TwinRng:
@@ -144,7 +160,7 @@ class Side:
 def config_for(ruleset: AnyRuleset, i: int, mode: str, options: dict[str, Any] | None = None) -> GameConfig:
     meta = ruleset.meta
     pick = random.Random(f"twin-seats-{meta.id}-{mode}-{i}")
-    resolved = resolve_options(meta, options or {})
+    resolved = resolve_options(meta, options or DEFAULT_OPTIONS.get(meta.id, {}))
     assert not isinstance(resolved, Rejection), resolved
     check = getattr(ruleset, "check_config", None)
     count = pick.randint(meta.min_players, min(meta.max_players, 4))

@@ -1,4 +1,9 @@
-"""Statistics of `any`, game by game and title by title. Pure functions over plain data.
+"""Statistics of `any`: the figures followed turn by turn, the dice, and the game's own tables,
+title by title. Pure functions over states, facts and plain data.
+
+- `metrics(state)`: "vp", each seat's value on the ending's per-player track, and every
+  per-player track by its own name;
+- `dice(fact)`: every die of a roll (stream `dice`, or `observed` for one the table entered).
 
 A game of `any` is of one title (the option `title`: Azul, Catan, ...), so its figures mean
 something only beside other games of that title:
@@ -27,11 +32,32 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.ruleset import GameConfig, Outcome
+from domain.games.any import ending
+from domain.games.any.events import DiceRolled, Fact
+from domain.games.any.state import State
+from domain.ruleset import Die, GameConfig, Outcome
 from domain.standings import seat_result
 from domain.stat_tables import column, ratio
 
 ENDINGS = ("highest", "lowest", "ranks", "cooperative")
+
+
+def metrics(state: State) -> dict[str, dict[str, float]]:
+    """ "vp": each seat's value on the ending's per-player track; every per-player track by its
+    own name as well."""
+    scores = ending.track_scores(state.definition, state.seats, state.player_tracks)
+    out: dict[str, dict[str, float]] = {"vp": {s: float(v) for s, v in scores.items()}}
+    for name, values in state.player_tracks.items():
+        if name != "vp":
+            out[name] = {s: float(v) for s, v in values.items()}
+    return out
+
+
+def dice(fact: Fact) -> tuple[Die, ...]:
+    """Every die of a roll (stream `dice`, or `observed` for one the table entered)."""
+    if not isinstance(fact, DiceRolled):
+        return ()
+    return ((fact.stream or "observed", fact.faces, fact.values),)
 
 
 def title(options: Mapping[str, Any]) -> str:
@@ -98,12 +124,12 @@ def _count(games: Sequence[Mapping[str, Any]]) -> list[_Title]:
         found.games += 1
         if extra.get("bgg_id"):
             found.bgg_id = int(extra["bgg_id"])
-        ending = extra.get("ending", "highest")
-        found.lowest = found.lowest or ending == "lowest"
+        kind = extra.get("ending", "highest")
+        found.lowest = found.lowest or kind == "lowest"
         winners = tuple(game.get("winners", ()))
         seats: Mapping[str, str] = game.get("seats", {})
         scores: Mapping[str, float] = game.get("scores", {})
-        if ending == "cooperative":
+        if kind == "cooperative":
             found.cooperative = True
             found.won += 1 if winners else 0
         for seat, player in seats.items():
@@ -111,7 +137,7 @@ def _count(games: Sequence[Mapping[str, Any]]) -> list[_Title]:
             row = found.per_player.setdefault(player, [0, 0, 0, []])
             row[0] += 1
             # a cooperative game lost is lost by all: nobody shares a first place
-            lost_together = ending == "cooperative" and not winners
+            lost_together = kind == "cooperative" and not winners
             result = "loss" if lost_together else seat_result(winners, seat)
             row[1] += result == "win"
             row[2] += result == "draw"
