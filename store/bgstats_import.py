@@ -130,7 +130,9 @@ class BgStatsRefused(InvalidRequest):
 
 
 class _PlayRefused(Exception):
-    pass
+    def __init__(self, message: str, title: str = "") -> None:
+        super().__init__(message)
+        self.title = title
 
 
 def is_bgstats(data: Any) -> bool:
@@ -206,8 +208,11 @@ def plan(file: BgStatsFile, index: int, ruleset: Ruleset[Any, Any, Any]) -> Plan
         # canonical JSON (sorted keys, no spaces); the ruleset's option rules judge it
         definition = {"ending": {"kind": ending}}
         options["definition"] = json.dumps(definition, sort_keys=True, separators=(",", ":"))
-    end = _end(_end_game(ruleset), game, scores, seats)
-    _rehearse(ruleset, players, options, end)
+    try:
+        end = _end(_end_game(ruleset), game, scores, seats, players)
+        _rehearse(ruleset, players, options, end)
+    except _PlayRefused as refusal:
+        raise _PlayRefused(str(refusal), title) from None
     key = play.uuid.strip().lower() or _contents_key(play)
     return PlannedPlay(uuid5(NAMESPACE, key), title, players, options, end, f"{TAG}:{key}"[:200])
 
@@ -221,10 +226,12 @@ def _end_game(ruleset: Ruleset[Any, Any, Any]) -> Any:
     return found
 
 
-def _end(end_game: Any, game: BgGame, scores: Sequence[BgScore], seats: Sequence[str]) -> Any:
+def _end(
+    end_game: Any, game: BgGame, scores: Sequence[BgScore], seats: Sequence[str], players: Sequence[str]
+) -> Any:
     if game.cooperative:
         return end_game(won=any(s.winner for s in scores))
-    points = [_score(s.score, seat) for s, seat in zip(scores, seats, strict=False)]
+    points = [_score(s.score, player) for s, player in zip(scores, players, strict=False)]
     kept = (
         {seat: p for seat, p in zip(seats, points, strict=False) if p is not None}
         if not game.no_points and all(p is not None for p in points)
@@ -238,17 +245,17 @@ def _end(end_game: Any, game: BgGame, scores: Sequence[BgScore], seats: Sequence
     raise _PlayRefused("it names no winner, no score for every player and no rank for every player")
 
 
-def _score(value: str | int | float | None, seat: str) -> int | None:
+def _score(value: str | int | float | None, player: str) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
         number = float(value)
     except ValueError:
-        raise _PlayRefused(f"the score {value!r} of seat {seat} is not a number") from None
+        raise _PlayRefused(f"the score {value!r} of {player} is not a number") from None
     if not number.is_integer():
-        raise _PlayRefused(f"the score {value!r} of seat {seat} is not a whole number")
+        raise _PlayRefused(f"the score {value!r} of {player} is not a whole number")
     if abs(number) > MAX_SCORE:
-        raise _PlayRefused(f"the score {value!r} of seat {seat} is beyond {MAX_SCORE:,}")
+        raise _PlayRefused(f"the score {value!r} of {player} is beyond {MAX_SCORE:,}")
     return int(number)
 
 
@@ -292,8 +299,10 @@ def import_bgstats(app: Core, data: Any) -> BgStatsReport:
     results: list[PlayResult] = []
     for index in range(len(file.plays)):
         results.append(_import_play(app, file, index, ruleset))
-    counts = [sum(1 for r in results if r.status == status) for status in ("imported", "skipped", "refused")]
-    return BgStatsReport(*counts, results)
+    imported, skipped, refused = (
+        sum(1 for r in results if r.status == status) for status in ("imported", "skipped", "refused")
+    )
+    return BgStatsReport(imported, skipped, refused, results)
 
 
 def _import_play(app: Core, file: BgStatsFile, index: int, ruleset: Ruleset[Any, Any, Any]) -> PlayResult:
@@ -303,7 +312,7 @@ def _import_play(app: Core, file: BgStatsFile, index: int, ruleset: Ruleset[Any,
     try:
         planned = plan(file, index, ruleset)
     except _PlayRefused as refusal:
-        return PlayResult(index, "refused", message=str(refusal))
+        return PlayResult(index, "refused", refusal.title, message=str(refusal))
     try:
         return _store(app, planned, index, ruleset)
     except (ServiceError, RejectedError) as error:

@@ -295,7 +295,8 @@
   function summary(d) {
     const parts = [];
     for (const dice of d.dice || []) {
-      const faces = dice.labels && dice.labels.length ? dice.labels.join("/") : `d${dice.faces}`;
+      const named = Array.isArray(dice.faces) ? dice.faces : (dice.labels || []);
+      const faces = named.length ? named.join("/") : `d${dice.faces}`;
       parts.push(`${dice.name}: ${dice.count} × ${faces}`);
     }
     for (const deck of d.decks || []) {
@@ -304,8 +305,9 @@
       parts.push(`deck ${deck.name}: ${plural(cards, "card")}`);
     }
     for (const track of d.tracks || []) {
-      const bounds = [track.min, track.max].some((v) => v !== undefined && v !== null)
-        ? ` ${track.min ?? ""}–${track.max ?? ""}` : "";
+      const low = track.min !== undefined && track.min !== null;
+      const high = track.max !== undefined && track.max !== null;
+      const bounds = low && high ? ` ${track.min}–${track.max}` : low ? ` from ${track.min}` : high ? ` up to ${track.max}` : "";
       parts.push(`track ${track.name} (${track.per === "table" ? "the table's" : "each player's"}${bounds})`);
     }
     const ending = d.ending || {};
@@ -541,7 +543,10 @@
       else if (name === "kingdom-how") drawKingdom();
       else if (event.target.id === "preset") drawPresetCards();
       else if (name === "pile") countChosen();
-      else if (name === "definition-how") $("definition-own").hidden = definitionHow() !== "own";
+      else if (name === "definition-how") {
+        $("definition-own").hidden = definitionHow() !== "own";
+        $("form-error").hidden = true;  // what it said was of the choice before
+      }
     });
     form.addEventListener("submit", create);
     $("another").addEventListener("click", () => {

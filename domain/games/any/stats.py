@@ -108,7 +108,7 @@ class _Title:
 
 
 def _extra(game: Mapping[str, Any]) -> Mapping[str, Any]:
-    extra = game.get("extra", {})
+    extra: Mapping[str, Any] = game.get("extra", {})
     if extra.get("title"):
         return extra
     options = game.get("options", {})
