@@ -86,6 +86,11 @@ class _Words:
         if table and self.words[self.at].lower() == TABLE:
             self.at += 1
             return TABLE
+        quoted = self.words[self.at].lower()
+        whole = next((seat for seat, name in self.state.names.items() if name.lower() == quoted), None)
+        if whole is not None:  # a name of one word, or of several quoted as one
+            self.at += 1
+            return whole
         names = sorted(self.state.names.items(), key=lambda kv: -len(kv[1].split()))
         for seat, name in names:
             size = len(name.split())

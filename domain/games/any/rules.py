@@ -53,7 +53,7 @@ from domain.games.any.events import (
     Scored,
     TurnEnded,
 )
-from domain.games.any.fold import canonical
+from domain.games.any.fold import canonical, evolve
 from domain.games.any.options import valid_date
 from domain.games.any.state import DeckState, Hand, State
 from domain.rng import Rng
@@ -490,7 +490,17 @@ def _end_game(state: State, action: EndGame, command: Command) -> list[Fact] | R
 # -- decide -------------------------------------------------------------------------------------
 
 
-def decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
+def decide_state(state: State, command: Command, rng: Rng) -> tuple[Sequence[Fact], State] | Rejection:
+    """The facts of one action and the state they lead to (`decide` is its facts)."""
+    facts = _decide(state, command, rng)
+    if isinstance(facts, Rejection):
+        return facts
+    for fact in facts:
+        state = evolve(state, fact)
+    return facts, state
+
+
+def _decide(state: State, command: Command, rng: Rng) -> Sequence[Fact] | Rejection:
     if state.ended is not None:
         return reject("game_over", "The game has ended.", "6")
     if command.by == "seat" and command.seat not in state.seats:

@@ -98,9 +98,9 @@ def test_a_shuffle_gathers_the_discard_pile_and_draws_the_new_order_from_the_see
     game.play(f"discard A {card}")
     assert game.state.decks["market"].discard == (card,)
     shuffled = game.play("shuffle market")
-    pile = tuple(sorted(game.facts[0].order[2:] + (card,)))  # type: ignore[union-attr]
+    pile = tuple(sorted((*game.facts[0].order[2:], card)))  # type: ignore[union-attr]
     assert shuffled == [DeckShuffled("market", 4, RNG.shuffle("deck:market", 1, pile), 1, "deck:market", 1)]
-    assert game.state.decks["market"].discard == ()
+    assert not game.state.decks["market"].discard
 
 
 def test_drawing_more_than_the_pile_holds_is_refused_and_never_reshuffles() -> None:
@@ -149,7 +149,7 @@ def test_reveal_lays_a_card_on_the_table_discard_takes_it_away_and_pass_moves_it
     game.play("reveal A Gold")
     assert game.state.table == ("Gold",) and game.state.hands["A"].cards == ("Silver", "Silver")
     game.play("discard table Gold")
-    assert game.state.table == () and game.state.decks["market"].discard == ("Gold",)
+    assert not game.state.table and game.state.decks["market"].discard == ("Gold",)
     assert game.refused("discard table Gold").code == "not_on_table"
     game.play("pass A Silver to Cy")
     assert game.state.hands["C"].cards == ("Silver",)
