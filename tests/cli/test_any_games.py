@@ -117,7 +117,7 @@ def test_a_bgstats_file_imports_once_and_a_bad_play_is_refused_alone(imported: C
     assert len(listed) == 8  # the bad play stored nothing
     assert {g.status for g in listed} == {"finished"}
     assert {g.title for g in listed} == {"Azul", "Catan", "Pandemic", "Golf", "Codenames"}
-    assert "any: Azul (physical)" in imported.ok("games")
+    assert "any (physical): Azul" in imported.ok("games")
 
 
 def test_an_imported_play_keeps_its_players_options_and_results(imported: Cli) -> None:
