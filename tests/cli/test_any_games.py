@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import httpx
 import pytest
 
 from projections.games_index import GameIndex, GameSummary
 from store.app import Chronicle
-from tests.cli.conftest import Cli
+from tests.cli.conftest import Cli, serving
 
 FIXTURE = Path(__file__).parents[1] / "data" / "bgstats" / "game-nights.json"
 
@@ -164,3 +165,20 @@ def test_stats_any_lists_every_title_with_its_plays_and_wins(imported: Cli) -> N
     text = imported.ok("stats", "any", "--table", "any_titles")
     for title in ("Azul", "Catan", "Codenames", "Golf", "Pandemic"):
         assert title in text
+
+
+def test_new_any_and_a_bgstats_import_over_a_server(cli: Cli) -> None:
+    """`--server` posts the same options (the definition read here) and the file as it is."""
+    with serving(cli) as server:
+        created = json.loads(
+            cli.ok(
+                "new", "any", "--definition", "five-dice", "--player", "Ann", "--server", server.url, "--json"
+            )
+        )
+        game = httpx.get(f"{server.url}/games/{created['game_id']}").json()
+        assert game["options"]["title"] == "Five dice"
+        assert json.loads(game["options"]["definition"])["dice"][0]["count"] == 5
+        out = cli.ok("import", str(FIXTURE), "--server", server.url)
+        assert out.strip().endswith("8 plays imported, 0 skipped, 0 refused")
+        again = cli.ok("import", str(FIXTURE), "--server", server.url)
+        assert again.strip().endswith("0 plays imported, 8 skipped, 0 refused")
