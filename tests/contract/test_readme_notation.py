@@ -23,21 +23,6 @@ from domain.ruleset import Actor, Command, GameConfig, Rejection, Seat, get_rule
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 
-
-def _game_night() -> str:
-    """The definition of the README's `any` examples: five dice and a market deck."""
-    from domain.games.any.definition import definition_json, parse_definition
-
-    parsed = parse_definition(
-        {
-            "dice": [{"name": "dice", "count": 5, "faces": 6}],
-            "decks": [{"name": "market", "cards": {"Gold": 3, "Silver": 5}}],
-        }
-    )
-    assert not isinstance(parsed, Rejection), parsed
-    return definition_json(parsed)
-
-
 # ruleset -> the tables that play it: (mode, options, actions to prefer when legal)
 SCENARIOS: dict[str, list[tuple[str, dict[str, Any], tuple[str, ...]]]] = {
     "province": [("digital", {}, ())],
@@ -47,10 +32,7 @@ SCENARIOS: dict[str, list[tuple[str, dict[str, Any], tuple[str, ...]]]] = {
     ],
     "dynasties": [("physical", {}, ())],
     "dominations": [("physical", {}, ("draw L002", "place L002 D(0,0) 0 TRA:2,SCI:2"))],
-    "any": [("digital", {"title": "Game night", "definition": _game_night()}, ())],
 }
-# the seats' names where an example names a player (`draw 2 market to Ann`); else the seat ids
-NAMES: dict[str, tuple[str, ...]] = {"any": ("Ann", "Ben")}
 STEPS = 1500
 GAMES = 4  # seeded games per scenario, until every example was accepted
 
@@ -71,9 +53,7 @@ def accepted_somewhere(ruleset_id: str, wanted: list[str]) -> set[str]:
             break
         resolved = resolve_options(ruleset.meta, options)
         assert not isinstance(resolved, Rejection), resolved
-        names = NAMES.get(ruleset_id, ruleset.meta.seat_ids)
-        count = max(ruleset.meta.min_players, min(len(names), 2))
-        seats = tuple(Seat(s, names[i]) for i, s in enumerate(ruleset.meta.seat_ids[:count]))
+        seats = tuple(Seat(s, s) for s in ruleset.meta.seat_ids[: ruleset.meta.min_players])
         config = GameConfig(f"readme-{ruleset_id}-{index}-{game}", ruleset_id, mode, seats, resolved)  # type: ignore[arg-type]
         seed = hashlib.sha256(config.game_id.encode()).digest()
         rng: Rng = SeededRng(seed, config.game_id) if mode == "digital" else NoRng()
