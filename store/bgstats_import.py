@@ -28,7 +28,9 @@ Rulings:
   other plays import. A game left running by an import that stopped between creating it and
   ending it is ended by the next import (the end carries an action id, so it is recorded
   once).
-- A play BG Stats marks `ignored` (left out of its statistics) is skipped.
+- A play BG Stats marks `ignored` (left out of its statistics) is skipped, and so is a play
+  whose uuid is a game of this store (`chronicle export --format bgstats` names a play by its
+  game's id): the game is there already.
 - A score is a whole number; a decimal one (`12.5`) refuses the play, since the ruleset's
   scores are whole.
 """
@@ -44,6 +46,7 @@ from uuid import UUID, uuid5
 
 import msgspec
 
+from domain.events import GameCreated
 from domain.rng import NoRng
 from domain.ruleset import (
     Command,
@@ -164,6 +167,7 @@ class PlannedPlay(msgspec.Struct):
     options: dict[str, Any]
     end: Any  # the ruleset's EndGame action
     action_id: str
+    source: UUID | None = None  # the play's own uuid, when it is one
 
 
 def plan(file: BgStatsFile, index: int, ruleset: Ruleset[Any, Any, Any]) -> PlannedPlay:
@@ -214,7 +218,15 @@ def plan(file: BgStatsFile, index: int, ruleset: Ruleset[Any, Any, Any]) -> Plan
     except _PlayRefused as refusal:
         raise _PlayRefused(str(refusal), title) from None
     key = play.uuid.strip().lower() or _contents_key(play)
-    return PlannedPlay(uuid5(NAMESPACE, key), title, players, options, end, f"{TAG}:{key}"[:200])
+    action_id = f"{TAG}:{key}"[:200]
+    return PlannedPlay(uuid5(NAMESPACE, key), title, players, options, end, action_id, _uuid(key))
+
+
+def _uuid(text: str) -> UUID | None:
+    try:
+        return UUID(text)
+    except ValueError:
+        return None
 
 
 def _end_game(ruleset: Ruleset[Any, Any, Any]) -> Any:
@@ -321,8 +333,11 @@ def _import_play(app: Core, file: BgStatsFile, index: int, ruleset: Ruleset[Any,
 
 
 def _store(app: Core, planned: PlannedPlay, index: int, ruleset: Ruleset[Any, Any, Any]) -> PlayResult:
-    held = app.recorder.select_events(planned.game_id, limit=1)
     game_id = str(planned.game_id)
+    if planned.source is not None and _is_game(app, planned.source):
+        # `chronicle export --format bgstats` names a play by its game's id
+        return PlayResult(index, "skipped", planned.title, str(planned.source), "a game of this store")
+    held = app.recorder.select_events(planned.game_id, limit=1)
     if held:
         game = app.game(planned.game_id)
         if game.config.ruleset != RULESET or TAG not in game.tags:
@@ -334,3 +349,8 @@ def _store(app: Core, planned: PlannedPlay, index: int, ruleset: Ruleset[Any, An
         app.create_game(new, admin=True, game_id=planned.game_id)
     app.record(planned.game_id, ruleset.codec.encode(planned.end), RECORDER, action_id=planned.action_id)
     return PlayResult(index, "imported", planned.title, game_id)
+
+
+def _is_game(app: Core, stream_id: UUID) -> bool:
+    held = app.recorder.select_events(stream_id, limit=1)
+    return bool(held) and held[0].topic == GameCreated.TOPIC

@@ -182,3 +182,14 @@ def test_new_any_and_a_bgstats_import_over_a_server(cli: Cli) -> None:
         assert out.strip().endswith("8 plays imported, 0 skipped, 0 refused")
         again = cli.ok("import", str(FIXTURE), "--server", server.url)
         assert again.strip().endswith("0 plays imported, 8 skipped, 0 refused")
+
+
+def test_a_game_exported_for_bg_stats_names_its_title_and_comes_back_as_itself(imported: Cli) -> None:
+    golf = next(g.game_id for g in _games(imported) if g.title == "Golf")
+    out = imported.home / "golf.json"
+    imported.ok("export", golf, "--format", "bgstats", "--out", str(out))
+    exported = json.loads(out.read_text())
+    assert exported["games"][0]["name"] == "Golf" and exported["games"][0]["bggId"] == 6634
+    again = imported.ok("import", str(out))
+    assert again.strip().endswith("0 plays imported, 1 skipped, 0 refused")
+    assert len(_games(imported)) == 8
