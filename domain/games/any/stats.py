@@ -20,7 +20,7 @@ def metrics(state: State) -> dict[str, dict[str, float]]:
 
 
 def dice(fact: Fact) -> tuple[Die, ...]:
-    """Every die of a roll (stream `dice`, or `observed` for one the table entered)."""
+    """Every die of a roll, drawn from the seed or entered by the table (stream `dice`)."""
     if not isinstance(fact, DiceRolled):
         return ()
-    return ((fact.stream or "observed", fact.faces, fact.values),)
+    return ((fact.stream or "dice", fact.faces, fact.values),)
