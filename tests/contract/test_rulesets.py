@@ -72,7 +72,7 @@ CONFIGURATIONS: list[tuple[str, str, dict[str, Any], int, int]] = [
 ]
 # `any` with each shipped definition (domain/games/any/definitions): dice sets, a 52-card deck,
 # a cooperative game with its loss track.
-CONFIGURATIONS += [("any", name, options, 60, 20) for name, options in ANY_DEFINITIONS.items()]
+CONFIGURATIONS += [("any", name, options, 40, 12) for name, options in ANY_DEFINITIONS.items()]
 STEER = 0.8
 DEFAULT_DIGITAL = 200
 DEFAULT_PHYSICAL = 20

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from domain.games.any.actions import Action, Draw, EndGame, EndTurn
 from domain.games.any.state import State
 
-TURNS_EACH = 4
+TURNS_EACH = 6
 
 
 def choose(state: State, seat: str | None, legal: tuple[Action, ...], draw: Callable[[int], int]) -> Action:

@@ -375,7 +375,7 @@ def parse_definition(data: Mapping[str, Any]) -> Definition | Rejection:
 def definition_data(definition: Definition) -> dict[str, Any]:
     """A definition as plain data in the file's own shape (named faces as the list `faces`),
     fields at their default left out: `parse_definition` reads it back."""
-    data: dict[str, Any] = msgspec.to_builtins(definition)
+    data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(definition))  # lists, as JSON has
     if not data.get("ending"):
         data.pop("ending", None)
     for dice in data.get("dice", []):

@@ -11,11 +11,14 @@ accept (any score, any entered result):
   know), each card of its hand revealed, discarded or passed, +1 and -1 on each of its tracks
   and the table's, end turn, end round, and end game once every seat has had two turns;
 - for the table (the recorder): the same for every seat, and in a physical game a draw of each
-  card the pile may still hold, since the recorder saw it drawn, and each such card revealed
-  or discarded from a hand holding unknown cards of its deck.
+  card the pile may still hold to the table and to the seat whose turn it is (the recorder saw
+  it drawn), and each such card revealed or discarded from a hand holding unknown cards of
+  its deck.
 """
 
 from __future__ import annotations
+
+import msgspec
 
 from domain.games.any.actions import (
     Action,
@@ -87,7 +90,7 @@ def _draws(state: State, to: str, recorder: bool) -> list[Action]:
             continue
         if to != TABLE:
             out.append(Draw(name, to))
-        if recorder:
+        if recorder and to in (TABLE, state.turn_seat()):
             out += [Draw(name, to, 1, (card,)) for card in dict.fromkeys(deck.pile)]
     return out
 
@@ -191,8 +194,5 @@ def probe_actions(state: State) -> tuple[Action, ...]:
     out.append(EndGame(ranks={first: 2}))
     if state.definition.ending.kind != "cooperative":
         out += [EndGame(won=True), EndGame(won=False)]
-    unique: list[Action] = []
-    for action in out:
-        if action not in unique:
-            unique.append(action)
-    return tuple(unique)
+    unique = {msgspec.json.encode(action): action for action in out}
+    return tuple(unique.values())

@@ -42,7 +42,7 @@ RULE = "any 4"
 
 
 def _bad(message: str) -> Rejection:
-    return Rejection("bad_notation", message, RULE)
+    return Rejection("bad_params", message, RULE)
 
 
 def _q(word: str) -> str:

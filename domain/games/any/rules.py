@@ -261,19 +261,17 @@ def _draw(state: State, action: Draw, command: Command) -> list[Fact] | Rejectio
         return [CardsDrawn(name, to, action.count, (), unknown=True)]
     if len(action.cards) != action.count:
         return reject("wrong_count", f"{action.count} cards drawn, {len(action.cards)} entered.", "3.2")
+    spec = state.definition.deck(name)
+    assert spec is not None
     cards = []
     for text in action.cards:
         card = state.definition.card_named(text)
-        if card is None or card not in state.definition.decks[_index(state, name)].cards:
+        if card is None or card not in spec.cards:
             return reject("not_in_deck", f"{text!r} is not a card of the {name} deck.", "3.2")
         cards.append(card)
     if not _holds(deck.pile, tuple(cards)):
         return reject("card_gone", f"The {name} deck no longer holds {', '.join(cards)}.", "3.2")
     return [CardsDrawn(name, to, action.count, tuple(cards))]
-
-
-def _index(state: State, deck: str) -> int:
-    return next(i for i, d in enumerate(state.definition.decks) if d.name == deck)
 
 
 def in_hand(state: State, seat: str, text: str) -> tuple[str, str] | None:

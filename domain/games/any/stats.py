@@ -3,7 +3,7 @@ title by title. Pure functions over states, facts and plain data.
 
 - `metrics(state)`: "vp", each seat's value on the ending's per-player track, and every
   per-player track by its own name;
-- `dice(fact)`: every die of a roll (stream `dice`, or `observed` for one the table entered).
+- `dice(fact)`: every die of a roll, drawn from the seed or entered by the table (stream `dice`).
 
 A game of `any` is of one title (the option `title`: Azul, Catan, ...), so its figures mean
 something only beside other games of that title:
@@ -54,10 +54,10 @@ def metrics(state: State) -> dict[str, dict[str, float]]:
 
 
 def dice(fact: Fact) -> tuple[Die, ...]:
-    """Every die of a roll (stream `dice`, or `observed` for one the table entered)."""
+    """Every die of a roll, drawn from the seed or entered by the table (stream `dice`)."""
     if not isinstance(fact, DiceRolled):
         return ()
-    return ((fact.stream or "observed", fact.faces, fact.values),)
+    return ((fact.stream or "dice", fact.faces, fact.values),)
 
 
 def title(options: Mapping[str, Any]) -> str:

@@ -125,8 +125,8 @@ def test_a_cooperative_games_winners_say_whether_it_was_won() -> None:
     ("line", "code"),
     [
         ("end game won", "not_cooperative"),
-        ("end game ranks A 1 B 2 winners", "bad_notation"),
-        ("end game Zed 3", "bad_notation"),
+        ("end game ranks A 1 B 2 winners", "bad_params"),
+        ("end game Zed 3", "bad_params"),
     ],
 )
 def test_a_result_that_does_not_fit_the_game_is_refused(line: str, code: str) -> None:

@@ -1,5 +1,5 @@
 """The notation of `any` (rules.md section 4): every form reads as its action, refusals carry
-the stable code `bad_notation`, and what `format_action` writes reads back the same."""
+the stable code `bad_params`, and what `format_action` writes reads back the same."""
 
 from __future__ import annotations
 
@@ -106,4 +106,4 @@ def test_a_player_named_in_several_words_is_read_whole() -> None:
 )
 def test_a_line_that_does_not_read_is_refused_with_the_notation_code(line: str) -> None:
     found = RULESET.parse_notation(line, STATE)
-    assert isinstance(found, Rejection) and found.code == "bad_notation" and found.rule == "any 4"
+    assert isinstance(found, Rejection) and found.code == "bad_params" and found.rule == "any 4"
