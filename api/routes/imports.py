@@ -8,10 +8,10 @@ is the import's report (its game, status, turns, actions, the log's scores besid
 Chronicle's, the first refusal) with the game's tokens, shown this once. Creating the game
 follows the server's creation policy like `POST /games`.
 
-A BG Stats export (the app's JSON file, as it is) stores each play as a finished physical game
-of `any` (store/bgstats_import.py); the answer counts the plays imported, skipped (imported
-before, or ignored by the app) and refused, with each play's result (a refusal names its
-reason). A file that is no BG Stats export is a 422 problem `bgstats_invalid`.
+A BG Stats export (the app's JSON file as it is, in `{"file": ...}`) stores each play as a
+finished physical game of `any` (store/bgstats_import.py); the answer counts the plays
+imported, skipped (imported before, or ignored by the app) and refused, with each play's
+result (a refusal names its reason). A file that is no BG Stats export is a 422 problem `bgstats_invalid`.
 """
 
 from __future__ import annotations
@@ -59,15 +59,22 @@ def import_dominion_log(
     return ImportedGame(report, created.recorder_token, created.seat_tokens)
 
 
+class BgStatsImport(msgspec.Struct, forbid_unknown_fields=True):
+    """A BG Stats export as the app writes it (`games`, `players`, `plays` and whatever else the
+    app keeps, read past)."""
+
+    file: dict[str, Any]
+
+
 @route.post_import("/games/import/bgstats", 400, 401, 403, 413, 422, 429)
 def import_bgstats_file(
-    data: JSONBody[dict[str, Any]], chronicle: ChronicleDep, token: TokenDep, settings: SettingsDep
+    data: JSONBody[BgStatsImport], chronicle: ChronicleDep, token: TokenDep, settings: SettingsDep
 ) -> BgStatsReport:
-    """Store each play of a BG Stats export as a finished physical game of `any`; a play the file
-    holds already in this store is skipped, a bad play refused with its index and reason, and
-    stores nothing."""
+    """Store each play of a BG Stats export as a finished physical game of `any`; a play this
+    store holds already is skipped, a bad play refused with its index and reason, and stores
+    nothing."""
     check_creator(chronicle, settings, token)
-    return import_bgstats(chronicle, data)
+    return import_bgstats(chronicle, data.file)
 
 
 ROUTES = [import_dominion_log, import_bgstats_file]

@@ -187,7 +187,7 @@ def _import_bgstats(store: Chronicle | RemoteClient, name: str, data: Any) -> bo
     if isinstance(store, Chronicle):
         report = import_bgstats(store, data)
     else:
-        report = msgspec.convert(store.post("/games/import/bgstats", data), BgStatsReport)
+        report = msgspec.convert(store.post("/games/import/bgstats", {"file": data}), BgStatsReport)
     for play in report.plays:
         if play.status == "refused":
             title = f" ({play.title})" if play.title else ""

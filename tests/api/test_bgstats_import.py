@@ -35,10 +35,10 @@ def test_a_bgstats_file_posted_twice_lists_every_title_once(
     stats_client: TestClient[Litestar], chronicle: Chronicle
 ) -> None:
     data = json.loads(FIXTURE.read_text())
-    first = stats_client.post("/games/import/bgstats", json=data)
+    first = stats_client.post("/games/import/bgstats", json={"file": data})
     assert first.status_code == 201, first.text
     assert (first.json()["imported"], first.json()["skipped"], first.json()["refused"]) == (8, 0, 0)
-    again = stats_client.post("/games/import/bgstats", json=data).json()
+    again = stats_client.post("/games/import/bgstats", json={"file": data}).json()
     assert (again["imported"], again["skipped"]) == (0, 8)
     head = chronicle.recorder.max_notification_id() or 0
     answer = stats_client.get("/stats", params={"ruleset": "any", "position": head, "wait": 30, "limit": 100})
@@ -65,9 +65,7 @@ def test_a_bgstats_file_posted_twice_lists_every_title_once(
 
 
 def test_a_file_that_is_no_bgstats_export_is_a_problem(client: TestClient[Litestar]) -> None:
-    assert_problem(client.post("/games/import/bgstats", json={"plays": []}), 422, "bgstats_invalid")
-    assert_problem(
-        client.post("/games/import/bgstats", json={"games": [{"name": "x"}], "players": [], "plays": []}),
-        422,
-        "bgstats_invalid",
-    )
+    path = "/games/import/bgstats"
+    assert_problem(client.post(path, json={"file": {"plays": []}}), 422, "bgstats_invalid")
+    unnamed = {"games": [{"name": "x"}], "players": [], "plays": []}  # a game without its id
+    assert_problem(client.post(path, json={"file": unnamed}), 422, "bgstats_invalid")
