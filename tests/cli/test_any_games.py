@@ -154,6 +154,7 @@ def test_stats_any_lists_every_title_with_its_plays_and_wins(imported: Cli) -> N
     }
     assert titles["Pandemic"]["won"] == 1 and titles["Azul"]["won"] is None
     assert titles["Golf"]["best_score"] == 12 and titles["Azul"]["best_score"] == 72
+    assert titles["Codenames"]["mean_score"] is None  # winners alone: no scores
     players = _table(stats, "any_title_players")
     assert (players["Azul/Ann"]["wins"], players["Azul/Ann"]["shared"]) == (1, 1)
     assert (players["Azul/Ben"]["wins"], players["Azul/Ben"]["shared"]) == (1, 1)

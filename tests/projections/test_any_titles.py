@@ -97,6 +97,7 @@ def test_per_game_names_the_title_and_how_the_game_ends() -> None:
         "bgg_id": 6634,
         "played_on": "2024-03-22",
         "ending": "lowest",
+        "scored": False,
     }
 
 

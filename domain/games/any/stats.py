@@ -16,7 +16,9 @@ something only beside other games of that title:
   won, the mean and best score), and `any_title_players`, one row per title and player
   (games, wins, shared firsts, the mean and best score).
 
-Rulings: a title's best score is its highest, or its lowest where the game's ending ranks the
+Rulings: a game's scores count only where it kept scores (a track moved, or a final score
+other than 0 was entered): a result of winners or won/lost alone has none. A title's best
+score is its highest, or its lowest where the game's ending ranks the
 lowest first (the definition's `ending.kind = "lowest"`, which the BG Stats import sets for a
 lowest-wins game); a game whose ending is not one of those reads highest. A title is told
 apart from another by its text alone (spaces tidied, case kept): "Azul" with BoardGameGeek id
@@ -33,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.games.any import ending
-from domain.games.any.events import DiceRolled, Fact
+from domain.games.any.events import DiceRolled, Fact, Scored
 from domain.games.any.state import State
 from domain.ruleset import Die, GameConfig, Outcome
 from domain.standings import seat_result
@@ -81,14 +83,19 @@ def ending_kind(options: Mapping[str, Any]) -> str:
 
 def per_game(config: GameConfig, facts: Sequence[Any], outcome: Outcome | None) -> dict[str, Any]:
     """The game's title, BoardGameGeek id (0: none), the date it was played on ("" for a game
-    recorded as it was played) and its ending's kind."""
+    recorded as it was played), its ending's kind, and whether it kept scores: a track moved,
+    or a final score other than 0 was entered. A result of winners, ranks or won/lost alone
+    leaves every score at 0, which no table should average."""
     options = config.options
     bgg_id = options.get("bgg_id", 0)
+    moved = any(isinstance(f, Scored) for f in facts)
+    entered = outcome is not None and any(outcome.scores.values())
     return {
         "title": title(options),
         "bgg_id": bgg_id if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) else 0,
         "played_on": str(options.get("played_on", "")),
         "ending": ending_kind(options),
+        "scored": moved or entered,
     }
 
 
@@ -112,7 +119,12 @@ def _extra(game: Mapping[str, Any]) -> Mapping[str, Any]:
     if extra.get("title"):
         return extra
     options = game.get("options", {})
-    return {"title": title(options), "bgg_id": options.get("bgg_id", 0), "ending": ending_kind(options)}
+    return {
+        "title": title(options),
+        "bgg_id": options.get("bgg_id", 0),
+        "ending": ending_kind(options),
+        "scored": any(game.get("scores", {}).values()),
+    }
 
 
 def _count(games: Sequence[Mapping[str, Any]]) -> list[_Title]:
@@ -128,7 +140,7 @@ def _count(games: Sequence[Mapping[str, Any]]) -> list[_Title]:
         found.lowest = found.lowest or kind == "lowest"
         winners = tuple(game.get("winners", ()))
         seats: Mapping[str, str] = game.get("seats", {})
-        scores: Mapping[str, float] = game.get("scores", {})
+        scores: Mapping[str, float] = game.get("scores", {}) if extra.get("scored", True) else {}
         if kind == "cooperative":
             found.cooperative = True
             found.won += 1 if winners else 0
