@@ -24,7 +24,9 @@ stored, and the exit status is 1 when any was refused.
 `plays`): each play becomes a finished physical game of `any` (store/bgstats_import.py). It
 prints how many plays were imported, skipped (imported before, or ignored by BG Stats) and
 refused, each refused play with its index and reason; the exit status is 1 when any was
-refused. Importing the same file again adds nothing. With `--server` the file goes to
+refused. Importing the same file again adds nothing: a play's game id is derived from its uuid
+(version 5), which is also why such a game moves to another store by importing the BG Stats
+file there rather than by `export`/`import`. With `--server` the file goes to
 `POST /games/import/bgstats`.
 """
 
