@@ -70,6 +70,8 @@ def _any_definitions() -> dict[str, dict[str, Any]]:
 
 # Options a game is created with where the defaults alone do not make one: `any` needs a title.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"any": {"title": "A game night"}}
+# A lone seat sees everything a game of `any` hides (its hand, its draws): pairs seat two or more.
+FEWEST_SEATS = {"any": 2}
 # `any` played with each of its shipped definitions (domain/games/any/definitions).
 ANY_DEFINITIONS = _any_definitions()
 
@@ -163,7 +165,7 @@ def config_for(ruleset: AnyRuleset, i: int, mode: str, options: dict[str, Any] |
     resolved = resolve_options(meta, options or DEFAULT_OPTIONS.get(meta.id, {}))
     assert not isinstance(resolved, Rejection), resolved
     check = getattr(ruleset, "check_config", None)
-    count = pick.randint(meta.min_players, min(meta.max_players, 4))
+    count = pick.randint(max(meta.min_players, FEWEST_SEATS.get(meta.id, 0)), min(meta.max_players, 4))
     while True:
         config = GameConfig(
             game_id=str(UUID(int=pick.getrandbits(128), version=4)),

@@ -104,6 +104,40 @@ class _Words:
         return found
 
 
+VERBS = (
+    "roll",
+    "shuffle",
+    "draw",
+    "to",
+    "table",
+    "reveal",
+    "discard",
+    "pass",
+    "score",
+    "note",
+    "end",
+    "turn",
+    "round",
+    "game",
+    "ranks",
+    "winners",
+    "won",
+    "lost",
+)
+
+
+def notation_words(state: State) -> tuple[str, ...]:
+    """The public vocabulary of the notation in this game, for "did you mean" (domain/
+    suggestions.py): the words, the players' names and the declared names (dice and their
+    faces, decks and their cards, tracks), all public."""
+    definition = state.definition
+    words = [*VERBS, *state.seats, *state.names.values()]
+    words += [d.name for d in definition.dice] + [label for d in definition.dice for label in d.labels]
+    words += [d.name for d in definition.decks] + [card for d in definition.decks for card in d.cards]
+    words += [t.name for t in definition.all_tracks()]
+    return tuple(words)
+
+
 def parse_notation(text: str, state: State) -> Action | Rejection:
     stripped = text.strip()
     head, _, rest = stripped.partition(" ")

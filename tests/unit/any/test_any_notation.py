@@ -4,6 +4,7 @@ the stable code `bad_params`, and what `format_action` writes reads back the sam
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain.games.any import RULESET
 from domain.games.any.actions import (
@@ -20,8 +21,9 @@ from domain.games.any.actions import (
     Score,
     Shuffle,
 )
-from domain.ruleset import Rejection
-from tests.unit.any.scenarios import config
+from domain.ruleset import Rejection, Seat
+from domain.suggestions import with_suggestion
+from tests.unit.any.scenarios import MARKET, config, table
 
 STATE = RULESET.initial(config(players=3))
 
@@ -68,9 +70,6 @@ def test_each_notation_line_reads_as_its_action_and_formats_back_to_it(line: str
 
 
 def test_a_player_named_in_several_words_is_read_whole() -> None:
-    from msgspec.structs import replace
-
-    from domain.ruleset import Seat
 
     made = config(players=2)
     made = replace(made, seats=(Seat("A", "Mary Ann"), Seat("B", "Ben")))
@@ -107,3 +106,12 @@ def test_a_player_named_in_several_words_is_read_whole() -> None:
 def test_a_line_that_does_not_read_is_refused_with_the_notation_code(line: str) -> None:
     found = RULESET.parse_notation(line, STATE)
     assert isinstance(found, Rejection) and found.code == "bad_params" and found.rule == "any 4"
+
+
+def test_a_misspelt_line_is_answered_with_the_closest_words_of_the_game() -> None:
+    state = table(MARKET).state
+    line = "drwa 1 markte to Ben"
+    refused = RULESET.parse_notation(line, state)
+    assert isinstance(refused, Rejection)
+    answer = with_suggestion(refused, RULESET, state, [None], line)
+    assert answer.message.endswith("Did you mean 'draw 1 market to Ben'?")
