@@ -10,6 +10,7 @@ install made before the games were entry points), so Chronicle always has its ow
 from __future__ import annotations
 
 BUILTIN_RULESETS: dict[str, str] = {
+    "any": "domain.games.any:RULESET",
     "dominations": "domain.games.dominations:RULESET",
     "dominion": "domain.games.dominion:RULESET",
     "dynasties": "domain.games.dynasties:RULESET",

@@ -22,6 +22,8 @@ The state must equal folding the facts with `evolve`: a replay folds them again.
 (resolved) options, beyond the options themselves, as plain JSON data for a New game form: for
 Dominion `{"kingdom": {"size", "presets", "piles", "landscapes"}}` (its presets, and every pile
 with its cost and types). `setup_choices` below finds it; a ruleset without it offers nothing.
+`example_options() -> dict` gives the options a demonstration game plays with when none are
+given, for a ruleset whose defaults alone make no game (`example_options` below finds it).
 
 Actions and facts are msgspec Structs tagged by `kind` / `type`, so they cross every boundary
 (store, HTTP, CLI) through one codec.
@@ -361,6 +363,14 @@ def setup_choices(ruleset: Ruleset[Any, Any, Any], options: Mapping[str, Any]) -
     """The ruleset's `setup_choices` for these resolved options, or nothing to choose (`{}`)."""
     own: Callable[[Mapping[str, Any]], dict[str, Any]] | None = getattr(ruleset, "setup_choices", None)
     return {} if own is None else own(options)
+
+
+def example_options(ruleset: Ruleset[Any, Any, Any]) -> dict[str, Any]:
+    """The options a demonstration game of the ruleset (`chronicle simulate`) plays with when
+    none are given: the ruleset's own `example_options()` where its defaults alone make no game
+    (a game of `any` needs a title), else none."""
+    own: Callable[[], dict[str, Any]] | None = getattr(ruleset, "example_options", None)
+    return {} if own is None else own()
 
 
 def decider(ruleset: Ruleset[Any, Any, Any]) -> Callable[[Any, Command, Rng], Decided | Rejection]:

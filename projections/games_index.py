@@ -1,4 +1,5 @@
-"""The game index: which games exist, with their ruleset, players, tags and status.
+"""The game index: which games exist, with their ruleset (and title, for `any`), players, tags
+and status.
 
 It follows the application sequence (creation, finishing and abandoning events only), from its last
 position, each time it is read; so every server process and the CLI see the same list,
@@ -13,6 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.events import GameAbandoned, GameCreated, GameFinished
+from projections.players import game_title
 from store.app import Chronicle
 
 
@@ -28,6 +30,8 @@ class GameSummary(msgspec.Struct):
     position: int
     winners: list[str] = []
     finished_at: str | None = None
+    # the game's title where its ruleset records many (`any`: the option `title`), else ""
+    title: str = ""
 
 
 class GameIndex:
@@ -65,6 +69,7 @@ class GameIndex:
                 status="running",
                 created_at=event.timestamp.isoformat(),
                 position=position,
+                title=game_title(event.ruleset, event.options),
             )
             self._order.append(game_id)
         elif isinstance(event, GameFinished) and game_id in self.games:

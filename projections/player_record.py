@@ -8,6 +8,8 @@ games while their deal is in play, store/deals.py), so a player's page never tel
 `/stats` and `/games` do.
 
 Rulings:
+- A game of `any` counts within its title (`any:Azul`, projections/players.py): Ann's record
+  at Azul is not her record at Catan.
 - A name matches case-insensitively, as the games list's `player` filter does; but a record
   is keyed as the statistics key a player (`province/Ann`, or `Ann` across rulesets), so a
   name spelled two ways ("Ann", "ann") has two records, as it has two rows and two ratings in
@@ -29,7 +31,7 @@ import msgspec
 
 from projections.game_stats import GameStatistics
 from projections.games_index import GameSummary
-from projections.players import ACROSS, player_id, split_player_id
+from projections.players import ACROSS, game_title, player_id, split_player_id, stats_group, titled
 from projections.ratings import history
 
 
@@ -53,11 +55,12 @@ class PlayerGame(msgspec.Struct):
     players: list[str]  # every seat's name, in seat order
     place: int | None = None  # 1 for first (ties share a place); None until the view counts it
     score: float | None = None
+    title: str = ""  # the game's title where the ruleset records many (`any`), else ""
 
 
 class PlayerRecord(msgspec.Struct):
-    key: str  # the statistics' player id: `province/Ann`, or `Ann` across rulesets
-    ruleset: str  # `*` across rulesets
+    key: str  # the statistics' player id: `province/Ann`, `any:Azul/Ann`, or `Ann` across rulesets
+    ruleset: str  # `*` across rulesets; a game of `any` reads `any:Azul` (projections/players.py)
     player: str  # the name as the games spell it
     played: int  # every game the name sat in: running, finished and abandoned
     finished: int
@@ -97,6 +100,7 @@ def _counted_game(stats: GameStatistics, wanted: str) -> PlayerGame:
         players=list(stats.seats.values()),
         place=min(places) if places else None,
         score=max(scores) if scores else None,
+        title=game_title(stats.ruleset, stats.options),
     )
 
 
@@ -113,6 +117,7 @@ def _listed_game(summary: GameSummary, wanted: str) -> PlayerGame:
         status=summary.status,
         result=result,
         players=list(summary.seats.values()),
+        title=summary.title,
     )
 
 
@@ -143,7 +148,7 @@ def player_records(
         mine = _seats_of(stats.seats, wanted)
         if not mine:
             continue
-        key = player_id(stats.ruleset, _spelling(stats.seats, wanted), across)
+        key = player_id(stats_group(stats.ruleset, stats.options), _spelling(stats.seats, wanted), across)
         spelled[key] = _spelling(stats.seats, wanted)
         games.setdefault(key, {})[stats.game_id] = _counted_game(stats, wanted)
         for rating in rated:
@@ -161,7 +166,7 @@ def player_records(
     for summary in listed:
         if not _seats_of(summary.seats, wanted):
             continue
-        key = player_id(summary.ruleset, _spelling(summary.seats, wanted), across)
+        key = player_id(titled(summary.ruleset, summary.title), _spelling(summary.seats, wanted), across)
         spelled.setdefault(key, _spelling(summary.seats, wanted))
         # a game the view counts is already there, with its place and score
         games.setdefault(key, {}).setdefault(summary.game_id, _listed_game(summary, wanted))

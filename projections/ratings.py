@@ -1,6 +1,7 @@
 """Player ratings across games: openskill's Plackett-Luce model, every seat its own team,
 updated game by game in the order the games finished. A player is a name within a ruleset
-(projections/players.py) unless the ratings are asked across rulesets.
+(projections/players.py: a game of `any` within its title) unless the ratings are asked
+across rulesets.
 
 The statistics view keeps the ratings of all its games up to date as each game finishes, in
 the same transaction as the game's row and position (projections/views.py), so a read of
@@ -17,7 +18,7 @@ import msgspec
 from openskill.models import PlackettLuce
 
 from projections.game_stats import GameStatistics
-from projections.players import player_id, split_player_id
+from projections.players import player_id, split_player_id, stats_group
 
 MODEL = PlackettLuce()
 
@@ -36,7 +37,8 @@ class PlayerRating(msgspec.Struct, frozen=True):
 def rated_players(stats: GameStatistics, across: bool = False) -> list[str]:
     """The ids of the players a game rates, in seat order; none when one player held two
     seats (they cannot be rated against themself) or fewer than two seats played."""
-    names = [player_id(stats.ruleset, name, across) for name in stats.seats.values()]
+    ruleset = stats_group(stats.ruleset, stats.options)
+    names = [player_id(ruleset, name, across) for name in stats.seats.values()]
     if len(set(names)) != len(names) or len(names) < 2:
         return []
     return names

@@ -29,7 +29,7 @@ import msgspec
 from domain.ruleset import get_ruleset
 from domain.standings import pair_result, seat_result
 from projections.game_stats import GameStatistics, stats_module, stats_of_games
-from projections.players import ACROSS, player_id
+from projections.players import ACROSS, player_id, stats_group
 from projections.ratings import PlayerRating, ranked, replay
 from projections.statmath import chi_square_uniform, wilson_interval
 
@@ -243,14 +243,20 @@ def _player_columns() -> list[Column]:
             "text",
             "the player: the ruleset and the name (the name alone across rulesets)",
         ),
-        _c("ruleset", "Ruleset", "text", "the ruleset's id, or * across rulesets"),
+        _c(
+            "ruleset",
+            "Ruleset",
+            "text",
+            "the ruleset's id (with the title for a game of any title: any:Azul), or * across rulesets",
+        ),
         _c("player", "Player", "text", "the player's name"),
     ]
 
 
 def _player_key(g: GameStatistics, name: str, across: bool) -> tuple[str, str, str]:
     """(row key, ruleset column, player column) of a name in a game."""
-    return player_id(g.ruleset, name, across), ACROSS if across else g.ruleset, name
+    ruleset = ACROSS if across else stats_group(g.ruleset, g.options)
+    return player_id(ruleset, name, across), ruleset, name
 
 
 def _player_order(key: tuple[str, str, str]) -> tuple[str, str]:
@@ -321,7 +327,7 @@ def head_to_head(games: Sequence[GameStatistics], across: bool = False) -> Table
     winners draw, else the better rank is ahead). Row keys read `province/Ann vs Ben`."""
     pairs: dict[tuple[str, str, str], list[int]] = {}
     for g in games:
-        ruleset = ACROSS if across else g.ruleset
+        ruleset = ACROSS if across else stats_group(g.ruleset, g.options)
         for (seat_a, name_a), (seat_b, name_b) in combinations(g.seats.items(), 2):
             if name_a == name_b:
                 continue
@@ -354,7 +360,12 @@ def head_to_head(games: Sequence[GameStatistics], across: bool = False) -> Table
             "text",
             "the player and the opponent (within a ruleset unless counted across rulesets)",
         ),
-        _c("ruleset", "Ruleset", "text", "the ruleset's id, or * across rulesets"),
+        _c(
+            "ruleset",
+            "Ruleset",
+            "text",
+            "the ruleset's id (with the title for a game of any title: any:Azul), or * across rulesets",
+        ),
         _c("player", "Player", "text", "the player the row counts for"),
         _c("opponent", "Opponent", "text", "the other player"),
         _c("games", "Games", "count", "finished games both sat in"),

@@ -35,7 +35,11 @@ def _reference_ids() -> tuple[str, ...]:
 
 # Arguments whose values are known though argparse has no `choices` for them (a ruleset
 # added by a plugin must not need a change to the parser), by their `dest`.
-HINTS: dict[str, Callable[[], tuple[str, ...]]] = {"ruleset": _ruleset_ids, "reference": _reference_ids}
+HINTS: dict[str, Callable[[], tuple[str, ...]]] = {
+    "ruleset": _ruleset_ids,
+    "ruleset_given": _ruleset_ids,  # `chronicle stats RULESET`
+    "reference": _reference_ids,
+}
 
 
 @dataclass(frozen=True)

@@ -244,7 +244,8 @@ class LocalReader:
                 limit=500,
             )
             rows += [
-                GameRow(g.game_id, g.ruleset, g.mode, g.players, g.status, g.winners, g.tags) for g in page
+                GameRow(g.game_id, g.ruleset, g.mode, g.players, g.status, g.winners, g.tags, g.title)
+                for g in page
             ]
             if not page or len(rows) >= total:
                 return rows

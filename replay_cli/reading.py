@@ -76,6 +76,7 @@ class GameRow:
     status: str
     winners: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    title: str = ""  # a game of `any`: the title played
 
 
 @dataclass(frozen=True)

@@ -265,6 +265,7 @@ class RemoteReader:
                     g.get("status", "?"),
                     list(g.get("winners", [])),
                     list(g.get("tags", [])),
+                    str(g.get("title", "")),
                 )
                 for g in games
             ]

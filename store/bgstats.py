@@ -1,6 +1,7 @@
 """A finished game in BG Stats' play-import format: its players, scores, winners and duration.
 
-One JSON object with the app's three lists: `games` (the ruleset's title), `players` (each
+One JSON object with the app's three lists: `games` (the ruleset's title; a game of `any`: its
+own title and BoardGameGeek id), `players` (each
 seat's player, by name) and `plays` (this one: `playDate` when the game was created, as
 `YYYY-MM-DD HH:MM:SS` in UTC, `durationMin` from its creation to its end, rounded to whole
 minutes, and `playerScores` with each player's score as text, rank and whether they won, as the
@@ -41,8 +42,15 @@ def bgstats(app: Core, game_id: UUID) -> dict[str, Any]:
         }
         for i, seat in enumerate(game.config.seats, start=1)
     ]
+    # a game of many titles (`any`) is BG Stats' game of its title and BoardGameGeek id
+    options = game.config.options
+    title = " ".join(str(options.get("title", "")).split())
+    entry: dict[str, Any] = {"id": 1, "name": title or game.ruleset.meta.title, "uuid": game.ruleset.meta.id}
+    bgg_id = options.get("bgg_id")
+    if isinstance(bgg_id, int) and not isinstance(bgg_id, bool) and bgg_id > 0:
+        entry["bggId"] = bgg_id
     return {
-        "games": [{"id": 1, "name": game.ruleset.meta.title, "uuid": game.ruleset.meta.id}],
+        "games": [entry],
         "players": players,
         "plays": [
             {

@@ -30,7 +30,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.game import Game
-from domain.ruleset import Command, Outcome, Rejection, Ruleset
+from domain.ruleset import Command, Outcome, Rejection, Ruleset, example_options
 from store.core import Core
 from store.errors import GameNotFound
 from store.requests import RECORDER, NewGame
@@ -145,6 +145,8 @@ def played_in_memory(
     """Game `index` of `seed`, created and played by bots with nothing stored: the game as
     `save_started` is to store it, and how its play went."""
     game_id = game_id_for(ruleset.meta.id, seed, index)
+    # No options given: the ruleset's demonstration game (`any` plays its five-dice example).
+    options = options or example_options(ruleset)
     started = app.start_game(
         new_game(ruleset.meta.id, seed, index, names, options), admin=True, game_id=game_id
     )
@@ -171,6 +173,7 @@ def play_each(
     through `Core.record` in its own transaction. The same game as `play` stores, event for
     event; slower, and the reference that `play` is held to."""
     game_id = game_id_for(ruleset.meta.id, seed, index)
+    options = options or example_options(ruleset)
     app.create_game(new_game(ruleset.meta.id, seed, index, names, options), admin=True, game_id=game_id)
 
     def act(seat: str | None, choice: Any) -> str | None:

@@ -23,11 +23,29 @@ RULESETS = all_rulesets()
 RULESET_IDS = [r.meta.id for r in RULESETS]
 MODES = ("digital", "physical")
 # Seeds of `finished_game` whose bot game is among the shortest of its ruleset's first few.
-SHORT_SEEDS = {"province": "short-8", "dominion": "short-0", "dynasties": "short-6", "dominations": "short-0"}
+SHORT_SEEDS = {
+    "province": "short-8",
+    "dominion": "short-0",
+    "dynasties": "short-6",
+    "dominations": "short-0",
+    "any": "short-0",
+}
+# Options a game needs beyond the defaults: a game of `any` is created with its title.
+NEW_OPTIONS: dict[str, dict[str, Any]] = {"any": {"title": "Game night"}}
 
 
 def ruleset_named(ruleset_id: str) -> AnyRuleset:
     return next(r for r in RULESETS if r.meta.id == ruleset_id)
+
+
+def new_options(ruleset_id: str) -> dict[str, Any]:
+    """The options a short game of the ruleset is created with."""
+    return dict(NEW_OPTIONS.get(ruleset_id, {}))
+
+
+def option_args(ruleset_id: str) -> list[str]:
+    """`new_options` as the command line's `--option KEY=VALUE` arguments."""
+    return [arg for key, value in new_options(ruleset_id).items() for arg in ("--option", f"{key}={value}")]
 
 
 def players(ruleset_id: str) -> list[str]:

@@ -1,5 +1,7 @@
-/* The New game page (/new): a form for every installed ruleset, Dominion's kingdom picker, and
-   once the game is created the table's links with their QR codes.
+/* The New game page (/new): a form for every installed ruleset, Dominion's kingdom picker, the
+   title and definition picker of a game Chronicle has no engine for (`any`: none, a shipped
+   example with its summary, or the table's own JSON, which the server checks), and once the
+   game is created the table's links with their QR codes.
 
    Tokens: POST /games answers one token per seat and the recorder's. They are shown once, here,
    inside links of the form /table/{id}#token=TOKEN: the fragment never leaves the browser, so
@@ -19,6 +21,9 @@
   // Dominion's kingdom picker shows these options itself: the sets and the edition decide the
   // presets and the piles offered, and `kingdom` is what the picker chooses.
   const PICKER_OPTIONS = new Set(["expansions", "base_edition", "kingdom"]);
+  // A game Chronicle has no engine for (`any`) names its title and BoardGameGeek id first, and
+  // the definition picker below chooses its `definition`.
+  const ABOUT_OPTIONS = new Set(["title", "bgg_id"]);
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -130,10 +135,15 @@
     const options = {};
     for (const option of current.options) {
       if (PICKER_OPTIONS.has(option.name) && setup && setup.kingdom) continue;
+      if (option.name === "definition" && hasDefinitions()) continue;
       const value = valueOf(option);
       if (value !== option.default) options[option.name] = value;
     }
     if (setup && setup.kingdom) Object.assign(options, kingdomOptions());
+    if (hasDefinitions()) {
+      const text = definitionText();
+      if (text) options.definition = text;
+    }
     return options;
   }
 
@@ -270,6 +280,73 @@
     if (asked !== setupAsked) return;
     setup = answer.ok ? answer.body.choices : null;
     drawKingdom();
+    drawDefinitions();
+  }
+
+  // ---- a game's definition (any): none, a shipped example, or the table's own JSON ---------
+
+  function hasDefinitions() {
+    return Boolean(current && current.options.some((o) => o.name === "definition") && setup && setup.definitions);
+  }
+
+  function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+  /* A definition in a few words: its dice, decks, tracks and ending. */
+  function summary(d) {
+    const parts = [];
+    for (const dice of d.dice || []) {
+      const named = Array.isArray(dice.faces) ? dice.faces : (dice.labels || []);
+      const faces = named.length ? named.join("/") : `d${dice.faces}`;
+      parts.push(`${dice.name}: ${dice.count} × ${faces}`);
+    }
+    for (const deck of d.decks || []) {
+      const cards = Array.isArray(deck.cards) ? deck.cards.length
+        : Object.values(deck.cards || {}).reduce((a, b) => a + b, 0);
+      parts.push(`deck ${deck.name}: ${plural(cards, "card")}`);
+    }
+    for (const track of d.tracks || []) {
+      const low = track.min !== undefined && track.min !== null;
+      const high = track.max !== undefined && track.max !== null;
+      const bounds = low && high ? ` ${track.min}–${track.max}` : low ? ` from ${track.min}` : high ? ` up to ${track.max}` : "";
+      parts.push(`track ${track.name} (${track.per === "table" ? "the table's" : "each player's"}${bounds})`);
+    }
+    const ending = d.ending || {};
+    const kind = ending.kind || "highest";
+    const ends = { highest: "highest score wins", lowest: "lowest score wins", ranks: "ranks entered at the end",
+                   cooperative: "everyone wins or loses together" }[kind] || kind;
+    parts.push(ending.track ? `${ends} (${ending.track})` : ends);
+    return parts.join("; ");
+  }
+
+  function definitionHow() {
+    const checked = form.querySelector('input[name="definition-how"]:checked');
+    return checked ? checked.value : "none";
+  }
+
+  /* The option's text for the choice made: "" for none. */
+  function definitionText() {
+    const how = definitionHow();
+    if (how === "own") return $("definition-text").value.trim();
+    if (how.startsWith("example:")) return JSON.stringify(setup.definitions[how.slice(8)]);
+    return "";
+  }
+
+  function drawDefinitions() {
+    const shown = hasDefinitions();
+    $("definition").hidden = !shown;
+    if (!shown) return;
+    const before = definitionHow();
+    const choice = (value, name, text) => el("label", { class: "choice definition-choice" },
+      el("input", { type: "radio", name: "definition-how", value, checked: value === before }),
+      el("span", {}, el("strong", { text: name }), el("span", { class: "help", text })));
+    $("definition-choices").replaceChildren(
+      choice("none", "None", "free dice (any NdM), one score each, highest wins"),
+      ...Object.entries(setup.definitions).map(([name, d]) => choice(`example:${name}`, name, summary(d))),
+      choice("own", "Your own", "paste a definition as JSON: the server checks it when the game is created"));
+    if (!form.querySelector('input[name="definition-how"]:checked')) {
+      form.querySelector('input[name="definition-how"][value="none"]').checked = true;
+    }
+    $("definition-own").hidden = definitionHow() !== "own";
   }
 
   // ---- choosing a ruleset ----------------------------------------------------------------
@@ -295,12 +372,19 @@
     list.replaceChildren();
     const sets = $("kingdom-sets");
     sets.replaceChildren();
+    const about = $("about-options");
+    about.replaceChildren();
+    const titled = current.options.some((o) => o.name === "definition");
     for (const option of current.options) {
       if (option.name === "kingdom") continue;  // the picker below chooses it
+      if (option.name === "definition" && titled) continue;  // so does the definition picker
       const row = optionRow(option);
       if (PICKER_OPTIONS.has(option.name) && current.id === "dominion") sets.append(row);
+      else if (ABOUT_OPTIONS.has(option.name) && titled) about.append(row);
       else list.append(row);
     }
+    $("about").hidden = !about.children.length;
+    $("options").hidden = !list.children.length;
     await loadSetup();  // Dominion's kingdom choices; an empty answer for a ruleset without any
     document.body.dataset.ruleset = current.id;
   }
@@ -371,6 +455,13 @@
     }
     if (setup && setup.kingdom && kingdomHow() === "preset" && !$("preset").value) {
       return "These sets have no recommended kingdom: choose Random or Chosen cards.";
+    }
+    const title = form.querySelector('#about [data-option="title"]');
+    if (title && !title.value.trim()) return "Give the game's title (Azul, Catan, ...).";
+    if (hasDefinitions() && definitionHow() === "own") {
+      const text = $("definition-text").value.trim();
+      if (!text) return "Paste your definition, or choose None or an example.";
+      try { JSON.parse(text); } catch (e) { return `Your definition is not JSON: ${e.message}`; }
     }
     return null;
   }
@@ -452,6 +543,10 @@
       else if (name === "kingdom-how") drawKingdom();
       else if (event.target.id === "preset") drawPresetCards();
       else if (name === "pile") countChosen();
+      else if (name === "definition-how") {
+        $("definition-own").hidden = definitionHow() !== "own";
+        $("form-error").hidden = true;  // what it said was of the choice before
+      }
     });
     form.addEventListener("submit", create);
     $("another").addEventListener("click", () => {

@@ -101,7 +101,7 @@ const PlayerPage = (() => {
       players.append(name.toLowerCase() === me ? el("strong", {text: name}) : el("a", {href: playerHref(name), class: "player-link", text: name}));
     });
     return el("tr", {"data-game": game.game_id, class: game.result},
-      el("td", {}, el("a", {href: `/view/${game.game_id}`, text: `${game.ruleset} ${game.game_id.slice(0, 8)}`})),
+      el("td", {}, el("a", {href: `/view/${game.game_id}`, text: `${game.title || game.ruleset} ${game.game_id.slice(0, 8)}`})),
       el("td", {"data-label": "result", text: game.result}),
       el("td", {"data-label": "place", text: game.place ? ordinalSuffix(game.place) : "–"}),
       players,

@@ -126,7 +126,7 @@ const Chronicle = (() => {
       const list = await api(`/games?${query}`);
       body.replaceChildren();
       for (const game of list.games) {
-        const link = el("a", {href: `/view/${game.game_id}`, text: `${game.ruleset} ${game.game_id.slice(0, 8)}`});
+        const link = el("a", {href: `/view/${game.game_id}`, text: `${game.title || game.ruleset} ${game.game_id.slice(0, 8)}`});
         body.append(el("tr", {"data-game": game.game_id},
           el("td", {}, link, el("span", {class: "muted", text: ` ${game.mode}`})),
           el("td", {"data-label": "players"}, ...playerLinks(game.players)),

@@ -19,6 +19,15 @@ each file in turn (creating the store NEW names if it does not exist yet, as `im
 does). Each import stands alone: a file refused (a running digital game, a game the store
 holds already, an id the store holds or derives) is named with its reason, the others are
 stored, and the exit status is 1 when any was refused.
+
+`chronicle import` also reads a BG Stats export (JSON with the lists `games`, `players` and
+`plays`): each play becomes a finished physical game of `any` (store/bgstats_import.py). It
+prints how many plays were imported, skipped (imported before, or ignored by BG Stats) and
+refused, each refused play with its index and reason; the exit status is 1 when any was
+refused. Importing the same file again adds nothing: a play's game id is derived from its uuid
+(version 5), which is also why such a game moves to another store by importing the BG Stats
+file there rather than by `export`/`import`. With `--server` the file goes to
+`POST /games/import/bgstats`.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ import argparse
 import sys
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import msgspec
@@ -40,6 +49,7 @@ from replay_cli.parser import file_name
 from replay_cli.sources import add_store_or_server, open_client, server_token
 from store.app import ADMIN, Chronicle
 from store.bgstats import bgstats
+from store.bgstats_import import BgStatsReport, import_bgstats, is_bgstats
 from store.errors import ServiceError
 from store.transfer import Imported, decode, encode, export_game, import_game
 
@@ -70,14 +80,16 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     add_store_or_server(exporting, "export from a Chronicle server")
     exporting.set_defaults(run=run_export)
     importing = subparsers.add_parser(
-        "import", help="store a game exported by `chronicle export`", description=__doc__
+        "import",
+        help="store a game exported by `chronicle export`, or the plays of a BG Stats export",
+        description=__doc__,
     )
     importing.add_argument(
         "file",
         metavar="FILE",
         nargs="+",
         type=file_name,
-        help="the export (JSON or NDJSON), or several; - reads standard input",
+        help="the export (JSON or NDJSON) or a BG Stats export, or several; - reads standard input",
     )
     add_store_or_server(importing, "import into a Chronicle server")
     importing.set_defaults(run=run_import)
@@ -121,7 +133,8 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         for name in args.file:
             try:
-                _import_one(store, name)
+                if not _import_one(store, name):
+                    refused += 1
             except (CliError, ServiceError) as error:
                 if len(args.file) == 1:
                     raise
@@ -134,16 +147,20 @@ def run_import(args: argparse.Namespace) -> int:
                 print(f"{name}: refused: {why}", file=sys.stderr)
     finally:
         store.close()
-    if refused:
+    if refused and len(args.file) > 1:
         print(f"{len(args.file) - refused} imported, {refused} refused", file=sys.stderr)
     return 1 if refused else 0
 
 
-def _import_one(store: Chronicle | RemoteClient, name: str) -> None:
+def _import_one(store: Chronicle | RemoteClient, name: str) -> bool:
+    """Import one file; False when it was a BG Stats file some of whose plays were refused."""
     try:
         data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as error:
         raise CliError(f"cannot read {name}: {error.strerror or error}") from None
+    bgstats_file = _bgstats(data)
+    if bgstats_file is not None:
+        return _import_bgstats(store, name, bgstats_file)
     export = decode(data)
     if isinstance(store, Chronicle):
         imported = import_game(store, export)
@@ -156,6 +173,29 @@ def _import_one(store: Chronicle | RemoteClient, name: str) -> None:
         print(f"seat {seat:<4} {seat_token}")
     for variation, variation_token in imported.variation_tokens.items():
         print(f"variation {variation}  recorder {variation_token}")
+    return True
+
+
+def _bgstats(data: bytes) -> Any | None:
+    """The decoded JSON of a BG Stats export, None for anything else (an export, NDJSON)."""
+    try:
+        decoded = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    return decoded if is_bgstats(decoded) else None
+
+
+def _import_bgstats(store: Chronicle | RemoteClient, name: str, data: Any) -> bool:
+    if isinstance(store, Chronicle):
+        report = import_bgstats(store, data)
+    else:
+        report = msgspec.convert(store.post("/games/import/bgstats", {"file": data}), BgStatsReport)
+    for play in report.plays:
+        if play.status == "refused":
+            title = f" ({play.title})" if play.title else ""
+            print(f"{name}: plays[{play.index}]{title}: refused: {play.message}", file=sys.stderr)
+    print(f"{name}: {report.imported} plays imported, {report.skipped} skipped, {report.refused} refused")
+    return report.refused == 0
 
 
 def _export_all(args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ def table(rows: list[GameRow]) -> list[str]:
     cells = [["GAME", "RULESET", "PLAYERS", "STATUS", "WINNERS"]] + [
         [
             row.game_id,
-            f"{row.ruleset} ({row.mode})",
+            f"{row.ruleset} ({row.mode}): {row.title}" if row.title else f"{row.ruleset} ({row.mode})",
             ", ".join(row.players),
             row.status,
             (", ".join(row.winners) or "draw") if row.status == "finished" else "-",

@@ -9,15 +9,23 @@ needs one, and `--seed` there needs the administrator's.
 `--same-deal-as GAME` deals again the deal of a finished digital game of the same ruleset and
 player count (store/deals.py): its options, client seed and seed come from that game, so
 `--option`, `--client-seed` and `--seed` do not apply.
+
+For a game Chronicle has no engine for (`any`), `--title TITLE`, `--bgg-id N` and
+`--definition FILE` set the options `title`, `bgg_id` and `definition`: the file (TOML or JSON,
+or the name of a shipped example: five-dice, card-deck, cooperative) declares the table's
+dice, decks, tracks and ending, and is stored in the game's first event
+(replay_cli/definitions.py). A title in the file serves when `--title` is absent.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import msgspec
 
+from domain.ruleset import RulesetMeta
 from replay_cli.commands import Subparsers
 from replay_cli.errors import UsageError
 from replay_cli.local import open_store, resolve_game
@@ -45,6 +53,16 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--same-deal-as", metavar="GAME", help="play the deal of a finished digital game again"
     )
+    parser.add_argument("--title", metavar="TITLE", help="the game's title (any): the option `title`")
+    parser.add_argument(
+        "--bgg-id", type=int, metavar="N", help="the game's BoardGameGeek id (any): the option `bgg_id`"
+    )
+    parser.add_argument(
+        "--definition",
+        metavar="FILE",
+        help="the table's dice, decks, tracks and ending (any): a TOML or JSON file, or a "
+        "shipped example (five-dice, card-deck, cooperative)",
+    )
     parser.add_argument("--json", action="store_true", help="print the answer as a JSON object")
     add_store_or_server(parser, "create the game on a Chronicle server")
     parser.set_defaults(run=run)
@@ -58,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(
             "--same-deal-as takes its deal's options and seeds: leave out --option, --client-seed and --seed"
         )
-    options = parse_options(args.options, ruleset.meta)
+    options = parse_options(args.options, ruleset.meta) | declared_options(args, ruleset.meta)
     check_new_game(ruleset, len(args.players), options)
     new = NewGame(
         ruleset=args.ruleset,
@@ -88,6 +106,31 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(_lines(created, args.ruleset, args.mode)))
     return 0
+
+
+def declared_options(args: argparse.Namespace, meta: RulesetMeta) -> dict[str, Any]:
+    """The options `--title`, `--bgg-id` and `--definition` stand for (they win over an
+    `--option` of the same name); a usage error for a ruleset that has no such option."""
+    flags = {"title": args.title, "bgg_id": args.bgg_id, "definition": args.definition}
+    for name, value in flags.items():
+        if value is not None and meta.option(name) is None:
+            flag = "--" + name.replace("_", "-")
+            raise UsageError(f"{flag} applies to a ruleset with the option {name!r} (any), not {meta.id}")
+    options: dict[str, Any] = {}
+    if args.definition is not None:
+        from replay_cli.definitions import read_definition  # the game's own parser, when asked
+
+        found = read_definition(args.definition)
+        options["definition"] = found.definition
+        if found.title is not None:
+            options["title"] = found.title
+        if found.bgg_id is not None:
+            options["bgg_id"] = found.bgg_id
+    if args.title is not None:
+        options["title"] = args.title
+    if args.bgg_id is not None:
+        options["bgg_id"] = args.bgg_id
+    return options
 
 
 def _create_remote(url: str, token: str | None, new: NewGame) -> CreatedGame:

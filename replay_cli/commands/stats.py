@@ -3,13 +3,15 @@ or one game's statistics with its progression drawn as a small chart.
 
 The tables: games played, game length, win rate by seat (95% Wilson interval), player
 records, head to head, ratings (openskill), dice fairness per stream (chi-square against
-fair dice), and each game's own tables (Province: opening orders). Filters: --ruleset,
+fair dice), and each game's own tables (Province: opening orders; any: each title's games and
+players). `chronicle stats any` is `chronicle stats --ruleset any`. Filters: --ruleset,
 --player, --mode, --variant NAME=VALUE, --since/--until (finishing date: 2026, 2026-03,
 2026-03-14, 2026-03-14T09:30). --table ID picks tables by their stable ids; --csv and --json
 print them for other programs.
 
 A tie for first is a draw for those tied. A player is a name within one ruleset
-(`province/Ann`); --across-rulesets counts a name as one player in every ruleset.
+(`province/Ann`), and for `any` within one title (`any:Azul/Ann`); --across-rulesets counts a
+name as one player in every ruleset.
 
 The same-deal table compares the games that played one deal (`chronicle new RULESET
 --same-deal-as GAME`): each table's players and scores, read from the store itself (over a
@@ -46,6 +48,9 @@ TABLE_WIDTH = 120  # a wide terminal's columns; --wide prints every column
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
     parser = documented_parser(
         subparsers, "stats", "statistics over the finished games, or of one game", __doc__
+    )
+    parser.add_argument(
+        "ruleset_given", nargs="?", metavar="RULESET", help="only this ruleset's games (as --ruleset)"
     )
     parser.add_argument("--game", metavar="GAME", help="one game's statistics (an id or a unique prefix)")
     parser.add_argument("--ruleset", metavar="ID")
@@ -90,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit < 0:
         raise UsageError("--limit takes a number of rows, 0 for all")
+    if args.ruleset_given is not None:
+        if args.ruleset is not None and args.ruleset != args.ruleset_given:
+            raise UsageError("give the ruleset once: RULESET or --ruleset")
+        args.ruleset = args.ruleset_given
     try:
         # A server checks the filters against its own rulesets.
         check = check_filters if args.server is None else (lambda f: f)

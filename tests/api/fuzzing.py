@@ -57,6 +57,7 @@ from schemathesis.schemas import APIOperation, BaseSchema
 from domain.ruleset import Mode, all_rulesets
 from store.app import RECORDER, Chronicle, NewGame
 from tests.api.support import play_to_end
+from tests.short_games import new_options
 
 TRACEBACK = re.compile(r"Traceback \(most recent call last\)|File \"[^\"]+\.py\", line \d+")
 STEPS = 6  # actions played into each seeded game
@@ -107,7 +108,10 @@ def seed_games(chronicle: Chronicle, admin_token: str) -> list[SeedGame]:
         players = [f"Player {i}" for i in range(1, meta.min_players + 1)]
         modes: tuple[Mode, ...] = ("digital", "physical")
         for mode in modes:
-            created = chronicle.create_game(NewGame(meta.id, players, mode=mode, tags=["fuzz"]))
+            options = new_options(meta.id)
+            created = chronicle.create_game(
+                NewGame(meta.id, players, mode=mode, options=options, tags=["fuzz"])
+            )
             tokens = [*created.seat_tokens.values(), created.recorder_token, admin_token]
             games.append(_played(chronicle, UUID(created.game_id), tokens, list(created.seats)))
     finished = chronicle.create_game(NewGame("province", ["Ann", "Ben"], tags=["fuzz"]))
@@ -267,6 +271,7 @@ STATE_REFUSALS: dict[tuple[str, str], dict[int, set[str]]] = {
     ("GET", "/games/{game_id}/state"): PAST_THE_END,
     ("GET", "/games/{game_id}/picture"): PAST_THE_END,
     ("POST", "/games/import/dominion"): {422: {"log_unreadable"}},
+    ("POST", "/games/import/bgstats"): {422: {"bgstats_invalid"}},  # the app's three lists
     # an export's events must verify (their hash chain, the rules replaying them)
     ("POST", "/games/import"): {400: {"export_invalid"}},
     ("POST", "/games/{game_id}/disputes"): {400: {"invalid_range"}},  # within the game's versions

@@ -23,7 +23,7 @@ from litestar.testing import TestClient
 from api.app import create_app
 from store.app import Chronicle
 from tests.api.support import ADMIN_TOKEN, Api, Game, assert_problem
-from tests.short_games import MODES, RULESET_IDS, finished_game, players
+from tests.short_games import MODES, RULESET_IDS, finished_game, new_options, players
 
 STEPS = 6  # actions recorded in each short game
 UNDONE = 3  # of which the last ones retracted and entered again
@@ -31,9 +31,12 @@ SEED = bytes(range(100, 132)).hex()  # the server seed of the digital games (fix
 
 
 def create(api: Api, ruleset: str, mode: str) -> Game:
+    options = new_options(ruleset)
     if mode == "digital":
-        return api.create(mode, tuple(players(ruleset)), ADMIN_TOKEN, ruleset=ruleset, server_seed=SEED)
-    return api.create(mode, tuple(players(ruleset)), ruleset=ruleset)
+        return api.create(
+            mode, tuple(players(ruleset)), ADMIN_TOKEN, ruleset=ruleset, server_seed=SEED, options=options
+        )
+    return api.create(mode, tuple(players(ruleset)), ruleset=ruleset, options=options)
 
 
 def send(api: Api, game: Game, seat: str | None, action: dict[str, Any]) -> dict[str, Any]:

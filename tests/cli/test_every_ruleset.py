@@ -24,7 +24,7 @@ from store.app import Chronicle
 from store.sealing import KEY_VARIABLE
 from tests.cli.conftest import Cli, Server, serving
 from tests.conftest import postgres_schema
-from tests.short_games import RULESET_IDS, Step, plan, players, ruleset_named
+from tests.short_games import RULESET_IDS, Step, option_args, plan, players, ruleset_named
 
 STEPS = 5  # actions entered per game, the last one undone and entered again
 KEY = base64.b64encode(bytes(range(40, 72))).decode()  # a PostgreSQL store's key for its secrets
@@ -48,7 +48,7 @@ class Table:
 
 def record_game(cli: Cli, ruleset: str, mode: str, monkeypatch: pytest.MonkeyPatch) -> Recorded:
     names = [arg for name in players(ruleset) for arg in ("--player", name)]
-    game_id = cli.new_game(ruleset, *names, "--mode", mode)
+    game_id = cli.new_game(ruleset, *names, "--mode", mode, *option_args(ruleset))
     # The store's own key, as its commands have it: not one another module-scoped table of
     # this worker left in the environment.
     monkeypatch.delenv(KEY_VARIABLE, raising=False)

@@ -70,7 +70,7 @@ def test_a_rejection_leads_to_its_rule_text_with_chronicle_rules(cli: Cli) -> No
     assert cli.ok("rules", "province", "3.2") == text
     assert "2b       A random outcome" in cli.ok("rules", "corrections", "--list")
     assert cli.ok("rules", "records").startswith("# Records")
-    assert "no rules reference 'chess' (references: dominations, " in cli.fails(2, "rules", "chess")
+    assert "no rules reference 'chess' (references: any, dominations, " in cli.fails(2, "rules", "chess")
     assert "province has no section '99' (sections: 1, 1.2," in cli.fails(2, "rules", "province", "99")
 
 

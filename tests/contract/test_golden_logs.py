@@ -38,8 +38,11 @@ from domain.ruleset import (
     all_rulesets,
     resolve_options,
 )
+from tests.contract.twins import ANY_DEFINITIONS
 
 AnyRuleset = Ruleset[Any, Any, Any]
+# `any` with a deck, so that its logs as read show what a draw hides.
+GOLDEN_OPTIONS = {"any": ANY_DEFINITIONS["card-deck"]}
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 REGENERATE = os.environ.get("CHRONICLE_GOLDEN") == "regenerate"
 AT = datetime(2026, 1, 1, tzinfo=UTC)
@@ -57,7 +60,7 @@ def golden_game(
     physical one has the recorder enter each random outcome, chosen by the bot's generator."""
     key = f"golden {ruleset.meta.id} 0" if mode == "digital" else f"golden {ruleset.meta.id} physical"
     meta = ruleset.meta
-    options = resolve_options(meta, {})
+    options = resolve_options(meta, GOLDEN_OPTIONS.get(meta.id, {}))
     assert not isinstance(options, Rejection)
     game_id = str(UUID(bytes=hashlib.sha256(key.encode()).digest()[:16], version=4))
     seats = tuple(Seat(s, f"Bot {s}") for s in meta.seat_ids[: meta.min_players])

@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from domain.ruleset import PUBLIC, Viewer, all_rulesets
-from tests.contract.twins import AnyRuleset, Pair, config_for, first_difference, play_pair
+from tests.contract.twins import (
+    ANY_DEFINITIONS,
+    AnyRuleset,
+    Pair,
+    config_for,
+    first_difference,
+    play_pair,
+)
 
 # Pairs per game and viewer kind: 50, shared between the modes where both hide something.
 # CHRONICLE_TWIN_PAIRS plays fewer (bench/mutation.py judges each mutant of a view with it).
@@ -26,7 +33,7 @@ if os.environ.get("CHRONICLE_TWIN_PAIRS"):
     PAIRS = dict.fromkeys(PAIRS, int(os.environ["CHRONICLE_TWIN_PAIRS"]))
 # B differs from a step drawn below about the length of a bot game, so that pairs reach the
 # middle and the end of games too.
-DIVERGE_WITHIN = {"dominion": 550, "dynasties": 300, "dominations": 160}
+DIVERGE_WITHIN = {"dominion": 550, "dynasties": 300, "dominations": 160, "any": 20}
 RULESETS = [r for r in all_rulesets() if r.meta.hidden_information]
 # Where a mode hides nothing from a viewer kind, no pair can differ: Province's physical table
 # turns every goal face up itself.
@@ -43,6 +50,8 @@ KEPT_IN_2E = (
 
 
 def options_for(ruleset: AnyRuleset, i: int) -> dict[str, Any]:
+    if ruleset.meta.id == "any":  # the definitions with decks, which hide something
+        return ANY_DEFINITIONS["card-deck" if i % 2 == 0 else "cooperative"]
     if ruleset.meta.id != "dominion" or i % 3 == 0:
         return {}
     if i % 3 == 1:

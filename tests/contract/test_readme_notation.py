@@ -20,6 +20,7 @@ import pytest
 
 from domain.rng import NoRng, Rng, SeededRng
 from domain.ruleset import Actor, Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+from tests.contract.twins import ANY_DEFINITIONS
 
 README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 
@@ -32,6 +33,7 @@ SCENARIOS: dict[str, list[tuple[str, dict[str, Any], tuple[str, ...]]]] = {
     ],
     "dynasties": [("physical", {}, ())],
     "dominations": [("physical", {}, ("draw L002", "place L002 D(0,0) 0 TRA:2,SCI:2"))],
+    "any": [("digital", ANY_DEFINITIONS["five-dice"], ())],
 }
 STEPS = 1500
 GAMES = 4  # seeded games per scenario, until every example was accepted

@@ -44,6 +44,7 @@ from domain.ruleset import (
     resolve_options,
 )
 from store.references import resolve
+from tests.contract.twins import ANY_DEFINITIONS, DEFAULT_OPTIONS
 
 AnyRuleset = Ruleset[Any, Any, Any]
 
@@ -70,6 +71,9 @@ CONFIGURATIONS: list[tuple[str, str, dict[str, Any], int, int]] = [
     ("dominion", "second-edition-new-cards", {"base_edition": 2, "exclude": KEPT_IN_2E}, 60, 4),
     ("dominion", "second-edition-empires", {"base_edition": 2, "expansions": "base,empires"}, 32, 0),
 ]
+# `any` with each shipped definition (domain/games/any/definitions): dice sets, a 52-card deck,
+# a cooperative game with its loss track.
+CONFIGURATIONS += [("any", name, options, 40, 12) for name, options in ANY_DEFINITIONS.items()]
 STEER = 0.8
 DEFAULT_DIGITAL = 200
 DEFAULT_PHYSICAL = 20
@@ -201,12 +205,25 @@ def _dominations_secrets(state: Any) -> Iterator[Secret]:
             yield Secret(f"the province deck of Age {age + 1}", None, replace(state, province_decks=decks))
 
 
+def _any_secrets(state: Any) -> Iterator[Secret]:
+    """A hand is its seat's; a draw pile's order and contents are nobody's (any 7)."""
+    for seat, hand in state.hands.items():
+        if hand.cards:
+            planted = replace(hand, cards=_plant(hand.cards, 0))
+            yield Secret(f"{seat}'s hand", seat, replace(state, hands={**state.hands, seat: planted}))
+    for name, deck in state.decks.items():
+        if deck.pile:
+            planted_deck = replace(deck, pile=_plant(deck.pile, 0))
+            yield Secret(f"the {name} pile", None, replace(state, decks={**state.decks, name: planted_deck}))
+
+
 # What each ruleset keeps from players and the public, in a running game's state.
 SECRETS: dict[str, Callable[[Any], Iterable[Secret]]] = {
     "province": _province_secrets,
     "dominion": _dominion_secrets,
     "dynasties": _dynasties_secrets,
     "dominations": _dominations_secrets,
+    "any": _any_secrets,
 }
 # Secret ids a game's setup deals, which its redacted setup facts must not show to the public.
 SETUP_IDS: dict[str, Callable[[Any], Iterable[str]]] = {
@@ -238,7 +255,7 @@ def make_config(
 ) -> GameConfig:
     meta = ruleset.meta
     count = random.Random(f"seats-{i}").randint(meta.min_players, meta.max_players)
-    options = resolve_options(meta, chosen or {})
+    options = resolve_options(meta, chosen if chosen is not None else DEFAULT_OPTIONS.get(meta.id, {}))
     assert not isinstance(options, Rejection), options
     check = getattr(ruleset, "check_config", None)
     while True:

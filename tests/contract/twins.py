@@ -31,6 +31,7 @@ import msgspec
 
 from domain import reading
 from domain.game import Game
+from domain.games.any.definition import EXAMPLES, definition_json, load_toml
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import (
     OMNISCIENT,
@@ -56,6 +57,23 @@ TRIES = 8  # perturbations of one draw tried before it is spared
 # happened at the table: they are not evidence of what V saw, only answers V gets, so a
 # difference in them is a leak, never the end of a pair.
 CONTINUATIONS: dict[str, frozenset[str]] = {"dominion": frozenset({"stack_saved"})}
+
+
+def _any_definitions() -> dict[str, dict[str, Any]]:
+    out = {}
+    for name, text in EXAMPLES.items():
+        found = load_toml(text)
+        assert not isinstance(found, Rejection), found
+        out[name] = {"title": found.title, "definition": definition_json(found)}
+    return out
+
+
+# Options a game is created with where the defaults alone do not make one: `any` needs a title.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {"any": {"title": "A game night"}}
+# A lone seat sees everything a game of `any` hides (its hand, its draws): pairs seat two or more.
+FEWEST_SEATS = {"any": 2}
+# `any` played with each of its shipped definitions (domain/games/any/definitions).
+ANY_DEFINITIONS = _any_definitions()
 
 
 class TwinRng:
@@ -144,10 +162,10 @@ class Side:
 def config_for(ruleset: AnyRuleset, i: int, mode: str, options: dict[str, Any] | None = None) -> GameConfig:
     meta = ruleset.meta
     pick = random.Random(f"twin-seats-{meta.id}-{mode}-{i}")
-    resolved = resolve_options(meta, options or {})
+    resolved = resolve_options(meta, options or DEFAULT_OPTIONS.get(meta.id, {}))
     assert not isinstance(resolved, Rejection), resolved
     check = getattr(ruleset, "check_config", None)
-    count = pick.randint(meta.min_players, min(meta.max_players, 4))
+    count = pick.randint(max(meta.min_players, FEWEST_SEATS.get(meta.id, 0)), min(meta.max_players, 4))
     while True:
         config = GameConfig(
             game_id=str(UUID(int=pick.getrandbits(128), version=4)),

@@ -21,7 +21,7 @@ import pytest
 
 from store.sealing import KEY_VARIABLE
 from tests.e2e.support import Server
-from tests.short_games import RULESET_IDS, players
+from tests.short_games import RULESET_IDS, new_options, players
 
 ADMIN_TOKEN = "e2e-administrator-token"
 SHORT_GAME = 4  # actions of each ruleset's game
@@ -109,15 +109,19 @@ def record_digital_game(http: httpx.Client) -> str:
 
 
 def record_short_game(http: httpx.Client, ruleset: str) -> str:
-    """A few actions of a digital game of `ruleset`, each a legal one its seat's token lists."""
-    created = http.post("/games", json={"ruleset": ruleset, "players": players(ruleset)})
+    """A few actions of a digital game of `ruleset`, each a legal one its seat's token lists (the
+    recorder's, where the table itself is prompted: anyone may act in a game of `any`)."""
+    body = {"ruleset": ruleset, "players": players(ruleset), "options": new_options(ruleset)}
+    created = http.post("/games", json=body)
     assert created.status_code == 201, created.text
     game_id: str = created.json()["game_id"]
     seat_tokens: dict[str, str] = created.json()["seat_tokens"]
+    recorder: str = created.json()["recorder_token"]
     bot = random.Random(ruleset)
     for _ in range(SHORT_GAME):
         prompts = http.get(f"/games/{game_id}/prompts").json()["prompts"]
-        token = seat_tokens[bot.choice(sorted(p["seat"] for p in prompts))]
+        seat = bot.choice(sorted((p["seat"] for p in prompts), key=str))
+        token = recorder if seat is None else seat_tokens[seat]
         legal = http.get(f"/games/{game_id}/legal-actions", headers=bearer(token)).json()["actions"]
         record(http, game_id, token, bot.choice(legal))
     return game_id

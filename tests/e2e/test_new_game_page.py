@@ -6,6 +6,7 @@ tokens travel in the links' fragments and in Authorization headers only."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,8 @@ def test_every_ruleset_is_created_through_its_form(browser: Any, server: Server)
     assert {r["id"] for r in rulesets} >= {"dominion", "province", "dynasties", "dominations"}
     page = _open(browser, server, PHONE)
     for ruleset in rulesets:
+        if ruleset["id"] == "any":
+            continue  # a title and a definition: test_an_any_game_with_a_shipped_definition
         _choose_ruleset(page, ruleset["id"])
         names = [f"Ann {ruleset['id']}", f"Ben {ruleset['id']}", "Cy", "Di"][: ruleset["min_players"]]
         _name_players(page, names)
@@ -281,6 +284,36 @@ def test_a_refused_game_is_explained_next_to_the_form(browser: Any, server: Serv
     assert error.locator("a").get_attribute("href") == "/rulebook/dominion#1.3"
     assert page.locator("#created").is_hidden()
     _fits(page, PHONE["width"])
+    page.close()
+
+
+def test_an_any_game_with_a_shipped_definition(browser: Any, server: Server) -> None:
+    """A game Chronicle has no engine for: its title and BoardGameGeek id first, a definition
+    picked among the shipped examples (each summed up), an own definition that is not JSON
+    refused by the page, then the example stored in the game's options."""
+    page = _open(browser, server, PHONE)
+    _choose_ruleset(page, "any")
+    _name_players(page, ["Ann", "Ben"])
+    assert page.locator("#about").is_visible() and page.locator("#definition").is_visible()
+    page.fill('#about [data-option="title"]', "Yacht")
+    page.fill('#about [data-option="bgg_id"]', "2243")
+    page.check('input[name="definition-how"][value="own"]')
+    page.fill("#definition-text", "{dice: 5}")
+    page.click("#create")
+    assert "not JSON" in page.locator("#form-error").inner_text()
+    page.check('input[name="definition-how"][value="example:five-dice"]')
+    assert page.locator("#definition-own").is_hidden()
+    summary = page.locator('label:has(input[value="example:five-dice"])').inner_text()
+    assert "5 \u00d7 d6" in summary and "highest score wins" in summary
+    _fits(page, PHONE["width"])
+    _touch_targets(page)
+    _labelled(page)
+    shot(page, "new-game-any-phone")
+    created = _create(page)
+    game = _game(server, created["game_id"])
+    assert game["ruleset"] == "any" and game["options"]["title"] == "Yacht"
+    assert game["options"]["bgg_id"] == 2243
+    assert json.loads(game["options"]["definition"])["dice"][0]["count"] == 5
     page.close()
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from domain.ruleset import RejectedError
 from store.app import RECORDER, Chronicle, NewGame
-from tests.short_games import RULESET_IDS, plan, players
+from tests.short_games import RULESET_IDS, new_options, plan, players
 
 
 @pytest.fixture
@@ -36,9 +36,15 @@ def _misspelt(word: str) -> str:
 def test_a_misspelt_word_of_a_legal_action_is_refused_with_that_action_suggested(
     app: Chronicle, ruleset_id: str
 ) -> None:
-    game_id = UUID(app.create_game(NewGame(ruleset_id, players(ruleset_id), mode="physical")).game_id)
+    new = NewGame(ruleset_id, players(ruleset_id), mode="physical", options=new_options(ruleset_id))
+    game_id = UUID(app.create_game(new).game_id)
     for step in plan(app, game_id, 12, "suggest", one_seat=True):
-        words = [w for w in re.split(r"[\s,;]+", step.notation) if re.fullmatch(r"[A-Za-z]{4,}", w)]
+        # a word whose last two letters differ, so that swapping them misspells it (not `roll`)
+        words = [
+            w
+            for w in re.split(r"[\s,;]+", step.notation)
+            if re.fullmatch(r"[A-Za-z]{4,}", w) and w[-1] != w[-2]
+        ]
         if words:
             wrong = step.notation.replace(words[-1], _misspelt(words[-1]), 1)
             seat = step.seat

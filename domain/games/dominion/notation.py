@@ -233,7 +233,7 @@ def parse_notation(text: str, state: State) -> Action | Rejection:
 
 def _bad(text: str) -> Rejection:
     return Rejection(
-        "bad_notation",
+        "bad_params",
         f"Cannot read {text!r}: try 'play Village', 'buy Gold', 'end', 'discard Copper Estate'.",
         "dominion 4.1",
     )

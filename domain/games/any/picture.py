@@ -1,0 +1,92 @@
+"""The picture of an `any` table (domain/picture.py), drawn from a redacted view.
+
+Shown: the title, turn and round, whose turn it is and the last roll as facts; a table of the
+players with each per-player track and the size of their hand; the table's tracks; the decks
+(draw pile as backs, discard pile face up), the cards on the table, and each hand (its cards
+for a viewer who sees them, backs otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.picture import Card, Cards, Picture, Row, Section, Table, Zone, label, seat_labels
+
+
+def _grouped(cards: list[str]) -> tuple[Card, ...]:
+    counts: dict[str, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return tuple(Card(name, name, count=n if n > 1 else None) for name, n in counts.items())
+
+
+def _roll(roll: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
+    if not roll:
+        return "-"
+    faces = ", ".join(roll.get("shown") or []) or " ".join(str(v) for v in roll.get("values") or [])
+    who = f"{label(names, roll['seat'])}: " if roll.get("seat") else ""
+    return f"{who}{roll.get('dice')} = {faces}"
+
+
+def _players(view: Mapping[str, Any], names: Mapping[str, str]) -> Table:
+    tracks: Mapping[str, Mapping[str, int]] = view["tracks"]["player"]
+    hands: Mapping[str, Any] = view["hands"]
+    columns = ("player", *tracks, "hand")
+    rows = []
+    for seat in view["seats"]:
+        hand = hands[seat]
+        held = f"{hand['count']} card{'s' if hand['count'] != 1 else ''}"
+        marks = ("turn",) if seat == view["turn_seat"] else ()
+        cells = (label(names, seat), *(str(values.get(seat, 0)) for values in tracks.values()), held)
+        rows.append(Row(seat, cells, marks))
+    return Table("players", "Players", columns, tuple(rows))
+
+
+def _cards(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Section]:
+    sections: list[Section] = []
+    decks: Mapping[str, Any] = view["decks"]
+    if decks:
+        zones = []
+        for name, deck in decks.items():
+            zones.append(
+                Zone(f"{name}-pile", f"{name} draw pile", backs=deck["count"], size=deck["count"], pile=True)
+            )
+            discard = list(deck["discard"])
+            zones.append(
+                Zone(
+                    f"{name}-discard", f"{name} discard pile", _grouped(discard), size=len(discard), pile=True
+                )
+            )
+        sections.append(Cards("decks", "Decks", tuple(zones)))
+    if decks or view["table"]:
+        table = list(view["table"])
+        sections.append(Cards("table", "On the table", (Zone("table", "Face up", _grouped(table)),)))
+    if decks:
+        for seat in view["seats"]:
+            hand = view["hands"][seat]
+            known = list(hand.get("cards", []))
+            backs = hand["count"] - len(known) if "cards" in hand else hand["count"]
+            zone = Zone("hand", "Hand", _grouped(known), backs=backs, size=hand["count"])
+            sections.append(Cards(f"hand-{seat}", f"{label(names, seat)}'s hand", (zone,), seat=seat))
+    return sections
+
+
+def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
+    title = view.get("title") or "A game"
+    facts: list[tuple[str, str]] = [
+        ("Turn", str(view["turn"])),
+        ("Round", str(view["round"])),
+        ("To play", label(names, view["turn_seat"])),
+        ("Last roll", _roll(view.get("last_roll"), names)),
+    ]
+    result = view.get("result")
+    if result:
+        facts.append(("Result", str(result.get("reason", ""))))
+    sections: list[Section] = [_players(view, names)]
+    table_tracks: Mapping[str, int] = view["tracks"]["table"]
+    if table_tracks:
+        rows = tuple(Row(name, (name, str(value))) for name, value in table_tracks.items())
+        sections.append(Table("table-tracks", "Table tracks", ("track", "value"), rows))
+    sections += _cards(view, names)
+    return Picture("any", title, tuple(facts), tuple(sections), seat_labels(view["seats"], names))
