@@ -79,7 +79,7 @@ def test_a_fixed_server_seed_needs_the_administrator_token(api: Api) -> None:
         ({"players": ["Ann", "Ben", "Cy"]}, "invalid_player_count"),
         # the default Dynasties map takes 2-7 players (dynasties-kingdoms.md 1.2, 8.3)
         ({"ruleset": "dynasties", "players": [f"P{i}" for i in range(8)]}, "player_count"),
-        ({"ruleset": "dynasties", "players": [f"P{i}" for i in range(17)]}, "invalid_request"),
+        ({"ruleset": "dynasties", "players": [f"P{i}" for i in range(21)]}, "invalid_request"),
         ({"players": ["Ann", " "]}, "invalid_player_name"),
         ({"mode": "telepathic"}, "invalid_request"),
         ({"players": "Ann and Ben"}, "invalid_request"),

@@ -199,7 +199,7 @@ def test_an_import_may_be_as_large_as_a_long_games_export_and_no_larger(api: Api
         ({"players": ["Ann", "B" * 65]}, "players[1]"),
         ({"players": ["Ann\x00", "Ben"]}, "players[0]"),
         ({"players": ["Ann", "Ben\u0085"]}, "players[1]"),
-        ({"players": ["Ann"] * 17}, "players"),
+        ({"players": ["Ann"] * 21}, "players"),
         ({"tags": ["club\nnight"]}, "tags[0]"),
         ({"tags": ["x" * 65]}, "tags[0]"),
         ({"tags": [f"t{i}" for i in range(17)]}, "tags"),
