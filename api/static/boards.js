@@ -123,11 +123,14 @@ const ChronicleBoards = (() => {
     return g;
   }
 
-  // A zone's width when laid out alone: its cards side by side, backs overlapping, a pile one card.
+  // A zone's width when laid out alone: its cards side by side, backs overlapping, a pile one card,
+  // and never narrower than its caption (11px bold: about 6.5px a character), which would run
+  // into the next zone's.
   function zoneWidth(zone) {
     const faces = zone.cards.length + (zone.pile && !zone.cards.length ? 1 : 0);
     const backs = zone.backs ? CARD_W + (zone.backs - 1) * 16 : 0;
-    return Math.max(70, faces * (CARD_W + GAP) - (faces ? GAP : 0) + (faces && backs ? GAP : 0) + backs);
+    const caption = (zone.label.length + (zone.pile ? 3 + String(zone.size ?? "?").length : 0)) * 6.5;
+    return Math.max(70, caption, faces * (CARD_W + GAP) - (faces ? GAP : 0) + (faces && backs ? GAP : 0) + backs);
   }
 
   function drawCards(section, picture, changed, width) {

@@ -2,7 +2,7 @@
 
 Shown: the title, turn and round, whose turn it is and the last roll as facts; a table of the
 players with each per-player track and the size of their hand; the table's tracks; the decks
-(draw pile as backs, discard pile face up), the cards on the table, and each hand (its cards
+(the draw pile face down, the discard pile's top card face up, each with its count), the cards on the table, and each hand (its cards
 for a viewer who sees them, backs otherwise).
 """
 
@@ -49,15 +49,11 @@ def _cards(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Section]:
     if decks:
         zones = []
         for name, deck in decks.items():
-            zones.append(
-                Zone(f"{name}-pile", f"{name} draw pile", backs=deck["count"], size=deck["count"], pile=True)
-            )
+            # A pile is drawn as one card with its count: its top back, or the discard's top face.
+            zones.append(Zone(f"{name}-pile", f"{name} draw pile", size=deck["count"], pile=True))
             discard = list(deck["discard"])
-            zones.append(
-                Zone(
-                    f"{name}-discard", f"{name} discard pile", _grouped(discard), size=len(discard), pile=True
-                )
-            )
+            top = (Card(discard[-1], discard[-1]),) if discard else ()
+            zones.append(Zone(f"{name}-discard", f"{name} discard pile", top, size=len(discard), pile=True))
         sections.append(Cards("decks", "Decks", tuple(zones)))
     if decks or view["table"]:
         table = list(view["table"])

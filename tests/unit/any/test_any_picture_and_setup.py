@@ -34,7 +34,9 @@ def test_the_picture_shows_scores_decks_the_last_roll_and_only_the_viewers_own_h
     public = picture_of("any", RULESET.view(game.state, PUBLIC), NAMES)
     assert all(_hand(public, seat).zones[0].cards == () for seat in NAMES)
     decks = next(s for s in public.sections if isinstance(s, Cards) and s.id == "decks")
-    assert decks.zones[0].backs == 2
+    pile, discard = decks.zones
+    assert pile.pile and pile.size == 2 and pile.backs == 0  # one card drawn with its count
+    assert discard.pile and discard.size == 0 and discard.cards == ()
 
 
 def test_the_new_game_form_is_offered_every_shipped_definition_as_plain_data() -> None:
