@@ -207,6 +207,46 @@ def test_a_physical_game_is_recorded_by_taps_with_an_undo_and_a_resignation(
     page.context.close()
 
 
+MARKET_NIGHT = {
+    "dice": [{"name": "dice", "count": 2, "faces": 6}],
+    "decks": [{"name": "market", "cards": {"Gold": 2, "Silver": 3, "Copper": 4}}],
+}
+
+
+def test_a_game_chronicle_has_no_rules_for_is_recorded_by_taps_to_its_end(
+    browser: Any, server: Server
+) -> None:
+    """`any`: the table declared two dice and a deck; the recorder's phone enters what the dice
+    showed and the cards drawn, a score typed in notation, and the end."""
+    options = {"title": "Market night", "definition": json.dumps(MARKET_NIGHT)}
+    answer = httpx.post(
+        f"{server.url}/games",
+        json={"ruleset": "any", "players": ["Ann", "Ben"], "mode": "physical", "options": options},
+        timeout=30,
+    )
+    assert answer.status_code == 201, answer.text
+    game_id, recorder = answer.json()["game_id"], answer.json()["recorder_token"]
+    page = _open(browser, server, game_id, recorder)
+    assert "Market night" in page.locator("main").inner_text()
+    for notation in ("roll 2d6 = 4 4", "draw 1 market to table = Gold", "draw 1 market to A", "end turn"):
+        before = _get(server, f"/games/{game_id}")["version"]
+        _tap(page, notation)
+        assert _settled(page, server, game_id) > before, f"{notation} was not recorded"
+    for typed in ("score Ann +8", "end turn", "end turn", "end turn", "end game"):
+        page.fill("#notation", typed)
+        page.click("#notation-send")
+        _settled(page, server, game_id)
+        assert page.locator("#refusal").is_hidden(), page.locator("#refusal").inner_text()
+    page.wait_for_function("document.body.dataset.status === 'finished'")
+    detail = _get(server, f"/games/{game_id}")
+    assert detail["outcome"]["winners"] == ["A"] and detail["outcome"]["scores"] == {"A": 8, "B": 0}
+    shown = [e["text"] for e in _get(server, f"/games/{game_id}/events")["events"]]
+    assert any("4 4" in line for line in shown) and any("Gold" in line for line in shown)
+    _fits_and_thumb_sized(page)
+    shot(page, "table-any")
+    page.context.close()
+
+
 def test_two_phones_see_each_others_moves_live_and_never_each_others_hand(
     browser: Any, server: Server
 ) -> None:
