@@ -121,8 +121,9 @@ def _present(game: Game, event: Any, viewer: Viewer, retracted: bool) -> StoredE
         if vars(event).get("deal"):
             data["deal"] = vars(event)["deal"]  # a same-deal game's first game (records 4.3)
         # A game that names its own title (`any`'s `title` option) is called by it.
-        own = event.options.get("title") if ruleset.meta.option("title") is not None else None
-        called = f"{own} ({ruleset.meta.id}, {event.mode})" if own else f"{ruleset.meta.title} ({event.mode})"
+        titled = event.options.get("title") if ruleset.meta.option("title") is not None else None
+        called = f"{titled} ({ruleset.meta.id}, {event.mode})" if titled else None
+        called = called or f"{ruleset.meta.title} ({event.mode})"
         return StoredEvent(version, "created", at, data, f"{called} for {names}.")
     if isinstance(event, GameResigned | GameAbandoned):
         return _present_ending(event, config, at)

@@ -2,8 +2,8 @@
 
 Shown: the title, turn and round, whose turn it is and the last roll as facts; a table of the
 players with each per-player track and the size of their hand; the table's tracks; the decks
-(the draw pile face down, the discard pile's top card face up, each with its count), the cards on the table, and each hand (its cards
-for a viewer who sees them, backs otherwise).
+(the draw pile face down, the discard pile's top card face up, each with its count), the cards
+on the table, and each hand (its cards for a viewer who sees them, backs otherwise).
 """
 
 from __future__ import annotations
