@@ -33,7 +33,7 @@ SCENARIOS: dict[str, list[tuple[str, dict[str, Any], tuple[str, ...]]]] = {
     ],
     "dynasties": [("physical", {}, ())],
     "dominations": [("physical", {}, ("draw L002", "place L002 D(0,0) 0 TRA:2,SCI:2"))],
-    "any": [("digital", ANY_DEFINITIONS["five-dice"], ())],
+    "any": [("digital", ANY_DEFINITIONS["five-dice"], ()), ("digital", {"title": "Game night"}, ())],
 }
 STEPS = 1500
 GAMES = 4  # seeded games per scenario, until every example was accepted

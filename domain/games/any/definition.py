@@ -40,7 +40,10 @@ FREE_COUNT = (1, 100)
 FREE_FACES = (2, 1000)
 MAX_CARDS = 1000
 SEAT_IDS = tuple(chr(c) for c in range(ord("A"), ord("T") + 1))
-RESERVED = frozenset({"to", "table", "ranks", "winners", "won", "lost", "turn", "round", "game", "end"})
+TOTAL_NAME = "total"  # what the ending reads to rank on the sum of every per-player track
+RESERVED = frozenset(
+    {"to", "table", "ranks", "winners", "won", "lost", "turn", "round", "game", "end", TOTAL_NAME}
+)
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 FREE = re.compile(r"(\d*)d(\d+)", re.IGNORECASE)
 EndingKind = Literal["highest", "lowest", "ranks", "cooperative"]
@@ -67,11 +70,15 @@ class DeckSpec(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_f
 
 
 class TrackSpec(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+    """A track; `once`: a row of a scoring sheet, which each player scores once (0 crosses it
+    out)."""
+
     name: str
     per: Literal["player", "table"] = "player"
     min: int | None = None
     max: int | None = None
     start: int = 0
+    once: bool = False
 
 
 class Ending(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -81,6 +88,8 @@ class Ending(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fie
 
 
 DEFAULT_TRACK = TrackSpec("score")
+# The ending may read `total`: each player's sum over every per-player track (a scoring sheet).
+TOTAL = TrackSpec(TOTAL_NAME)
 
 
 class Definition(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -129,6 +138,8 @@ class Definition(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown
 
     def score_track(self) -> TrackSpec | None:
         """The track the ending reads (section 6)."""
+        if self.ending.track == TOTAL_NAME:
+            return TOTAL
         if self.ending.track is not None:
             return self.track(self.ending.track)
         if self.ending.kind == "cooperative":
@@ -140,7 +151,7 @@ class Definition(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown
         """The per-player track `score SEAT +N` moves: the ending's when it is per player,
         else the first per-player track."""
         track = self.score_track()
-        if track is not None and track.per == "player":
+        if track is not None and track.per == "player" and track is not TOTAL:
             return track
         players = self.player_tracks()
         return players[0] if players else None
@@ -278,9 +289,9 @@ def _tracks(data: Any, taken: set[str]) -> tuple[TrackSpec, ...] | Rejection:
         where = f"tracks[{i}]"
         if not isinstance(item, Mapping):
             return _bad(where, "a table with a name is required")
-        unknown = set(item) - {"name", "per", "min", "max", "start"}
+        unknown = set(item) - {"name", "per", "min", "max", "start", "once"}
         if unknown:
-            return _bad(f"{where}.{sorted(unknown)[0]}", "no such field (name, per, min, max, start)")
+            return _bad(f"{where}.{sorted(unknown)[0]}", "no such field (name, per, min, max, start, once)")
         name = _name(f"{where}.name", item.get("name"), taken)
         if isinstance(name, Rejection):
             return name
@@ -298,7 +309,12 @@ def _tracks(data: Any, taken: set[str]) -> tuple[TrackSpec, ...] | Rejection:
             start = high if high is not None and high < start else start
         if (low is not None and start < low) or (high is not None and start > high):
             return _bad(f"{where}.start", "the start lies outside the track's bounds")
-        out.append(TrackSpec(name, per, low, high, start))
+        once = item.get("once", False)
+        if not isinstance(once, bool):
+            return _bad(f"{where}.once", "true or false")
+        if once and per != "player":
+            return _bad(f"{where}.once", "a row scored once belongs to each player, not to the table")
+        out.append(TrackSpec(name, per, low, high, start, once))
     return tuple(out)
 
 
@@ -313,7 +329,11 @@ def _ending(data: Any, tracks: tuple[TrackSpec, ...]) -> Ending | Rejection:
         return _bad("ending.kind", "one of highest, lowest, ranks, cooperative")
     by_name = {t.name.lower(): t for t in tracks or (DEFAULT_TRACK,)}
     track = data.get("track")
-    if track is not None:
+    if isinstance(track, str) and track.lower() == TOTAL_NAME:
+        if kind not in ("highest", "lowest") or not any(t.per == "player" for t in by_name.values()):
+            return _bad("ending.track", "the total of the per-player tracks ranks a highest or lowest ending")
+        track = TOTAL_NAME
+    elif track is not None:
         if not isinstance(track, str) or track.lower() not in by_name:
             return _bad("ending.track", f"{track!r} is not a declared track")
         found = by_name[track.lower()]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from domain.games.any.definition import Definition
+from domain.games.any.definition import TOTAL, Definition
 
 
 def competition_ranks(keys: Mapping[str, tuple[int, ...]]) -> dict[str, int]:
@@ -36,6 +36,8 @@ def track_scores(
 ) -> dict[str, int]:
     """Every seat's value on the ending's per-player track (0 where the ending reads none)."""
     track = definition.score_track()
+    if track is TOTAL:  # a scoring sheet: the sum of every row
+        return {s: sum(int(values.get(s, 0)) for values in tracks.values()) for s in seats}
     if track is None or track.per != "player":
         track = definition.default_player_track()
     values = tracks.get(track.name, {}) if track is not None else {}

@@ -86,7 +86,12 @@ def _scored(state: State, fact: Scored) -> State:
     if fact.seat is None:
         return replace(state, table_tracks={**state.table_tracks, fact.track: fact.total})
     track = {**state.player_tracks[fact.track], fact.seat: fact.total}
-    return replace(state, player_tracks={**state.player_tracks, fact.track: track})
+    state = replace(state, player_tracks={**state.player_tracks, fact.track: track})
+    spec = state.definition.track(fact.track)
+    if spec is not None and spec.once:
+        filled = (*state.filled.get(fact.track, ()), fact.seat)
+        state = replace(state, filled={**state.filled, fact.track: filled})
+    return state
 
 
 def _apply(state: State, fact: Fact) -> State:

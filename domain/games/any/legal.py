@@ -115,8 +115,10 @@ def _scores(state: State, seat: str | None) -> list[Action]:
     tracks = definition.player_tracks() if seat is not None else definition.table_tracks()
     default = definition.default_player_track()
     for track in tracks:
+        if track.once and seat in state.filled.get(track.name, ()):
+            continue
         value = state.table_tracks[track.name] if seat is None else state.player_tracks[track.name][seat]
-        for delta in (1, -1):
+        for delta in (1, -1, 0) if track.once else (1, -1):
             total = value + delta
             if (track.min is not None and total < track.min) or (track.max is not None and total > track.max):
                 continue

@@ -29,18 +29,36 @@ def _roll(roll: Mapping[str, Any] | None, names: Mapping[str, str]) -> str:
     return f"{who}{roll.get('dice')} = {faces}"
 
 
-def _players(view: Mapping[str, Any], names: Mapping[str, str]) -> Table:
+SHEET_AFTER = 3  # more per-player tracks than this are drawn as a sheet: a row each, a column a player
+
+
+def _players(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Section]:
     tracks: Mapping[str, Mapping[str, int]] = view["tracks"]["player"]
     hands: Mapping[str, Any] = view["hands"]
-    columns = ("player", *tracks, "hand")
+    seats = view["seats"]
+    sheet = len(tracks) > SHEET_AFTER
+    total = {s: sum(values.get(s, 0) for values in tracks.values()) for s in seats}
+    shown = {"total": total} if sheet else tracks
+    columns = ("player", *shown, "hand")
     rows = []
-    for seat in view["seats"]:
+    for seat in seats:
         hand = hands[seat]
         held = f"{hand['count']} card{'s' if hand['count'] != 1 else ''}"
         marks = ("turn",) if seat == view["turn_seat"] else ()
-        cells = (label(names, seat), *(str(values.get(seat, 0)) for values in tracks.values()), held)
+        cells = (label(names, seat), *(str(values.get(seat, 0)) for values in shown.values()), held)
         rows.append(Row(seat, cells, marks))
-    return Table("players", "Players", columns, tuple(rows))
+    sections: list[Section] = [Table("players", "Players", columns, tuple(rows))]
+    if sheet:  # a scoring sheet on a phone: its rows down, the players across
+        filled: Mapping[str, list[str]] = view.get("filled", {})
+
+        def cell(name: str, seat: str) -> str:  # "-": a row not scored yet
+            value = tracks[name].get(seat, 0)
+            return str(value) if seat in filled.get(name, ()) or value else "-"
+
+        lines = tuple(Row(name, (name, *(cell(name, s) for s in seats))) for name in tracks)
+        columns = ("row", *(label(names, s) for s in seats))
+        sections.append(Table("sheet", "Score sheet", columns, lines))
+    return sections
 
 
 def _cards(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Section]:
@@ -79,7 +97,7 @@ def picture(view: Mapping[str, Any], names: Mapping[str, str]) -> Picture:
     result = view.get("result")
     if result:
         facts.append(("Result", str(result.get("reason", ""))))
-    sections: list[Section] = [_players(view, names)]
+    sections: list[Section] = _players(view, names)
     table_tracks: Mapping[str, int] = view["tracks"]["table"]
     if table_tracks:
         rows = tuple(Row(name, (name, str(value))) for name, value in table_tracks.items())

@@ -344,8 +344,6 @@ def _pass(state: State, action: Pass, command: Command) -> list[Fact] | Rejectio
 
 def _score(state: State, action: Score, command: Command) -> list[Fact] | Rejection:
     definition = state.definition
-    if action.delta == 0:
-        return reject("nothing_scored", "A score moves a track by a number other than 0.", "3.4")
     if action.seat is None:
         track = definition.track(action.track or "")
         if track is None or track.per != "table":
@@ -362,7 +360,14 @@ def _score(state: State, action: Score, command: Command) -> list[Fact] | Reject
         track = definition.default_player_track() if action.track is None else definition.track(action.track)
         if track is None or track.per != "player":
             return reject("unknown_track", f"No per-player track named {action.track!r}.", "3.4")
+        if seat in state.filled.get(track.name, ()):
+            name = state.names.get(seat, seat)
+            return reject(
+                "row_scored", f"{name} has scored the {track.name} row already: a row is scored once.", "3.4"
+            )
         total = state.player_tracks[track.name][seat] + action.delta
+    if action.delta == 0 and not track.once:  # 0 crosses a row out; it moves no track
+        return reject("nothing_scored", "A score moves a track by a number other than 0.", "3.4")
     if (track.min is not None and total < track.min) or (track.max is not None and total > track.max):
         bounds = (
             f"{track.min if track.min is not None else '-'} to {track.max if track.max is not None else '-'}"

@@ -53,6 +53,7 @@ class State(msgspec.Struct, frozen=True):
     round: int = 1
     facts: int = 0
     ended: GameEnded | None = None
+    filled: dict[str, tuple[str, ...]] = {}  # each row scored once: the seats that scored it
 
     def turn_seat(self) -> str:
         """Whose turn it is: the seats in order, one `end turn` each."""

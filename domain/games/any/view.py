@@ -60,6 +60,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "player": {name: dict(values) for name, values in state.player_tracks.items()},
             "table": dict(state.table_tracks),
         },
+        "filled": {name: list(seats) for name, seats in state.filled.items()},  # rows scored once
         "ending": definition.ending.kind,
         "score_track": None if track is None else track.name,
         "last_roll": None if roll is None else msgspec.to_builtins(roll),

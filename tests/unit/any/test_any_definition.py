@@ -124,7 +124,8 @@ def test_the_shipped_examples_parse_and_declare_what_they_are_named_for() -> Non
     deck = load_toml(EXAMPLES["card-deck"])
     coop = load_toml(EXAMPLES["cooperative"])
     assert isinstance(five, Definition) and isinstance(deck, Definition) and isinstance(coop, Definition)
-    assert five.dice == (DiceSet("dice", 5, 6),) and five.ending.tiebreak == "bonus"
+    assert five.dice == (DiceSet("dice", 5, 6),) and five.ending.track == "total"
+    assert len(five.player_tracks()) == 14 and all(t.once for t in five.player_tracks())
     assert sum(deck.decks[0].cards.values()) == 52 and not deck.free_dice
     loss = coop.loss_track()
     assert coop.ending.kind == "cooperative" and loss is not None and loss.max == 8

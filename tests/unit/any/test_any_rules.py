@@ -7,8 +7,10 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.games.any import RULESET
+from domain.games.any.definition import parse_definition
 from domain.games.any.events import CardsDrawn, DeckShuffled, DiceRolled, Scored
 from domain.rng import SeededRng
+from domain.ruleset import Rejection
 from tests.unit.any.scenarios import MARKET, SEED, config, table
 
 RNG = SeededRng(SEED, "game-1")
@@ -170,6 +172,40 @@ def test_scores_move_per_player_and_table_tracks_within_their_bounds() -> None:
     assert game.refused("score A gold +1").code == "unknown_track"
     assert game.refused("score coins +1").code == "unknown_track"  # a per-player track needs its seat
     assert game.state.player_tracks == {"vp": {"A": 8, "B": 0}, "coins": {"A": 0, "B": -2}}
+
+
+SHEET = {
+    "dice": [{"name": "dice", "count": 5, "faces": 6}],
+    "tracks": [
+        {"name": "fours", "min": 0, "max": 20, "once": True},
+        {"name": "chance", "min": 0, "max": 30, "once": True},
+    ],
+    "ending": {"kind": "highest", "track": "total"},
+}
+
+
+def test_a_row_of_the_sheet_is_scored_once_0_crossing_it_out_and_the_total_ranks() -> None:
+    game = table(SHEET)
+    assert game.play("score Ann fours +12") == [Scored("fours", 12, 12, "A")]
+    assert game.refused("score Ann fours +4").code == "row_scored"
+    assert game.play("score Ben fours +0") == [Scored("fours", 0, 0, "B")]  # crossed out
+    assert game.refused("score Ben fours +8").code == "row_scored"
+    assert game.refused("score Ann chance +31").code == "beyond_track"
+    game.play("score Ann chance +7", "score Ben chance +22")
+    legal = [RULESET.format_action(a) for a in RULESET.legal_actions(game.state, None)]
+    assert not any(line.startswith("score ") for line in legal)  # every row is filled
+    ended = game.play("end game")[-1]
+    assert ended.scores == {"A": 19, "B": 22} and ended.winners == ("B",)  # type: ignore[union-attr]
+
+
+def test_a_sheet_ranks_on_its_total_only_in_a_highest_or_lowest_ending() -> None:
+    refused = parse_definition({**SHEET, "ending": {"kind": "ranks", "track": "total"}})
+    assert isinstance(refused, Rejection) and refused.message.startswith("ending.track")
+    table_row = {"tracks": [{"name": "doom", "per": "table", "once": True}]}
+    found = parse_definition(table_row)
+    assert isinstance(found, Rejection) and found.message.startswith("tracks[0].once")
+    taken = parse_definition({"tracks": [{"name": "total"}]})
+    assert isinstance(taken, Rejection)  # `total` is the ending's word
 
 
 def test_a_seat_records_its_own_actions_and_the_tables_and_the_recorder_anything() -> None:
