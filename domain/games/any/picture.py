@@ -39,13 +39,14 @@ def _players(view: Mapping[str, Any], names: Mapping[str, str]) -> list[Section]
     sheet = len(tracks) > SHEET_AFTER
     total = {s: sum(values.get(s, 0) for values in tracks.values()) for s in seats}
     shown = {"total": total} if sheet else tracks
-    columns = ("player", *shown, "hand")
+    cards = bool(view["decks"])  # a game without decks holds no hands worth a column
+    columns = ("player", *shown, *(("hand",) if cards else ()))
     rows = []
     for seat in seats:
-        hand = hands[seat]
-        held = f"{hand['count']} card{'s' if hand['count'] != 1 else ''}"
+        count = hands[seat]["count"]
+        held = (f"{count} card{'s' if count != 1 else ''}",) if cards else ()
         marks = ("turn",) if seat == view["turn_seat"] else ()
-        cells = (label(names, seat), *(str(values.get(seat, 0)) for values in shown.values()), held)
+        cells = (label(names, seat), *(str(values.get(seat, 0)) for values in shown.values()), *held)
         rows.append(Row(seat, cells, marks))
     sections: list[Section] = [Table("players", "Players", columns, tuple(rows))]
     if sheet:  # a scoring sheet on a phone: its rows down, the players across
