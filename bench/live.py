@@ -40,7 +40,7 @@ from uuid import UUID, uuid4
 import httpx
 import psycopg
 
-from bench.common import uvicorn_server
+from bench.common import server_cpu_seconds, uvicorn_server
 from bench.http_actions import ADMIN, create_games
 from domain.ruleset import get_ruleset
 from store.app import ANONYMOUS, RECORDER, Access, Chronicle, NewGame, Recorded
@@ -219,6 +219,11 @@ class Figures(NamedTuple):
     p50: float
     p99: float
     mean: float
+    server_cpu: float  # seconds, both server processes, while the writers recorded
+
+    @property
+    def cpu_per_delivery_us(self) -> float:
+        return self.server_cpu / max(1, self.deliveries) * 1e6
 
     @property
     def rate(self) -> float:
@@ -235,7 +240,9 @@ def measure(urls: list[str], args: argparse.Namespace, subscribers: int) -> Figu
     gc.disable()
     try:
         run = argparse.Namespace(**{**vars(args), "subscribers": subscribers})
+        before = sum(server_cpu_seconds(url) for url in urls)
         followers, answered, elapsed = asyncio.run(follow_and_write(urls, games, run))
+        server_cpu = sum(server_cpu_seconds(url) for url in urls) - before
     finally:
         gc.enable()
         gc.unfreeze()
@@ -259,6 +266,7 @@ def measure(urls: list[str], args: argparse.Namespace, subscribers: int) -> Figu
         percentile(latencies, 50),
         percentile(latencies, 99),
         statistics.fmean(latencies or [0]),
+        server_cpu,
     )
 
 
@@ -267,7 +275,8 @@ def report(figures: Figures, args: argparse.Namespace) -> None:
         f"{figures.subscribers} subscribers on 2 processes: {figures.actions} actions in "
         f"{figures.seconds:.1f} s ({figures.rate:.0f}/s, asked {args.rate:.0f}/s) over {args.games} games; "
         f"deliveries {figures.deliveries:,}, missing {figures.missing:,}; latency p50 {figures.p50:.1f} ms, "
-        f"p99 {figures.p99:.1f} ms, mean {figures.mean:.1f} ms"
+        f"p99 {figures.p99:.1f} ms, mean {figures.mean:.1f} ms; servers' CPU "
+        f"{figures.cpu_per_delivery_us:.0f} us per delivery (writes and reads included)"
     )
 
 

@@ -208,6 +208,17 @@ class LiveGame:
         events = self.chronicle.stored_events(self.game_id, gt=self.version, lte=game.version)
         return Batch(self.version, game.version, game.outcome is not None, game, events)
 
+    def news(self, position: int) -> list[Batch]:
+        """The batches in memory with events after version `position`, oldest first (looked
+        for from the newest: a subscriber that keeps up wants the last one only)."""
+        found = []
+        for batch in reversed(self.batches):
+            if batch.last <= position:
+                break
+            found.append(batch)
+        found.reverse()
+        return found
+
     def oldest(self) -> int:
         """The oldest version after which the batches in memory hold every event."""
         return self.batches[0].after if self.batches else self.version
@@ -274,9 +285,7 @@ class LiveGames:
                 # sent resolves it, and the next step starts at once.
                 change = live.waiter()
                 frames: list[T] = []
-                for batch in list(live.batches):
-                    if batch.last <= position:
-                        continue
+                for batch in live.news(position):
                     found = batch.framed(access, frame) if batch.after == position else None
                     if found is None:  # part of the batch, or nobody saw it so: shown for this one
                         whole = batch.show(access)
