@@ -122,7 +122,12 @@ def access_logging(log: AccessLog) -> Callable[[ASGIApp], ASGIApp]:
                     case "websocket.accept":
                         status = 101
                     case "websocket.send":
-                        sent += len(message.get("bytes") or b"") + len((message.get("text") or "").encode())
+                        # A live stream hands many sockets one text: counted, not encoded, when
+                        # it is ASCII (its length in UTF-8 is then its length)
+                        text = message.get("text") or ""
+                        sent += len(message.get("bytes") or b"") + (
+                            len(text) if text.isascii() else len(text.encode())
+                        )
                     case "websocket.close" if status == 0:
                         status = 403  # closed before it was accepted
                 await send(message)

@@ -11,9 +11,11 @@
   after `Last-Event-ID` / `?after=POSITION`; without one it starts now, with an
   `event: position` naming the current position.
 
-Every subscriber gets its own redacted view, through the one redaction (store/live.py). News
-of appends comes from this process's writes, Redis when `CHRONICLE_REDIS` is set, and the
-store's sequence (store/fanout.py).
+Every subscriber gets its own redacted view, through the one redaction (store/live.py): each
+batch of events is redacted and framed (`sse_frame`, `socket_frame`) once per viewer (the
+public, each seat, the omniscient), and the subscribers who see it so are sent that one
+frame. News of appends comes from this process's writes, Redis when `CHRONICLE_REDIS` is set,
+and the store's sequence (store/fanout.py).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from store.app import Chronicle
 from store.errors import InvalidRequest, ServiceError
 from store.fanout import Fanout
 from store.limits import INT64_MAX
-from store.live import LiveGames
+from store.live import LiveGames, Shown
 
 EVENT_STREAM = "text/event-stream"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -91,6 +93,16 @@ def _sse(event_id: int, kind: str, data: bytes) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (event_id, kind.encode(), data)
 
 
+def sse_frame(events: list[Shown]) -> bytes:
+    """Events as server-sent events, one after the other."""
+    return b"".join([_sse(e.version, e.type, e.json) for e in events])
+
+
+def socket_frame(events: list[Shown]) -> tuple[str, ...]:
+    """Events as WebSocket text messages, one per event."""
+    return tuple(e.json.decode() for e in events)
+
+
 route = Concern("live", sync_to_thread=None)
 SERVER_SENT = {200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM)}
 AFTER = QueryParameter(ge=0, le=INT64_MAX, description="resume after this version (the feed: this position)")
@@ -114,11 +126,9 @@ async def live_events(
 
     async def stream() -> AsyncIterator[bytes]:
         yield RETRY
-        async for shown in live.games.follow(gid, access, start):
-            if not shown:
-                yield KEEPALIVE
-            else:
-                yield b"".join(_sse(e.version, e.type, e.json) for e in shown)
+        async for frames in live.games.follow(gid, access, start, sse_frame):
+            # one batch (the usual step): its frame as it is, shared with the viewer's others
+            yield (frames[0] if len(frames) == 1 else b"".join(frames)) if frames else KEEPALIVE
 
     return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
 
@@ -141,9 +151,10 @@ async def live_socket(socket: WebSocket[Any, Any, Any], game_id: FromPath[str]) 
         return
 
     async def send() -> None:
-        async for shown in live.games.follow(gid, access, start or 0):
-            for event in shown:
-                await socket.send_text(event.json.decode())
+        async for frames in live.games.follow(gid, access, start or 0, socket_frame):
+            for messages in frames:
+                for message in messages:
+                    await socket.send_text(message)
         await socket.close(code=1000, reason="the game is over")
 
     sender = asyncio.create_task(send())

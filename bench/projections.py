@@ -1,9 +1,10 @@
 """Rebuild throughput of the statistics view, in events per second, and its ratio to reading
-and decoding the same rows straight from SQLite in the same run.
+and decoding the same rows straight from SQLite in the same run, at each store size.
 
 `--distinct` games of Province are played by the seeded bots of `chronicle simulate`; their
-streams are then copied under fresh game ids until the store holds `--games` finished games
-(a game's statistics do not depend on its id, and copying is much faster than playing).
+streams are then copied under fresh game ids until the store holds the first of `--games`
+finished games (a game's statistics do not depend on its id, and copying is much faster than
+playing), measured, then copied on to the next size and measured again.
 The figure is a full rebuild (`projections.runner.rebuild`: catch-up from position 0, each
 finished game's stream read from the store's rows, every fact decoded and folded through
 the ruleset, and the game's statistics written with the players' updated ratings and the
@@ -13,7 +14,7 @@ the mapper), and raw (sqlite3 rows, each state decoded by msgspec into plain obj
 game's sealed secrets are not JSON, and only counted). The aim is a ratio of at least 0.5 to
 the raw read.
 
-    .venv/bin/python -m bench.projections [--games 2000] [--distinct 40] [--dir DIR]
+    .venv/bin/python -m bench.projections [--games 200,600] [--distinct 40] [--dir DIR]
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 import uuid
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from eventsourcing.persistence import StoredEvent
@@ -39,15 +41,19 @@ from store.simulation import play
 PAGE = 5_000
 
 
-def fill(app: Chronicle, games: int, distinct: int) -> int:
-    """Play `distinct` games, copy them up to `games`; returns the events of game streams."""
+def played(app: Chronicle, distinct: int) -> list[Any]:
+    """Play `distinct` games; their stored streams."""
     ruleset = get_ruleset("province")
     assert ruleset is not None
-    played = [play(app, ruleset, "bench", i, ["Ann", "Ben"], {}, 20_000) for i in range(distinct)]
-    streams = [app.recorder.select_events(p.game_id) for p in played]
-    events = sum(len(s) for s in streams)
-    for copy in range(distinct, games):
-        source = streams[copy % distinct]
+    games = [play(app, ruleset, "bench", i, ["Ann", "Ben"], {}, 20_000) for i in range(distinct)]
+    return [app.recorder.select_events(p.game_id) for p in games]
+
+
+def copy(app: Chronicle, streams: list[Any], start: int, games: int) -> int:
+    """Copy the streams under fresh ids from game `start` up to `games`; their events."""
+    events = 0
+    for number in range(start, games):
+        source = streams[number % len(streams)]
         new_id = uuid.uuid4()
         app.recorder.insert_events(
             [StoredEvent(new_id, e.originator_version, e.topic, e.state) for e in source]
@@ -89,41 +95,63 @@ def read_raw(path: str) -> tuple[int, float]:
     return count, time.perf_counter() - started
 
 
+def measure(app: Chronicle, url: str, path: str, games: int, game_events: int) -> float:
+    """Both reads and a full rebuild of the store as it is; the ratio to the raw read."""
+    stored, read_seconds = read_all(app)
+    baseline = stored / read_seconds
+    print(f"read and decode (the library's mapper): {stored:,} stored events in {read_seconds:.2f} s")
+    raw_stored, raw_seconds = read_raw(path)
+    raw = raw_stored / raw_seconds
+    print(f"read and decode (sqlite3 and msgspec): {raw_stored:,} stored events in {raw_seconds:.2f} s")
+    started = time.perf_counter()
+    generation = rebuild(url)
+    rebuild_seconds = time.perf_counter() - started
+    view = open_view(url, "stats", generation)
+    counted = view.count()
+    view.datastore.close()  # type: ignore[attr-defined]
+    assert counted == games, (counted, games)
+    print(f"rebuild: {counted} games, {game_events:,} events in {rebuild_seconds:.2f} s")
+    rate = game_events / rebuild_seconds
+    print(ratio_line("rebuild throughput vs the library's read", rate, "events/s", baseline, ">= 0.5"))
+    print(ratio_line("rebuild throughput vs the raw read", rate, "events/s", raw, ">= 0.5"))
+    return rate / raw
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", default="200,600", help="store sizes, in finished games, rising")
     parser.add_argument("--distinct", type=int, default=40)
     parser.add_argument("--dir", help="where the SQLite store goes (default: a temporary directory)")
     args = parser.parse_args()
+    sizes = [int(size) for size in args.games.split(",")]
+    if sizes != sorted(sizes) or sizes[0] < 1:
+        parser.error("--games takes rising store sizes, e.g. 200,600")
     directory = Path(args.dir or tempfile.mkdtemp(prefix="chronicle-bench-"))
-    url = f"sqlite:///{directory / 'bench.sqlite3'}"
+    path = str(directory / "bench.sqlite3")
+    url = f"sqlite:///{path}"
     app = Chronicle(url)
+    ratios = []
     try:
         started = time.perf_counter()
-        game_events = fill(app, args.games, min(args.distinct, args.games))
-        seconds = time.perf_counter() - started
-        print(f"store: {args.games} finished games, {game_events:,} game events ({seconds:.1f} s)")
-        stored, read_seconds = read_all(app)
-        baseline = stored / read_seconds
-        print(f"read and decode (the library's mapper): {stored:,} stored events in {read_seconds:.2f} s")
-        raw_stored, raw_seconds = read_raw(str(directory / "bench.sqlite3"))
-        raw = raw_stored / raw_seconds
-        print(f"read and decode (sqlite3 and msgspec): {raw_stored:,} stored events in {raw_seconds:.2f} s")
-        started = time.perf_counter()
-        generation = rebuild(url)
-        rebuild_seconds = time.perf_counter() - started
-        view = open_view(url, "stats", generation)
-        counted = view.count()
-        view.datastore.close()  # type: ignore[attr-defined]
-        assert counted == args.games, (counted, args.games)
-        print(f"rebuild: {counted} games, {game_events:,} events in {rebuild_seconds:.2f} s")
-        rate = game_events / rebuild_seconds
-        print(ratio_line("rebuild throughput vs the library's read", rate, "events/s", baseline, ">= 0.5"))
-        print(ratio_line("rebuild throughput vs the raw read", rate, "events/s", raw, ">= 0.5"))
+        streams = played(app, min(args.distinct, sizes[0]))
+        game_events = sum(len(s) for s in streams)
+        held = len(streams)
+        for size in sizes:
+            game_events += copy(app, streams, held, size)
+            held = size
+            seconds = time.perf_counter() - started
+            print(f"store: {size} finished games, {game_events:,} game events ({seconds:.1f} s)")
+            ratios.append(measure(app, url, path, size, game_events))
+            started = time.perf_counter()
     finally:
         app.close()
+    print(
+        "rebuild vs the raw read: "
+        + ", ".join(f"{ratio:.2f} at {size} games" for size, ratio in zip(sizes, ratios, strict=True))
+        + " (aim >= 0.5 at every size)"
+    )
 
 
 if __name__ == "__main__":

@@ -15,6 +15,13 @@ position, so stopping a runner at any moment and starting it again counts nothin
 projection follows finishing events only (`GameFinished`): a position P is covered once the
 view holds every game that finished at or before P, which is what `covers` and `wait` check
 (read-your-writes).
+
+A rebuild (and `catch_up`) fills its generation in the foreground, without the runner's
+threads: it pages through the finishing events, folds each game from one query of its rows,
+and records up to `BATCH` games, each with its position, per transaction (all of a batch or
+none: a rebuild stopped anywhere still counts nothing twice). Should another runner fill the
+same generation meanwhile (a host finishing a rebuild it thinks abandoned), a batch that meets
+a game it counted first is recorded again game by game, each game once.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
+from uuid import UUID
 
 from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import InfrastructureFactory, IntegrityError, ProgrammingError, Tracking
@@ -38,7 +46,7 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 
 from domain.events import GameFinished
-from projections.game_stats import fold_rows, game_statistics, stored_rows
+from projections.game_stats import GameStatistics, fold_rows, game_statistics, stored_rows
 from projections.lease import lease_for
 from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
@@ -49,6 +57,8 @@ log = logging.getLogger("chronicle.projections")
 
 APP_NAME = Chronicle.name
 FINISHED = (GameFinished.TOPIC,)
+BATCH = 8  # finished games per transaction of a rebuild
+PAGE = 500  # finishing events read at a time by a rebuild
 VIEWS = ("stats",)  # the views a host runs; `chronicle projections` names them
 
 
@@ -86,22 +96,23 @@ class StatsProjection(Projection[StatsView]):
     def _(self, domain_event: GameFinished, tracking: Tracking) -> None:
         self._attached.wait()
         assert self._app is not None
-        game_id = domain_event.originator_id
-        try:
-            rows = stored_rows(self._app, game_id)
-            if rows is None:
-                stats = game_statistics(self._app.events.get(game_id), position=tracking.notification_id)
-            else:
-                stats = fold_rows(rows, game_id, position=tracking.notification_id)
-        except Exception:
-            # A ruleset this process lacks, or a stream its ruleset cannot fold: skip the game
-            # (logged) rather than stop the view on it forever; a rebuild retries it.
-            log.exception("game %s left out of the statistics", game_id)
-            with suppress(IntegrityError):
-                self.view.insert_tracking(tracking)
-            return
+        stats = count_game(self._app, domain_event.originator_id, tracking.notification_id)
         with suppress(IntegrityError):  # another runner of this generation counted it first
-            self.view.record_game(stats, tracking)
+            self.view.record_games([(stats, tracking)])
+
+
+def count_game(app: Chronicle, game_id: UUID, position: int) -> GameStatistics | None:
+    """A finished game's statistics, folded from its stored rows; None when it is left out."""
+    try:
+        rows = stored_rows(app, game_id)
+        if rows is None:
+            return game_statistics(app.events.get(game_id), position=position)
+        return fold_rows(rows, game_id, position=position)
+    except Exception:
+        # A ruleset this process lacks, or a stream its ruleset cannot fold: skip the game
+        # (logged) rather than stop the view on it forever; a rebuild retries it.
+        log.exception("game %s left out of the statistics", game_id)
+        return None
 
 
 # -- where generations live -----------------------------------------------------------
@@ -404,20 +415,44 @@ def _catch_up(
     switch: Catalog | None = None,
 ) -> None:
     """Project the store into `generation` until it has caught up with the store's present;
-    with `switch`, make it the view's active generation then."""
-    runner = GenerationRunner(url, view, generation)
+    with `switch`, make it the view's active generation then. `poll` is kept for callers: a
+    foreground fill never waits."""
+    del poll
+    opened = open_view(url, view, generation)
+    app = Chronicle(url)
     try:
-        while True:
-            runner.check()
-            if on_progress is not None:
-                on_progress(runner.position(), runner.app.recorder.max_notification_id() or 0)
-            if runner.caught_up():
-                break
-            time.sleep(poll)
+        fill(app, opened, on_progress)
         if switch is not None:
             switch.activate(view, generation)
     finally:
-        runner.close()
+        app.close()
+        close_view(opened)
+
+
+def fill(app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None] | None = None) -> None:
+    """Count into `view` every game that finished up to the store's present, `BATCH` games
+    per transaction, until a look at the head finds none left."""
+    while True:
+        head = app.recorder.max_notification_id() or 0
+        position = view.max_tracking_id(APP_NAME) or 0
+        if on_progress is not None:
+            on_progress(position, head)
+        finished = app.recorder.select_notifications(
+            start=position, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
+        )
+        if not finished:
+            return
+        for start in range(0, len(finished), BATCH):
+            batch = [
+                (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
+                for n in finished[start : start + BATCH]
+            ]
+            try:
+                view.record_games(batch)
+            except IntegrityError:  # another runner of this generation counted some first
+                for game in batch:
+                    with suppress(IntegrityError):
+                        view.record_games([game])
 
 
 def catch_up(

@@ -96,9 +96,15 @@ def _text(value: Any) -> str:
 class StatsView(TrackingRecorder, ABC):
     """The interface of the statistics view, whatever the database."""
 
-    @abstractmethod
     def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
         """Store one finished game's statistics and the position, atomically."""
+        self.record_games([(stats, tracking)])
+
+    @abstractmethod
+    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
+        """Store finished games' statistics, each with its position, in one transaction (a
+        rebuild's batch): all or none. A game with no statistics (left out: its ruleset could
+        not fold it) records its position alone. Positions rise through the batch."""
 
     @abstractmethod
     def games(self, filters: Filters = NO_FILTERS) -> list[GameStatistics]:
@@ -204,21 +210,26 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
             for rating in replay(self._decode(c.fetchall(), NO_FILTERS)):
                 self._store_rating(c, rating)
 
-    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
         with self.datastore.get_connection(commit=True) as connection:
             # Not synced to disk at each commit (see the module's docstring); the setting
             # cannot change inside a transaction, and costs nothing when it does not change.
             connection.cursor().execute("PRAGMA synchronous=NORMAL")
             with connection.transaction(commit=True) as c:
-                c.execute(
-                    f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, "
-                    ":doc, :progression) ON CONFLICT (game_id) DO NOTHING",
-                    _row(stats),
-                )
-                if c.sqlite_cursor.rowcount == 1:  # a game already recorded is not rated again
-                    for rating in self._rated(stats, lambda players: self._read_ratings(c, players)):
-                        self._store_rating(c, rating)
-                self._insert_tracking(c, tracking)
+                for stats, tracking in games:
+                    if stats is not None:
+                        self._insert_game(c, stats)
+                    self._insert_tracking(c, tracking)
+
+    def _insert_game(self, c: Any, stats: GameStatistics) -> None:
+        c.execute(
+            f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, "
+            ":doc, :progression) ON CONFLICT (game_id) DO NOTHING",
+            _row(stats),
+        )
+        if c.sqlite_cursor.rowcount == 1:  # a game already recorded is not rated again
+            for rating in self._rated(stats, lambda players: self._read_ratings(c, players)):
+                self._store_rating(c, rating)
 
     def _read_ratings(self, c: Any, players: list[str]) -> list[Any]:
         marks = ", ".join("?" * len(players))
@@ -327,21 +338,26 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
             for rating in replay(self._decode(curs.fetchall(), NO_FILTERS)):
                 self._store_rating(curs, rating)
 
-    def record_game(self, stats: GameStatistics, tracking: Tracking) -> None:
+    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
         with self.datastore.transaction(commit=True) as curs:
             # Not waiting for the disk at each commit (see the module's docstring).
             curs.execute("SET LOCAL synchronous_commit TO OFF")
-            curs.execute(
-                SQL(
-                    "INSERT INTO {0} VALUES (%(game_id)s, %(position)s, %(ruleset)s, %(mode)s, "
-                    "%(finished_at)s, %(doc)s, %(progression)s) ON CONFLICT (game_id) DO NOTHING"
-                ).format(self.table),
-                _row(stats),
-            )
-            if curs.rowcount == 1:  # a game already recorded is not rated again
-                for rating in self._rated(stats, lambda players: self._read_ratings(curs, players)):
-                    self._store_rating(curs, rating)
-            self._insert_tracking(curs, tracking)
+            for stats, tracking in games:
+                if stats is not None:
+                    self._insert_game(curs, stats)
+                self._insert_tracking(curs, tracking)
+
+    def _insert_game(self, curs: Any, stats: GameStatistics) -> None:
+        curs.execute(
+            SQL(
+                "INSERT INTO {0} VALUES (%(game_id)s, %(position)s, %(ruleset)s, %(mode)s, "
+                "%(finished_at)s, %(doc)s, %(progression)s) ON CONFLICT (game_id) DO NOTHING"
+            ).format(self.table),
+            _row(stats),
+        )
+        if curs.rowcount == 1:  # a game already recorded is not rated again
+            for rating in self._rated(stats, lambda players: self._read_ratings(curs, players)):
+                self._store_rating(curs, rating)
 
     def _read_ratings(self, curs: Any, players: list[str]) -> list[Any]:
         curs.execute(

@@ -6,7 +6,17 @@ subscriber starts from a version (0, or the one it resumes after), reads from th
 is older than the batches in memory (the same read as `GET /games/{id}/events`), then takes
 the batches as they come. Every event is shown through the one redaction (`domain/reading.py`
 `present_all`, as the events endpoint does); what one batch shows one viewer is kept, so a
-hundred spectators cost one redaction.
+hundred spectators cost one redaction. So is what goes on the wire: a stream names how it
+frames a list of events (`Frame`: server-sent events, WebSocket messages), and the frame of a
+whole batch for one viewer is made once and handed, the same object, to every subscriber who
+sees the batch so. A frame is kept per viewer (public, each seat, the omniscient), never per
+subscriber, so two viewers never share one: a seat's secrets reach that seat's subscribers only.
+Frames are kept for the newest `FRAMED` batches (a subscriber further behind frames its own),
+so a followed game holds them at little cost.
+
+A batch wakes its subscribers through one future each, resolved together (no lock to take in
+turn), and one timer per followed game says when it has been silent for `KEEPALIVE` seconds.
+A subscriber that finds several batches new to it sends them as one step.
 
 Positions are versions: a subscriber sends each version once, in order, whatever order the
 hints (store/fanout.py) arrive in. A finished game is immutable, so a stream ends after its
@@ -19,9 +29,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -33,6 +43,7 @@ from store.app import Access, Chronicle
 from store.fanout import Fanout, Hint
 
 BATCHES = 16  # refreshes kept per followed game; an older position is read from the store
+FRAMED = 4  # of those, the newest whose frames are kept (a subscriber further behind frames its own)
 PAGE = 500  # events per read when catching up from the store
 log = logging.getLogger("chronicle.live")
 
@@ -55,6 +66,13 @@ def shown(events: list[StoredEvent]) -> list[Shown]:
     return [Shown(e.version, e.type, _encode(e)) for e in events]
 
 
+T = TypeVar("T")
+# How a stream puts events on its wire: a function of the events (in order, all of one
+# viewer's) to what it sends for them. Frames of whole batches are kept per viewer and this
+# function, so it must be a function of its argument alone (a module-level one: it is a key).
+Frame = Callable[[list[Shown]], T]
+
+
 @dataclass
 class Batch:
     """The events after version `after` up to version `last`. Only the newest batch keeps the
@@ -67,6 +85,8 @@ class Batch:
     game: Game | None
     events: list[Any]
     shown: dict[str, list[Shown]] = field(default_factory=dict)
+    frames: dict[tuple[str, Callable[[list[Shown]], Any]], Any] = field(default_factory=dict)
+    keeps_frames: bool = True
 
     def show(self, access: Access) -> list[Shown] | None:
         """The batch as `access` sees it; None when nobody saw it so while it was the newest
@@ -77,6 +97,25 @@ class Batch:
         if found is None and self.game is not None:
             found = self.shown[key] = shown(reading.present_all(self.game, self.events, viewer))
         return found
+
+    def framed(self, access: Access, frame: Frame[T]) -> T | None:
+        """The whole batch as `access` sees it, put on the wire by `frame`: made once per viewer
+        and frame, every later subscriber of that viewer gets the same object; None as `show`."""
+        key = (str(access.viewer(self.finished)), frame)
+        found: T | None = self.frames.get(key)
+        if found is None:
+            events = self.show(access)
+            if events is None:
+                return None
+            found = frame(events)
+            if self.keeps_frames:
+                self.frames[key] = found
+        return found
+
+    def unframe(self) -> None:
+        """Keep no more frames: few subscribers are this far behind."""
+        self.keeps_frames = False
+        self.frames.clear()
 
     def retire(self) -> None:
         self.game, self.events = None, []
@@ -93,7 +132,8 @@ class LiveGame:
         self.batches: deque[Batch] = deque(maxlen=BATCHES)
         self.serial = 0  # rises with every batch
         self.subscribers = 0
-        self.changed = asyncio.Condition()
+        self._waiters: list[asyncio.Future[bool]] = []
+        self._quiet: asyncio.TimerHandle | None = None  # fires after `KEEPALIVE` s of silence
         self._refreshing = False
         self._again = False
         self.unwatch: Any = None
@@ -121,25 +161,45 @@ class LiveGame:
                 if batch is not None:
                     if self.batches:
                         self.batches[-1].retire()
+                    if len(self.batches) >= FRAMED:
+                        self.batches[-FRAMED].unframe()
                     self.batches.append(batch)
                     self.version = batch.last
                     self.finished = batch.finished
                     self.serial += 1
-                    async with self.changed:
-                        self.changed.notify_all()
+                    self._wake(True)
                 if not self._again:
                     return
         finally:
             self._refreshing = False
 
-    async def wait_past(self, serial: int, timeout: float) -> bool:
-        """Wait until a batch after `serial` arrives (True) or `timeout` seconds pass (False)."""
-        async with self.changed:
-            try:
-                await asyncio.wait_for(self.changed.wait_for(lambda: self.serial != serial), timeout)
-            except TimeoutError:
-                return False
-        return True
+    def waiter(self) -> asyncio.Future[bool]:
+        """A future resolved by the next batch (True) or by `KEEPALIVE` seconds without one
+        (False). Each subscriber awaits its own: one cancelled (its client left) wakes nobody
+        else."""
+        waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        if self._quiet is None:
+            self._arm()
+        return waiter
+
+    def _wake(self, news: bool) -> None:
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(news)
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._quiet is not None:
+            self._quiet.cancel()
+        self._quiet = asyncio.get_running_loop().call_later(KEEPALIVE, self._wake, False)
+
+    def stop(self) -> None:
+        """Nobody follows the game here any more: its timer stops."""
+        if self._quiet is not None:
+            self._quiet.cancel()
+            self._quiet = None
 
     def _read(self) -> Batch | None:
         game = self.chronicle.game(self.game_id)  # fast-forwarded from the store: never stale
@@ -147,6 +207,17 @@ class LiveGame:
             return None
         events = self.chronicle.stored_events(self.game_id, gt=self.version, lte=game.version)
         return Batch(self.version, game.version, game.outcome is not None, game, events)
+
+    def news(self, position: int) -> list[Batch]:
+        """The batches in memory with events after version `position`, oldest first (looked
+        for from the newest: a subscriber that keeps up wants the last one only)."""
+        found = []
+        for batch in reversed(self.batches):
+            if batch.last <= position:
+                break
+            found.append(batch)
+        found.reverse()
+        return found
 
     def oldest(self) -> int:
         """The oldest version after which the batches in memory hold every event."""
@@ -180,14 +251,18 @@ class LiveGames:
         if live.subscribers <= 0 and self.games.get(live.game_id) is live:
             del self.games[live.game_id]
             live.unwatch()
+            live.stop()
 
     def subscribers(self) -> int:
         return sum(live.subscribers for live in self.games.values())
 
-    async def follow(self, game_id: UUID, access: Access, after: int) -> AsyncIterator[list[Shown]]:
+    async def follow(
+        self, game_id: UUID, access: Access, after: int, frame: Frame[T]
+    ) -> AsyncIterator[list[T]]:
         """The game's events after version `after` as `access` may see them, in order, each
-        once: a list per step, an empty list after `KEEPALIVE` seconds of silence. Ends after
-        the finishing event."""
+        once, put on the wire by `frame`: a list of frames per step (a frame per batch or page
+        of events), an empty list after `KEEPALIVE` seconds of silence. Ends after the
+        finishing event. A whole batch's frame is shared by every subscriber of one viewer."""
         live = await self.open(game_id)
         try:
             position = after
@@ -204,10 +279,15 @@ class LiveGames:
                         position = live.oldest()
                         continue
                     position = page[-1].version
-                    yield shown(page)
+                    yield [frame(shown(page))]
                     continue
-                for batch in list(live.batches):
-                    if batch.last > position:
+                # Taken before the batches are looked at: a batch that comes while this step is
+                # sent resolves it, and the next step starts at once.
+                change = live.waiter()
+                frames: list[T] = []
+                for batch in live.news(position):
+                    found = batch.framed(access, frame) if batch.after == position else None
+                    if found is None:  # part of the batch, or nobody saw it so: shown for this one
                         whole = batch.show(access)
                         if whole is None:
                             read = await asyncio.to_thread(
@@ -215,12 +295,15 @@ class LiveGames:
                             )
                             whole = shown(read)
                         fresh = [e for e in whole if e.version > position]
-                        position = batch.last
-                        if fresh:
-                            yield fresh
+                        found = frame(fresh) if fresh else None
+                    position = batch.last
+                    if found is not None:
+                        frames.append(found)
+                if frames:
+                    yield frames
                 if live.finished and position >= live.version:
                     return
-                if not await live.wait_past(live.serial, KEEPALIVE):
+                if not await change:
                     yield []
         finally:
             self.close(live)

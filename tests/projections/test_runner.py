@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from uuid import UUID
 
 import msgspec
 import pytest
@@ -15,11 +16,14 @@ from psycopg.sql import SQL
 from projections.ratings import PlayerRating, replay
 from projections.runner import (
     APP_NAME,
+    FINISHED,
     Catalog,
     GenerationRunner,
     ProjectionHost,
     StatsReader,
     close_view,
+    count_game,
+    fill,
     open_view,
     rebuild,
     status,
@@ -27,7 +31,7 @@ from projections.runner import (
 from projections.tables import all_tables, ratings
 from projections.views import Filters, PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
-from tests.projections.support import OPENING, physical_game, simulate
+from tests.projections.support import OPENING, physical_game, resigned_games, simulate
 
 
 @pytest.fixture
@@ -263,3 +267,32 @@ def test_a_generation_without_stored_ratings_fills_them_from_its_games_when_open
         assert reopened.ratings() == expected
     finally:
         close_view(reopened)
+
+
+def test_a_rebuild_s_batch_that_meets_games_another_runner_counted_counts_each_game_once(
+    app: Chronicle,
+) -> None:
+    resigned_games(app, 5)
+    generation = Catalog(app.url).allocate("stats")
+    view = open_view(app.url, "stats", generation)
+    try:
+        finished = app.recorder.select_notifications(start=0, limit=10, topics=FINISHED)
+        assert len(finished) == 5
+
+        def another_runner_counts_two(position: int, head_position: int) -> None:
+            # after the rebuild looked at the view's position: its first batch holds them too
+            if position == 0:
+                view.record_games(
+                    [
+                        (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
+                        for n in finished[:2]
+                    ]
+                )
+
+        fill(app, view, on_progress=another_runner_counts_two)
+        assert view.count() == 5
+        assert view.max_tracking_id(APP_NAME) == finished[-1].id
+        assert [g.position for g in view.games()] == [n.id for n in finished]
+        assert view.ratings() == replay(view.games())  # each game rated once
+    finally:
+        close_view(view)

@@ -1,0 +1,151 @@
+"""Live streams share their frames per viewer, never across viewers.
+
+Many subscribers follow one Dominion game (hands are hidden) in one process: several as each
+seat, as the public and as the recorder, over server-sent events and WebSocket messages, some
+from the start and some from half-way. Every subscriber must get exactly what the events
+endpoint shows it (the one redaction), its seat's hand included and the other seat's left out;
+subscribers of one viewer are handed the very same frame objects, and no frame object ever
+reaches two viewers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import msgspec
+
+from api.live import socket_frame, sse_frame
+from domain.ruleset import get_ruleset
+from store.app import ANONYMOUS, RECORDER, Access, Chronicle, NewGame
+from store.fanout import Fanout
+from store.live import Frame, LiveGames, shown
+
+ACTIONS = 40  # recorded live; half-way subscribers join after `ACTIONS // 2`
+EACH = 3  # subscribers per viewer and wire
+
+
+class Subscriber:
+    def __init__(
+        self, games: LiveGames, game_id: UUID, access: Access, after: int, frame: Frame[Any]
+    ) -> None:
+        self.access, self.after, self.frame = access, after, frame
+        self.frames: list[Any] = []
+        self.task = asyncio.create_task(self._follow(games, game_id))
+
+    async def _follow(self, games: LiveGames, game_id: UUID) -> None:
+        async for frames in games.follow(game_id, self.access, self.after, self.frame):
+            self.frames.extend(frames)
+
+    def received(self) -> bytes:
+        if self.frame is sse_frame:
+            return b"".join(self.frames)
+        return b"\n".join(m.encode() for messages in self.frames for m in messages)
+
+
+def expected(app: Chronicle, game_id: UUID, access: Access, after: int, frame: Frame[Any]) -> bytes:
+    """What the events endpoint shows `access` after version `after`, on the same wire."""
+    made = frame(shown(app.read_events(game_id, access, gt=after)))
+    return made if isinstance(made, bytes) else b"\n".join(m.encode() for m in made)
+
+
+def test_subscribers_share_frames_per_viewer_and_keep_hidden_information(tmp_path: Path) -> None:
+    with closing(Chronicle(f"sqlite:///{tmp_path}/live.sqlite3", admin_token="live-admin")) as app:
+        ruleset = get_ruleset("dominion")
+        assert ruleset is not None
+        new = NewGame("dominion", ["Ann", "Ben"], server_seed=bytes(32).hex())
+        game_id = UUID(app.create_game(new, admin=True).game_id)
+        first, second = app.game(game_id).config.seat_ids()
+        viewers = {
+            "seat 1": Access("seat", first),
+            "seat 2": Access("seat", second),
+            "public": ANONYMOUS,
+            "recorder": RECORDER,
+        }
+
+        async def run() -> list[Subscriber]:
+            games = LiveGames(app, Fanout(app))  # refreshed by hand below, as a hint would
+            subscribers: list[Subscriber] = []
+
+            def join(after: int) -> None:
+                for access in viewers.values():
+                    for frame in (sse_frame, socket_frame):
+                        subscribers.extend(
+                            Subscriber(games, game_id, access, after, frame) for _ in range(EACH)
+                        )
+
+            join(0)
+            bot = random.Random(3)
+            for played in range(ACTIONS):
+                if played == ACTIONS // 2:
+                    join(app.game(game_id).version)
+                await asyncio.sleep(0.01)  # every subscriber takes the batch, or reads the store
+                game = app.game(game_id)
+                assert game.outcome is None
+                seat = ruleset.pending(game.state)[0].seat
+                legal = ruleset.legal_actions(game.state, seat)
+                action = ruleset.bot_choose(game.state, seat, legal, bot.randrange)
+                app.record(game_id, ruleset.codec.encode(action), RECORDER, seat=seat)
+                await games.games[game_id].refresh()
+            last = app.game(game_id).version
+            for _ in range(200):
+                if all(s.frames and _last_version(s) == last for s in subscribers):
+                    break
+                await asyncio.sleep(0.01)
+            for subscriber in subscribers:
+                subscriber.task.cancel()
+            await asyncio.gather(*(s.task for s in subscribers), return_exceptions=True)
+            return subscribers
+
+        subscribers = asyncio.run(run())
+
+    with closing(Chronicle(f"sqlite:///{tmp_path}/live.sqlite3", admin_token="live-admin")) as app:
+        for subscriber in subscribers:
+            want = expected(app, game_id, subscriber.access, subscriber.after, subscriber.frame)
+            assert subscriber.received() == want, f"{subscriber.access} after {subscriber.after}"
+
+        received = {
+            name: [s for s in subscribers if s.access is access and s.frame is sse_frame and s.after == 0]
+            for name, access in viewers.items()
+        }
+        whole = {name: followers[0].received() for name, followers in received.items()}
+        assert len(set(whole.values())) == len(viewers), "two viewers were shown the same"
+        # each seat sees its own hand: somewhere it is shown more than the public is
+        public = _events(whole["public"])
+        for seat in ("seat 1", "seat 2"):
+            mine = _events(whole[seat])
+            assert mine.keys() == public.keys()
+            assert any(mine[v] != public[v] for v in mine), f"{seat} saw nothing the public did not"
+
+        # subscribers of one viewer hold the same frame objects; no object reaches two viewers
+        owners: dict[int, str] = {}
+        for name, access in viewers.items():
+            for frame in (sse_frame, socket_frame):
+                same = [s for s in subscribers if s.access is access and s.frame is frame]
+                shared = set.intersection(*({id(f) for f in s.frames} for s in same))
+                assert len(shared) >= ACTIONS // 4, f"{name}'s subscribers did not share their frames"
+                for subscriber in same:
+                    for made in subscriber.frames:
+                        assert owners.setdefault(id(made), name) == name, (
+                            f"a frame reached {name} and another"
+                        )
+
+
+def _last_version(subscriber: Subscriber) -> int:
+    text = subscriber.received()
+    if subscriber.frame is sse_frame:
+        return int(text.rsplit(b"\nid: ", 1)[-1].split(b"\n", 1)[0].removeprefix(b"id: "))
+    return int(msgspec.json.decode(text.rsplit(b"\n", 1)[-1])["version"])
+
+
+def _events(sse: bytes) -> dict[int, bytes]:
+    found = {}
+    for block in sse.split(b"\n\n"):
+        if block:
+            lines = dict(line.split(b": ", 1) for line in block.split(b"\n"))
+            found[int(lines[b"id"])] = lines[b"data"]
+    return found
