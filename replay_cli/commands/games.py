@@ -41,7 +41,7 @@ def table(rows: list[GameRow]) -> list[str]:
             f"{row.ruleset} ({row.mode}): {row.title}" if row.title else f"{row.ruleset} ({row.mode})",
             ", ".join(row.players),
             row.status,
-            (", ".join(row.winners) or "draw") if row.status == "finished" else "-",
+            (", ".join(row.winners) or "nobody") if row.status == "finished" else "-",  # a game all lost
         ]
         for row in rows
     ]

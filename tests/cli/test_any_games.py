@@ -118,7 +118,13 @@ def test_a_bgstats_file_imports_once_and_a_bad_play_is_refused_alone(imported: C
     assert len(listed) == 8  # the bad play stored nothing
     assert {g.status for g in listed} == {"finished"}
     assert {g.title for g in listed} == {"Azul", "Catan", "Pandemic", "Golf", "Codenames"}
-    assert "any (physical): Azul" in imported.ok("games")
+    lines = imported.ok("games").splitlines()
+    assert any("any (physical): Azul" in line for line in lines)
+    # the cooperative game lost: nobody won it, the one won names every player
+    assert [line for line in lines if line.endswith("  nobody")] == [
+        line for line in lines if "Pandemic" in line and line.endswith("  nobody")
+    ]
+    assert any("Pandemic" in line and line.endswith("  nobody") for line in lines)
 
 
 def test_an_imported_play_keeps_its_players_options_and_results(imported: Cli) -> None:
