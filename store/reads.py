@@ -106,14 +106,7 @@ class Reads(Guarded):
         return reading.prompts(game, self.viewer(game, access))
 
     def legal_actions(self, game_id: UUID, access: Access, seat: str | None = None) -> dict[str, Any]:
-        game = self.game(game_id)
-        if access.role == "seat":
-            if seat is not None and seat != access.seat:
-                raise Forbidden(f"This token sees seat {access.seat}'s choices only.", code="wrong_seat")
-            seat = access.seat
-        elif access.role == "public":
-            raise Unauthorized("Legal actions are shown to a seat or the recorder.")
-        return reading.legal_actions(game, seat)
+        return legal_actions_for(self.game(game_id), access, seat)
 
     def seed_for_audit(self, game: Game, access: Access) -> bytes | None:
         """The seed an audit may use: revealed when the game ended, else an administrator's
@@ -125,6 +118,18 @@ class Reads(Guarded):
         if access.role == "admin":
             return bytes.fromhex(self.secrets(game.id).server_seed)
         return None
+
+
+def legal_actions_for(game: Game, access: Access, seat: str | None = None) -> dict[str, Any]:
+    """A game's (or a variation's) legal actions now: a seat token its own seat's, the recorder
+    any seat's (default the prompted one), the public none."""
+    if access.role == "seat":
+        if seat is not None and seat != access.seat:
+            raise Forbidden(f"This token sees seat {access.seat}'s choices only.", code="wrong_seat")
+        seat = access.seat
+    elif access.role == "public":
+        raise Unauthorized("Legal actions are shown to a seat or the recorder.")
+    return reading.legal_actions(game, seat)
 
 
 def fold_game(events: Iterable[Any]) -> Game:

@@ -36,7 +36,6 @@ from store.audit import AuditReport, Divergence
 from store.clock import now as _now
 from store.core import Core
 from store.errors import (
-    Forbidden,
     GameNotFound,
     InvalidRequest,
     SeedSealed,
@@ -52,6 +51,7 @@ from store.lines import at_rest
 from store.lines import fold as fold
 from store.lines import is_variation as is_variation
 from store.lines import line as line
+from store.reads import legal_actions_for
 from store.requests import Access
 from store.secrets import GameSecrets, new_token
 
@@ -277,16 +277,8 @@ def view(app: Core, line_id: UUID, access: Access, at: int | None = None) -> dic
 
 
 def legal_actions(app: Core, line_id: UUID, access: Access, seat: str | None = None) -> dict[str, Any]:
-    """The line's legal actions now, as a game's (store/reads.py): a seat token its own seat's,
-    the recorder any seat's (default the prompted one), the public none."""
-    found = line(app, line_id)
-    if access.role == "seat":
-        if seat is not None and seat != access.seat:
-            raise Forbidden(f"This token sees seat {access.seat}'s choices only.", code="wrong_seat")
-        seat = access.seat
-    elif access.role == "public":
-        raise Unauthorized("Legal actions are shown to a seat or the recorder.")
-    return reading.legal_actions(found.game, seat)
+    """The line's legal actions now, as a game's (store/reads.py `legal_actions_for`)."""
+    return legal_actions_for(line(app, line_id).game, access, seat)
 
 
 def summary(app: Core, variation_id: UUID) -> Summary:

@@ -18,10 +18,10 @@ from api.auth import check_creator, parse_game_id
 from api.concern import GAME_WRITE, RULED_WRITE, Concern
 from api.dependencies import ChronicleDep, SettingsDep, TokenDep
 from api.routes.params import Version
-from api.routes.viewer import PictureView, SinceVersion
+from api.routes.viewer import PictureView, SinceVersion, picture_view
 from api.schemas import ActionRequest, EventList, LegalActions
 from domain import reading
-from domain.picture import changes, picture_of, to_builtins
+from domain.picture import Picture, picture_of
 from domain.reading import StoredEvent
 from store import notes, variations
 from store.app import Access, Chronicle
@@ -138,20 +138,11 @@ def variation_picture(
     viewer = found.viewer(access)
     names = {seat.id: seat.name for seat in latest.config.seats}
 
-    def drawn(v: int) -> Any:
+    def drawn(v: int) -> Picture:
         game = latest if v == latest.version else variations.fold(found.events, v)
         return picture_of(latest.config.ruleset, reading.state(game, viewer), names)
 
-    picture = drawn(version)
-    before = drawn(earlier) if earlier >= 1 else None
-    return PictureView(
-        game_id=str(vid),
-        version=version,
-        last=latest.version,
-        status=latest.status,
-        view=str(viewer),
-        picture=to_builtins(picture, changes(before, picture)),
-    )
+    return picture_view(vid, latest, viewer, version, earlier, drawn)
 
 
 @route.post("/variations/{variation_id:str}/actions", *RULED_WRITE, status_code=201)

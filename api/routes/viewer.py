@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 from uuid import UUID
@@ -74,10 +75,20 @@ def game_picture(
     earlier = version - 1 if since is None else since
     viewer = chronicle.viewer(latest, access)
     names = {seat.id: seat.name for seat in latest.config.seats}
-    picture = _picture(chronicle, latest, version, viewer, names)
-    before = _picture(chronicle, latest, earlier, viewer, names) if earlier >= 1 else None
+    return picture_view(
+        gid, latest, viewer, version, earlier, lambda v: _picture(chronicle, latest, v, viewer, names)
+    )
+
+
+def picture_view(
+    line_id: UUID, latest: Game, viewer: Viewer, version: int, earlier: int, draw: Callable[[int], Picture]
+) -> PictureView:
+    """A game's (or a variation's) picture at `version`, what differs from `earlier` marked
+    (everything when `earlier` is 0), as `draw` draws a version of it for `viewer`."""
+    picture = draw(version)
+    before = draw(earlier) if earlier >= 1 else None
     return PictureView(
-        game_id=str(gid),
+        game_id=str(line_id),
         version=version,
         last=latest.version,
         status=latest.status,
