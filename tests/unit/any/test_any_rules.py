@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from domain.games.any import RULESET
 from domain.games.any.definition import parse_definition
-from domain.games.any.events import CardsDrawn, DeckShuffled, DiceRolled, Scored
+from domain.games.any.events import CardsDrawn, DeckShuffled, DiceRolled, Noted, Scored
 from domain.rng import SeededRng
 from domain.ruleset import Rejection
 from tests.unit.any.scenarios import MARKET, SEED, config, table
@@ -206,6 +206,14 @@ def test_a_sheet_ranks_on_its_total_only_in_a_highest_or_lowest_ending() -> None
     assert isinstance(found, Rejection) and found.message.startswith("tracks[0].once")
     taken = parse_definition({"tracks": [{"name": "total"}]})
     assert isinstance(taken, Rejection)  # `total` is the ending's word
+
+
+def test_a_note_keeps_one_to_five_hundred_characters_of_remark() -> None:
+    game = table()
+    [noted] = game.play("note  the cat sat on the board ")
+    assert noted == Noted("the cat sat on the board")
+    assert game.play("note " + "x" * 500)[0] == Noted("x" * 500)
+    assert game.refused("note " + "x" * 501).code == "bad_note"
 
 
 def test_a_seat_records_its_own_actions_and_the_tables_and_the_recorder_anything() -> None:
