@@ -21,18 +21,24 @@ and the store's sequence (store/fanout.py).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import itertools
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 import msgspec
 from litestar import Litestar, Request, WebSocket, websocket
+from litestar.background_tasks import BackgroundTask, BackgroundTasks
+from litestar.datastructures import Cookie
 from litestar.di import NamedDependency
 from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath, QueryParameter
 from litestar.response import Stream
+from litestar.response.base import ASGIResponse
+from litestar.response.streaming import ASGIStreamingResponse
+from litestar.types import HTTPResponseBodyEvent, Receive, Send, TypeEncodersMap
 
 from api.auth import bearer_token, game_access, parse_game_id
 from api.concern import Concern
@@ -103,6 +109,93 @@ def socket_frame(events: list[Shown]) -> tuple[str, ...]:
     return tuple(e.json.decode() for e in events)
 
 
+Steps = AsyncGenerator[
+    list[bytes], None
+]  # what a stream sends, step by step: frames sent as one, [] a keepalive
+
+
+class EventStream(Stream):
+    """Server-sent events from `steps`, each step's frames written in one ASGI message, after
+    `RETRY`. Litestar's `Stream` runs each stream in a task group of its own and passes every
+    chunk through a generator of its own: per subscriber a few dozen more objects for the
+    collector to walk and a few more hops per event, which thousands of spectators pay for
+    every event. This sends straight from the steps, and one task per stream listens for
+    the client leaving."""
+
+    def __init__(self, steps: Steps) -> None:
+        super().__init__((), media_type=EVENT_STREAM, headers=HEADERS)
+        self.steps = steps
+
+    def to_asgi_response(
+        self,
+        app: Litestar | None,
+        request: Request[Any, Any, Any],
+        *,
+        background: BackgroundTask | BackgroundTasks | None = None,
+        cookies: Iterable[Cookie] | None = None,
+        encoded_headers: Iterable[tuple[bytes, bytes]] | None = None,
+        headers: dict[str, str] | None = None,
+        is_head_response: bool = False,
+        media_type: str | None = None,
+        status_code: int | None = None,
+        type_encoders: TypeEncodersMap | None = None,
+    ) -> ASGIResponse:
+        return _EventStreamResponse(
+            self.steps,
+            background=self.background or background,
+            content_length=0,
+            cookies=self.cookies if cookies is None else itertools.chain(self.cookies, cookies),
+            encoded_headers=encoded_headers,
+            headers={**headers, **self.headers} if headers is not None else self.headers,
+            is_head_response=is_head_response,
+            iterator=(),
+            media_type=EVENT_STREAM,
+            status_code=self.status_code or status_code,
+        )
+
+
+class _EventStreamResponse(ASGIStreamingResponse):
+    __slots__ = ("steps",)
+
+    def __init__(self, steps: Steps, **options: Any) -> None:
+        super().__init__(**options)
+        self.steps = steps
+
+    async def send_body(self, send: Send, receive: Receive) -> None:
+        streaming = asyncio.current_task()
+        assert streaming is not None
+        left = False
+
+        async def watch() -> None:
+            nonlocal left
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            left = True
+            streaming.cancel()
+
+        watcher = asyncio.get_running_loop().create_task(watch())
+        steps = self.steps
+        try:
+            await send(_body(RETRY))
+            async for frames in steps:
+                # one batch (the usual step): its frame as it is, shared with the viewer's others
+                await send(
+                    _body((frames[0] if len(frames) == 1 else b"".join(frames)) if frames else KEEPALIVE)
+                )
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not left:
+                raise
+            streaming.uncancel()  # the client left: the stream is over, nothing failed
+        finally:
+            watcher.cancel()
+            await steps.aclose()  # the follower lets go of its game
+
+
+def _body(chunk: bytes) -> HTTPResponseBodyEvent:
+    return {"type": "http.response.body", "body": chunk, "more_body": True}
+
+
 route = Concern("live", sync_to_thread=None)
 SERVER_SENT = {200: ResponseSpec(None, description="server-sent events", media_type=EVENT_STREAM)}
 AFTER = QueryParameter(ge=0, le=INT64_MAX, description="resume after this version (the feed: this position)")
@@ -115,7 +208,7 @@ async def live_events(
     token: NamedDependency[str | None],
     game_id: FromPath[str],
     after: Annotated[int | None, AFTER] = None,
-) -> Stream:
+) -> EventStream:
     """The game's events as server-sent events, redacted for the caller: first those after
     `Last-Event-ID` (or `after`, default from the start) read from the store, then each as
     it is recorded. Ends after the finishing event."""
@@ -123,14 +216,7 @@ async def live_events(
     start = resume_after(request.headers.get("last-event-id"), after) or 0
     access = await asyncio.to_thread(game_access, chronicle, gid, token)  # 404 for no such game
     live: Live = request.app.state.live
-
-    async def stream() -> AsyncIterator[bytes]:
-        yield RETRY
-        async for frames in live.games.follow(gid, access, start, sse_frame):
-            # one batch (the usual step): its frame as it is, shared with the viewer's others
-            yield (frames[0] if len(frames) == 1 else b"".join(frames)) if frames else KEEPALIVE
-
-    return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
+    return EventStream(live.games.follow(gid, access, start, sse_frame))
 
 
 @websocket("/games/{game_id:str}/live")
@@ -195,24 +281,21 @@ async def live_feed(
     chronicle: NamedDependency[Chronicle],
     index: NamedDependency[GameIndex],
     after: Annotated[int | None, AFTER] = None,
-) -> Stream:
+) -> EventStream:
     """Every game's public summary as it changes (one `game` event per game that moved,
     its `id` the position in the store's sequence). Without `Last-Event-ID` or `after` it
     starts now, with a `position` event."""
     start = resume_after(request.headers.get("last-event-id"), after)
     live: Live = request.app.state.live
 
-    async def stream() -> AsyncIterator[bytes]:
-        yield RETRY
+    async def steps() -> Steps:
         async for item in follow_feed(chronicle, index, live.fanout, start):
             if isinstance(item, int):
-                yield _sse(item, "position", _encode({"position": item}))
-            elif not item:
-                yield KEEPALIVE
+                yield [_sse(item, "position", _encode({"position": item}))]
             else:
-                yield b"".join(_sse(s.position, "game", _encode(s)) for s in item)
+                yield [_sse(s.position, "game", _encode(s)) for s in item]
 
-    return Stream(stream(), media_type=EVENT_STREAM, headers=HEADERS)
+    return EventStream(steps())
 
 
 ROUTES = [live_events, live_socket, live_feed]

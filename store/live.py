@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 from uuid import UUID
@@ -258,7 +258,7 @@ class LiveGames:
 
     async def follow(
         self, game_id: UUID, access: Access, after: int, frame: Frame[T]
-    ) -> AsyncIterator[list[T]]:
+    ) -> AsyncGenerator[list[T], None]:
         """The game's events after version `after` as `access` may see them, in order, each
         once, put on the wire by `frame`: a list of frames per step (a frame per batch or page
         of events), an empty list after `KEEPALIVE` seconds of silence. Ends after the

@@ -119,3 +119,36 @@ def test_spectators_follow_a_game_live_to_its_end(store: str, server: Server) ->
     assert cli("watch", game_id, "--store", store, "--as", "p1") == cli(
         "log", game_id, "--store", store, "--as", "p1"
     )
+
+
+def test_a_spectator_who_leaves_is_let_go(server: Server) -> None:
+    """A client that closes its stream while the game runs is noticed at once, not at the
+    next event: its stream ends and the game is no longer followed (the feed's too)."""
+    http = httpx.Client(base_url=server.url, timeout=30)
+    game_id = http.post("/games", json={"ruleset": "dominations", "players": ["Ann", "Ben"]}).json()[
+        "game_id"
+    ]
+
+    def open_streams() -> tuple[float, float]:
+        text = http.get("/metrics").text
+        figures = dict(line.split(" ", 1) for line in text.splitlines() if line.startswith("chronicle_live_"))
+        return float(figures["chronicle_live_subscribers"]), float(figures["chronicle_live_games"])
+
+    with httpx.Client(timeout=30) as client:
+        streams = [
+            client.stream("GET", f"{server.url}/games/{game_id}/live"),
+            client.stream("GET", f"{server.url}/live"),
+        ]
+        readers = [stream.__enter__().iter_bytes() for stream in streams]  # kept: dropped, one closes
+        for reader in readers:
+            assert next(reader).startswith(b"retry:")
+        deadline = time.monotonic() + 10
+        while open_streams() != (2, 1):  # each follows once its first step is read
+            assert time.monotonic() < deadline, f"the streams are not followed: {open_streams()}"
+            time.sleep(0.05)
+        for stream in streams:
+            stream.__exit__(None, None, None)
+    deadline = time.monotonic() + 10
+    while open_streams() != (0, 0):
+        assert time.monotonic() < deadline, f"streams still open after their clients left: {open_streams()}"
+        time.sleep(0.05)
