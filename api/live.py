@@ -49,7 +49,7 @@ from store.app import Chronicle
 from store.errors import InvalidRequest, ServiceError
 from store.fanout import Fanout
 from store.limits import INT64_MAX
-from store.live import LiveGames, Shown
+from store.live import LiveGames, Shown, Write
 
 EVENT_STREAM = "text/event-stream"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -109,20 +109,21 @@ def socket_frame(events: list[Shown]) -> tuple[str, ...]:
     return tuple(e.json.decode() for e in events)
 
 
-Steps = AsyncGenerator[
-    list[bytes], None
-]  # what a stream sends, step by step: frames sent as one, [] a keepalive
+# What an event stream sends, step by step: a step's frames go out as one message, [] as a
+# keepalive. A stream's steps are made from how it writes a step (`Write`): a live game's
+# fan-out writes to the stream itself (store/live.py).
+Steps = AsyncGenerator[list[bytes], None]
 
 
 class EventStream(Stream):
-    """Server-sent events from `steps`, each step's frames written in one ASGI message, after
-    `RETRY`. Litestar's `Stream` runs each stream in a task group of its own and passes every
-    chunk through a generator of its own: per subscriber a few dozen more objects for the
-    collector to walk and a few more hops per event, which thousands of spectators pay for
-    every event. This sends straight from the steps, and one task per stream listens for
+    """Server-sent events from `steps(write)`, each step's frames written in one ASGI message,
+    after `RETRY`. Litestar's `Stream` runs each stream in a task group of its own and passes
+    every chunk through a generator of its own: per subscriber a few dozen more objects for
+    the collector to walk and a few more hops per event, which thousands of spectators pay
+    for every event. This sends straight from the steps, and one task per stream listens for
     the client leaving."""
 
-    def __init__(self, steps: Steps) -> None:
+    def __init__(self, steps: Callable[[Write[bytes]], Steps]) -> None:
         super().__init__((), media_type=EVENT_STREAM, headers=HEADERS)
         self.steps = steps
 
@@ -157,7 +158,7 @@ class EventStream(Stream):
 class _EventStreamResponse(ASGIStreamingResponse):
     __slots__ = ("steps",)
 
-    def __init__(self, steps: Steps, **options: Any) -> None:
+    def __init__(self, steps: Callable[[Write[bytes]], Steps], **options: Any) -> None:
         super().__init__(**options)
         self.steps = steps
 
@@ -173,15 +174,16 @@ class _EventStreamResponse(ASGIStreamingResponse):
             left = True
             streaming.cancel()
 
+        async def write(frames: list[bytes]) -> None:
+            # one batch (the usual step): its frame as it is, shared with the viewer's others
+            await send(_body((frames[0] if len(frames) == 1 else b"".join(frames)) if frames else KEEPALIVE))
+
         watcher = asyncio.get_running_loop().create_task(watch())
-        steps = self.steps
+        steps = self.steps(write)
         try:
             await send(_body(RETRY))
             async for frames in steps:
-                # one batch (the usual step): its frame as it is, shared with the viewer's others
-                await send(
-                    _body((frames[0] if len(frames) == 1 else b"".join(frames)) if frames else KEEPALIVE)
-                )
+                await write(frames)
             await send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             if not left:
@@ -216,7 +218,7 @@ async def live_events(
     start = resume_after(request.headers.get("last-event-id"), after) or 0
     access = await asyncio.to_thread(game_access, chronicle, gid, token)  # 404 for no such game
     live: Live = request.app.state.live
-    return EventStream(live.games.follow(gid, access, start, sse_frame))
+    return EventStream(lambda write: live.games.follow(gid, access, start, sse_frame, push=write))
 
 
 @websocket("/games/{game_id:str}/live")
@@ -288,14 +290,14 @@ async def live_feed(
     start = resume_after(request.headers.get("last-event-id"), after)
     live: Live = request.app.state.live
 
-    async def steps() -> Steps:
+    async def steps(write: Write[bytes]) -> Steps:
         async for item in follow_feed(chronicle, index, live.fanout, start):
             if isinstance(item, int):
                 yield [_sse(item, "position", _encode({"position": item}))]
             else:
                 yield [_sse(s.position, "game", _encode(s)) for s in item]
 
-    return EventStream(steps())
+    return EventStream(steps)
 
 
 ROUTES = [live_events, live_socket, live_feed]

@@ -14,9 +14,15 @@ subscriber, so two viewers never share one: a seat's secrets reach that seat's s
 Frames are kept for the newest `FRAMED` batches (a subscriber further behind frames its own),
 so a followed game holds them at little cost.
 
-A batch wakes its subscribers through one future each, resolved together (no lock to take in
-turn), and one timer per followed game says when it has been silent for `KEEPALIVE` seconds.
-A subscriber that finds several batches new to it sends them as one step.
+A stream that says how it writes (`follow(..., push=)`, the server-sent events) is written to by
+the game itself once it is caught up: a batch's fan-out hands each such stream its viewer's
+frame in one pass, in the batch's own turn, waking no task (`Pusher`). With thousands of
+spectators that pass is most of the work a batch costs, and the kernel's write is most of it.
+The fan-out leaves to the stream's own task only what it cannot do at once: a write the client
+is slow to take (the task finishes it, and the stream catches up), a batch the viewer must
+frame alone, the game's end. Other streams are woken through one future each, resolved
+together. One timer per followed game says when it has been silent for `KEEPALIVE` seconds. A
+subscriber that finds several batches new to it sends them as one step.
 
 Positions are versions: a subscriber sends each version once, in order, whatever order the
 hints (store/fanout.py) arrive in. A finished game is immutable, so a stream ends after its
@@ -29,9 +35,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Coroutine, Generator
+from contextlib import suppress
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 from uuid import UUID
 
 import msgspec
@@ -71,6 +78,9 @@ T = TypeVar("T")
 # viewer's) to what it sends for them. Frames of whole batches are kept per viewer and this
 # function, so it must be a function of its argument alone (a module-level one: it is a key).
 Frame = Callable[[list[Shown]], T]
+# How a stream writes one step (its frames, in order; [] for a keepalive) to its client: a
+# coroutine that returns without suspending unless the client is slow to read (flow control).
+Write = Callable[[list[T]], Coroutine[Any, Any, None]]
 
 
 @dataclass
@@ -121,6 +131,67 @@ class Batch:
         self.game, self.events = None, []
 
 
+class Pusher(Generic[T]):
+    """A stream the game's fan-out writes to itself while the stream is caught up and idle:
+    each batch's frame goes out in the batch's own turn, with no task of the stream's woken.
+    Whatever the fan-out cannot do at once (a batch this viewer must frame alone, a write the
+    client is slow to take, the game's end, a failure) it leaves to the stream's task, which
+    it wakes."""
+
+    __slots__ = ("access", "failed", "frame", "position", "unfinished", "woken", "write")
+
+    def __init__(self, access: Access, frame: Frame[T], write: Write[T]) -> None:
+        self.access, self.frame, self.write = access, frame, write
+        self.position = 0
+        self.woken: asyncio.Future[None] | None = None
+        self.unfinished: _Unfinished | None = None
+        self.failed: Exception | None = None
+
+    def push(self, step: list[T]) -> bool:
+        """Write `step` now; False when the write had to wait (its rest is `unfinished`, for
+        the stream's task to finish) or failed (`failed`)."""
+        coroutine = self.write(step)
+        try:
+            waiting = coroutine.send(None)
+        except StopIteration:
+            return True
+        except Exception as error:
+            self.failed = error
+            return False
+        self.unfinished = _Unfinished(coroutine, waiting)
+        return False
+
+    def wake(self) -> None:
+        if self.woken is not None and not self.woken.done():
+            self.woken.set_result(None)
+
+
+class _Unfinished:
+    """The rest of a write that began in the fan-out and had to wait for the client: awaiting
+    this carries on the same coroutine where it stopped, as its own `await` would have."""
+
+    __slots__ = ("coroutine", "waiting")
+
+    def __init__(self, coroutine: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coroutine, self.waiting = coroutine, waiting
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        coroutine, waiting = self.coroutine, self.waiting
+        while True:
+            try:
+                sent = yield waiting  # what the coroutine waits on, handed to the awaiting task
+            except BaseException as error:  # cancelled, mostly: the coroutine decides
+                try:
+                    waiting = coroutine.throw(error)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coroutine.send(sent)
+                except StopIteration:
+                    return
+
+
 class LiveGame:
     """One followed game in this process: its latest batches, refreshed on every hint."""
 
@@ -133,6 +204,7 @@ class LiveGame:
         self.serial = 0  # rises with every batch
         self.subscribers = 0
         self._waiters: list[asyncio.Future[bool]] = []
+        self._ready: list[Pusher[Any]] = []  # caught up and idle: written to by `_fan_out`
         self._quiet: asyncio.TimerHandle | None = None  # fires after `KEEPALIVE` s of silence
         self._refreshing = False
         self._again = False
@@ -167,7 +239,7 @@ class LiveGame:
                     self.version = batch.last
                     self.finished = batch.finished
                     self.serial += 1
-                    self._wake(True)
+                    self._wake(batch)
                 if not self._again:
                     return
         finally:
@@ -183,17 +255,50 @@ class LiveGame:
             self._arm()
         return waiter
 
-    def _wake(self, news: bool) -> None:
+    def _wake(self, batch: Batch | None) -> None:
+        """A new batch, or (None) `KEEPALIVE` seconds without one."""
         waiters, self._waiters = self._waiters, []
         for waiter in waiters:
             if not waiter.done():
-                waiter.set_result(news)
+                waiter.set_result(batch is not None)
+        if self._ready:
+            self._fan_out(batch)
         self._arm()
+
+    def _fan_out(self, batch: Batch | None) -> None:
+        """Write the batch (or a keepalive) to every ready stream that sees it whole, the frame
+        of one viewer made once; wake the others' tasks. A stream stays ready while its writes
+        go through at once and the game goes on."""
+        ready, self._ready = self._ready, []
+        for pusher in ready:
+            if batch is None:
+                written = pusher.push([])
+            elif pusher.position != batch.after:  # cannot be (ready means caught up); its task sees
+                written = False
+            else:
+                found = batch.framed(pusher.access, pusher.frame)
+                written = found is not None and pusher.push([found])
+                if found is not None:  # sent, or being sent (its task finishes the write)
+                    pusher.position = batch.last
+            if written and not (batch is not None and batch.finished):
+                self._ready.append(pusher)
+            else:
+                pusher.wake()
+
+    def ready(self, pusher: Pusher[Any]) -> None:
+        """`pusher` is caught up (at `version`) and waits: the fan-out writes to it from now."""
+        self._ready.append(pusher)
+        if self._quiet is None:
+            self._arm()
+
+    def unready(self, pusher: Pusher[Any]) -> None:
+        with suppress(ValueError):
+            self._ready.remove(pusher)
 
     def _arm(self) -> None:
         if self._quiet is not None:
             self._quiet.cancel()
-        self._quiet = asyncio.get_running_loop().call_later(KEEPALIVE, self._wake, False)
+        self._quiet = asyncio.get_running_loop().call_later(KEEPALIVE, self._wake, None)
 
     def stop(self) -> None:
         """Nobody follows the game here any more: its timer stops."""
@@ -257,13 +362,19 @@ class LiveGames:
         return sum(live.subscribers for live in self.games.values())
 
     async def follow(
-        self, game_id: UUID, access: Access, after: int, frame: Frame[T]
+        self, game_id: UUID, access: Access, after: int, frame: Frame[T], push: Write[T] | None = None
     ) -> AsyncGenerator[list[T], None]:
         """The game's events after version `after` as `access` may see them, in order, each
         once, put on the wire by `frame`: a list of frames per step (a frame per batch or page
         of events), an empty list after `KEEPALIVE` seconds of silence. Ends after the
-        finishing event. A whole batch's frame is shared by every subscriber of one viewer."""
+        finishing event. A whole batch's frame is shared by every subscriber of one viewer.
+
+        With `push` (how the caller writes a step), once caught up the stream is written to by
+        the game's fan-out (`Pusher`) and this yields only what the fan-out left to it: a
+        step after falling behind, never a keepalive (the fan-out writes those too). The
+        caller writes what is yielded with the same `push`."""
         live = await self.open(game_id)
+        pusher = Pusher(access, frame, push) if push is not None else None
         try:
             position = after
             while True:
@@ -282,8 +393,9 @@ class LiveGames:
                     yield [frame(shown(page))]
                     continue
                 # Taken before the batches are looked at: a batch that comes while this step is
-                # sent resolves it, and the next step starts at once.
-                change = live.waiter()
+                # sent resolves it, and the next step starts at once. (A pushed stream looks
+                # at the version once its step is sent instead.)
+                change = live.waiter() if pusher is None else None
                 frames: list[T] = []
                 for batch in live.news(position):
                     found = batch.framed(access, frame) if batch.after == position else None
@@ -303,7 +415,31 @@ class LiveGames:
                     yield frames
                 if live.finished and position >= live.version:
                     return
-                if not await change:
-                    yield []
+                if change is not None:
+                    if not await change:
+                        yield []
+                elif pusher is not None and position >= live.version:
+                    position = await self._pushed(live, pusher, position)
         finally:
+            if pusher is not None and pusher.unfinished is not None:
+                pusher.unfinished.coroutine.close()
             self.close(live)
+
+    @staticmethod
+    async def _pushed(live: LiveGame, pusher: Pusher[Any], position: int) -> int:
+        """Leave a caught-up stream to the fan-out until it needs the stream's task; the
+        position the fan-out wrote it up to."""
+        pusher.position = position
+        pusher.woken = asyncio.get_running_loop().create_future()
+        live.ready(pusher)
+        try:
+            await pusher.woken
+        finally:
+            live.unready(pusher)  # cancelled while ready (the client left)
+            pusher.woken = None
+        unfinished, pusher.unfinished = pusher.unfinished, None
+        if unfinished is not None:
+            await unfinished
+        if pusher.failed is not None:
+            raise pusher.failed
+        return pusher.position

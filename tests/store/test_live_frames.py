@@ -5,7 +5,8 @@ seat, as the public and as the recorder, over server-sent events and WebSocket m
 from the start and some from half-way. Every subscriber must get exactly what the events
 endpoint shows it (the one redaction), its seat's hand included and the other seat's left out;
 subscribers of one viewer are handed the very same frame objects, and no frame object ever
-reaches two viewers.
+reaches two viewers. So for streams the game's fan-out writes to (`push`), some of whose writes
+keep them waiting as a slow client would.
 """
 
 from __future__ import annotations
@@ -26,20 +27,29 @@ from store.fanout import Fanout
 from store.live import Frame, LiveGames, shown
 
 ACTIONS = 40  # recorded live; half-way subscribers join after `ACTIONS // 2`
-EACH = 3  # subscribers per viewer and wire
+EACH = 3  # subscribers per viewer, wire and way of writing
+WAYS = ("yielded", "pushed", "pushed, slow")  # how a subscriber's steps are written
 
 
 class Subscriber:
     def __init__(
-        self, games: LiveGames, game_id: UUID, access: Access, after: int, frame: Frame[Any]
+        self, games: LiveGames, game_id: UUID, access: Access, after: int, frame: Frame[Any], way: str
     ) -> None:
-        self.access, self.after, self.frame = access, after, frame
+        self.access, self.after, self.frame, self.way = access, after, frame, way
         self.frames: list[Any] = []
+        self.writes = 0
         self.task = asyncio.create_task(self._follow(games, game_id))
 
+    async def _write(self, frames: list[Any]) -> None:
+        self.writes += 1
+        if self.way == "pushed, slow" and self.writes % 3 == 0:
+            await asyncio.sleep(0.001)  # a client slow to read: the write waits, then goes on
+        self.frames.extend(frames)
+
     async def _follow(self, games: LiveGames, game_id: UUID) -> None:
-        async for frames in games.follow(game_id, self.access, self.after, self.frame):
-            self.frames.extend(frames)
+        push = self._write if self.way != "yielded" else None
+        async for frames in games.follow(game_id, self.access, self.after, self.frame, push=push):
+            await self._write(frames)
 
     def received(self) -> bytes:
         if self.frame is sse_frame:
@@ -74,9 +84,10 @@ def test_subscribers_share_frames_per_viewer_and_keep_hidden_information(tmp_pat
             def join(after: int) -> None:
                 for access in viewers.values():
                     for frame in (sse_frame, socket_frame):
-                        subscribers.extend(
-                            Subscriber(games, game_id, access, after, frame) for _ in range(EACH)
-                        )
+                        for way in WAYS:
+                            subscribers.extend(
+                                Subscriber(games, game_id, access, after, frame, way) for _ in range(EACH)
+                            )
 
             join(0)
             bot = random.Random(3)
@@ -106,7 +117,9 @@ def test_subscribers_share_frames_per_viewer_and_keep_hidden_information(tmp_pat
     with closing(Chronicle(f"sqlite:///{tmp_path}/live.sqlite3", admin_token="live-admin")) as app:
         for subscriber in subscribers:
             want = expected(app, game_id, subscriber.access, subscriber.after, subscriber.frame)
-            assert subscriber.received() == want, f"{subscriber.access} after {subscriber.after}"
+            assert subscriber.received() == want, (
+                f"{subscriber.access} after {subscriber.after}, {subscriber.way}"
+            )
 
         received = {
             name: [s for s in subscribers if s.access is access and s.frame is sse_frame and s.after == 0]
