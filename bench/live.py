@@ -39,6 +39,7 @@ from uuid import UUID, uuid4
 
 import httpx
 import psycopg
+import uvloop
 
 from bench.common import server_cpu_seconds, uvicorn_server
 from bench.http_actions import ADMIN, create_games
@@ -53,8 +54,9 @@ AIM_GAME_KB = 100.0
 
 
 class Subscriber:
-    """One server-sent events connection, read with bare sockets (the client must not be the
-    bottleneck): the arrival time of every event id."""
+    """One server-sent events connection, read with a bare protocol (the client must not be
+    the bottleneck: each chunk is taken as the loop reads it, no task woken per arrival): the
+    arrival time of every event id."""
 
     def __init__(self, url: str, game: int, game_id: str, after: int) -> None:
         self.url, self.game, self.game_id, self.after = url, game, game_id, after
@@ -63,29 +65,42 @@ class Subscriber:
 
     async def run(self, ready: asyncio.Event) -> None:
         parsed = urlparse(self.url)
-        reader, writer = await asyncio.open_connection(parsed.hostname, parsed.port)
+        assert parsed.hostname is not None and parsed.port is not None
+        loop = asyncio.get_running_loop()
+        closed: asyncio.Future[None] = loop.create_future()
+        transport, _ = await loop.create_connection(
+            lambda: _Arrivals(self.arrived, ready, closed), parsed.hostname, parsed.port
+        )
         request = (
             f"GET /games/{self.game_id}/live?after={self.after} HTTP/1.1\r\nHost: {parsed.netloc}\r\n"
             "Accept: text/event-stream\r\n\r\n"
         )
-        writer.write(request.encode())
-        await writer.drain()
-        ready.set()
-        pending = b""
+        transport.write(request.encode())
         try:
-            while True:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    return
-                now = time.perf_counter()
-                pending += chunk
-                lines = pending.split(b"\n")
-                pending = lines.pop()
-                for line in lines:
-                    if line.startswith(b"id: "):
-                        self.arrived.setdefault(int(line[4:]), now)
+            await closed
         finally:
-            writer.close()
+            ready.set()
+            transport.close()
+
+
+class _Arrivals(asyncio.Protocol):
+    def __init__(self, arrived: dict[int, float], ready: asyncio.Event, closed: asyncio.Future[None]) -> None:
+        self.arrived, self.ready, self.closed = arrived, ready, closed
+        self.pending = b""
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.ready.set()  # answered (a refusal is counted missing)
+        lines = (self.pending + data).split(b"\n")
+        self.pending = lines.pop()
+        for line in lines:
+            if line.startswith(b"id: "):
+                self.arrived.setdefault(int(line[4:]), now)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.ready.set()
+        if not self.closed.done():
+            self.closed.set_result(None)
 
 
 async def write(
@@ -122,7 +137,7 @@ async def write(
 
 async def follow_and_write(
     urls: list[str], games: list[tuple[str, str, list[dict[str, Any]]]], args: argparse.Namespace
-) -> tuple[list[Subscriber], list[tuple[int, int, float]], float]:
+) -> tuple[list[Subscriber], list[tuple[int, int, float]], float, float]:
     versions = []
     async with httpx.AsyncClient(timeout=30) as client:
         for game_id, _, _ in games:
@@ -136,17 +151,21 @@ async def follow_and_write(
         ready = asyncio.Event()
         readies.append(ready)
         subscriber.task = asyncio.create_task(subscriber.run(ready))
+    # Every stream answered, then caught up and waiting: on a busy machine thousands of
+    # subscribers take seconds to be let in, which must not be measured as delivery.
     await asyncio.gather(*(r.wait() for r in readies))
-    await asyncio.sleep(2.0)  # every stream caught up and waiting
+    await asyncio.sleep(2.0)
+    before = sum(server_cpu_seconds(url) for url in urls)
     started = time.perf_counter()
     answered = await write(urls, games, args.rate, args.seconds)
     elapsed = time.perf_counter() - started
+    server_cpu = sum(server_cpu_seconds(url) for url in urls) - before
     await asyncio.sleep(2.0)  # the last deliveries
     for subscriber in subscribers:
         assert subscriber.task is not None
         subscriber.task.cancel()
     await asyncio.gather(*(s.task for s in subscribers if s.task is not None), return_exceptions=True)
-    return subscribers, answered, elapsed
+    return subscribers, answered, elapsed, server_cpu
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -240,9 +259,7 @@ def measure(urls: list[str], args: argparse.Namespace, subscribers: int) -> Figu
     gc.disable()
     try:
         run = argparse.Namespace(**{**vars(args), "subscribers": subscribers})
-        before = sum(server_cpu_seconds(url) for url in urls)
-        followers, answered, elapsed = asyncio.run(follow_and_write(urls, games, run))
-        server_cpu = sum(server_cpu_seconds(url) for url in urls) - before
+        followers, answered, elapsed, server_cpu = uvloop.run(follow_and_write(urls, games, run))
     finally:
         gc.enable()
         gc.unfreeze()
