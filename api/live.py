@@ -15,7 +15,9 @@ Every subscriber gets its own redacted view, through the one redaction (store/li
 batch of events is redacted and framed (`sse_frame`, `socket_frame`) once per viewer (the
 public, each seat, the omniscient), and the subscribers who see it so are sent that one
 frame. News of appends comes from this process's writes, Redis when `CHRONICLE_REDIS` is set,
-and the store's sequence (store/fanout.py).
+and the store's sequence (store/fanout.py). A server-sent events stream (`EventStream`) is
+written to by its game's fan-out once caught up, and sends straight from its steps otherwise:
+thousands of spectators cost each batch little more than a write to each socket.
 """
 
 from __future__ import annotations

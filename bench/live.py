@@ -2,11 +2,15 @@
 Redis, while actions are recorded at a steady rate through both.
 
 Two uvicorn processes serve the same store with `CHRONICLE_REDIS` set; each subscriber follows
-one of the games (public view, server-sent events) on one of the two; the writers record bot
-actions at `--rate` per second in all, alternating between the servers. A delivery's latency is
-the time from the write's answer to the arrival of that action's last event at a subscriber
-(zero when it arrived first); every arrival is counted, and so is every one missing. The
-client's garbage collector is off while it measures.
+one of the games (public view, server-sent events) on one of the two; once every stream has
+been answered, and two seconds more, the writers record bot actions at `--rate` per second in
+all, alternating between the servers. A delivery's latency is the time from the write's answer
+to the arrival of that action's last event at a subscriber (zero when it arrived first); every
+arrival is counted, and so is every one missing. The servers' CPU per delivery is their CPU
+time while the writers recorded (the writes and the stores' reads included) over the
+deliveries: the figure a shared machine's noise moves least. The client reads its streams
+through a bare protocol on uvloop, its garbage collector off while it measures: it must cost
+less than the servers it measures.
 
 The run measures twice on the same servers, each time on fresh games: first with
 `--baseline` subscribers, then with `--subscribers`, and prints the second's figures with their
@@ -19,6 +23,21 @@ to a seat and to the public, as events and as server-sent events) after a whole 
 
 Aims, at `--subscribers`: p99 delivery latency at most 100 ms, the write rate held (at least
 95% of the rate asked); at most 100 KB per followed game.
+
+Measured on a 2-core machine other benchmarks kept busy (load average 6 to 7; latency and
+write rate moved by half from run to run), `.venv/bin/python -m bench.live`, two runs: at
+1,000 subscribers p99 24.4 and 92.4 ms at 99/s; at 5,000 p99 230.7 and 261.7 ms, 73 and
+64 writes/s, servers' CPU 39 us per delivery (second run). The aims are not met on such a machine: the
+servers got about a third of a core each. Before the changes below, a quiet machine measured
+p99 152.5 ms and 91 writes/s at 5,000.
+
+What a spectator costs the servers: each followed game writes a batch to its caught-up streams
+itself, in one pass, and each stream sends straight from its steps (store/live.py,
+api/live.py), rather than a task woken per stream under Litestar's `Stream`. Against servers
+started from the commit before that (fdb8a1c), in turns with this same client at 5,000
+subscribers, four pairs: servers' CPU per delivery 38.4 us against 45.7 us (0.84); p99 236 ms
+against 241 ms and 68 writes/s against 66, within the noise. What is left per
+delivery is mostly the kernel's write to the socket (py-spy: four fifths of the fan-out).
 """
 
 from __future__ import annotations
