@@ -20,6 +20,7 @@ from uuid import UUID
 
 import msgspec
 
+import store.live as live_module
 from api.live import socket_frame, sse_frame
 from domain.ruleset import get_ruleset
 from store.app import ANONYMOUS, RECORDER, Access, Chronicle, NewGame
@@ -162,3 +163,52 @@ def _events(sse: bytes) -> dict[int, bytes]:
             lines = dict(line.split(b": ", 1) for line in block.split(b"\n"))
             found[int(lines[b"id"])] = lines[b"data"]
     return found
+
+
+def test_silent_games_keep_pushed_and_yielded_streams_alive(tmp_path: Path, monkeypatch: Any) -> None:
+    """A game silent for `KEEPALIVE` seconds gives every stream an empty step: the fan-out
+    writes it to the pushed ones itself, and they stay pushed; then a batch reaches both."""
+    monkeypatch.setattr(live_module, "KEEPALIVE", 0.05)
+    with closing(Chronicle(f"sqlite:///{tmp_path}/quiet.sqlite3", admin_token="live-admin")) as app:
+        new = NewGame("dominion", ["Ann", "Ben"], server_seed=bytes(32).hex())
+        game_id = UUID(app.create_game(new, admin=True).game_id)
+        ruleset = get_ruleset("dominion")
+        assert ruleset is not None
+
+        async def run() -> tuple[list[list[Any]], list[list[Any]], int]:
+            games = LiveGames(app, Fanout(app))
+            pushed: list[list[Any]] = []
+            yielded: list[list[Any]] = []
+            start = app.game(game_id).version
+
+            async def write(frames: list[Any]) -> None:
+                pushed.append(frames)
+
+            async def follow_pushed() -> None:
+                async for frames in games.follow(game_id, ANONYMOUS, start, sse_frame, push=write):
+                    await write(frames)
+
+            async def follow_yielded() -> None:
+                async for frames in games.follow(game_id, ANONYMOUS, start, sse_frame):
+                    yielded.append(frames)
+
+            tasks = [asyncio.create_task(follow_pushed()), asyncio.create_task(follow_yielded())]
+            await asyncio.sleep(0.3)
+            ready = len(games.games[game_id]._ready)
+            game = app.game(game_id)
+            seat = ruleset.pending(game.state)[0].seat
+            action = ruleset.legal_actions(game.state, seat)[0]
+            app.record(game_id, ruleset.codec.encode(action), RECORDER, seat=seat)
+            await games.games[game_id].refresh()
+            await asyncio.sleep(0.01)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            assert not games.games, "a stream that ended still follows its game"
+            return pushed, yielded, ready
+
+        pushed, yielded, ready = asyncio.run(run())
+    assert ready == 1, "the caught-up pushed stream was not left to the fan-out"
+    for name, steps in (("pushed", pushed), ("yielded", yielded)):
+        assert steps.count([]) >= 2, f"the {name} stream was not kept alive"
+        assert steps[-1] and steps[-1][0].startswith(b"id: "), f"the {name} stream missed the batch"
