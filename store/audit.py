@@ -384,16 +384,18 @@ class _Walk:
         """Compare the facts stored from `version` on with the facts `decided`, then fold
         them: the state `reached` by folding the decided facts, when given, is the state the
         stored ones lead to, since they are the same facts."""
-        start = self.position
-        while self.position < len(self.stored) and isinstance(self.stored[self.position], FactRecorded):
-            self.position += 1
-        stored = self.stored[start : self.position]
+        events, start = self.stored, self.position
+        end, last = start, len(events)
+        while end < last and isinstance(events[end], FactRecorded):
+            end += 1
+        self.position = end
+        stored = events[start:end]
         encode = self.ruleset.codec.encode
         # Compared as stored (`_as_stored`, what JSON gives back): a stored fact whose JSON is
         # byte for byte the decided fact's written out is the fact JSON gives back from it,
         # which spares reading the decided one back; any other is compared as read.
         written = [_WRITE(encode(f)) for f in decided]
-        if written != self.facts[start : self.position]:
+        if written != self.facts[start:end]:
             mismatch = first_difference([_READ(w) for w in written], [e.fact for e in stored], version)
             if mismatch is not None:
                 raise _Diverged(*mismatch, self.spec)
