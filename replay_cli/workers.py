@@ -10,6 +10,7 @@ everything again, which matters as much as the work itself for a store of a few 
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -58,6 +59,9 @@ _worker: tuple[LocalReader, Work[Any]] | None = None
 
 def _open(url: str, work: Work[Any]) -> None:
     global _worker
+    # What the worker was forked with stays as long as it does: kept out of the collector's
+    # reach, it is neither looked through at each collection nor copied page by page for it.
+    gc.freeze()
     reader = LocalReader(open_store(url), None)
     util.Finalize(reader, reader.close, exitpriority=10)  # when the worker ends
     _worker = (reader, work)
