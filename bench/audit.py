@@ -16,11 +16,15 @@ in each round:
 Prints each rate in games per second beside its baseline, and their ratio (aim: 0.5 or
 more). Ten runs on the 2-core machine while other work kept it loaded (load average 5 to 8):
 one process 0.28 to 0.32, against 0.23 to 0.29 for the audit before each row was read once
-(this bench's one-process part run on it); two worker processes 0.14 to 0.38, since the
-workers got under half a core each (their games took three times their CPU time in wall
-time), so that figure says little until measured on a machine with its cores free. Counted
-in instructions instead (valgrind's callgrind, 30 games), which a busy machine does not
-change: the audit 2,542 million before, 1,728 million now, the rules alone 534 million.
+(this bench's one-process part run on it); two worker processes 0.14 to 0.38. The kernel
+shares the CPU between sessions (autogroup) before processes, so while other sessions kept
+the machine busy the two workers together got no more CPU than one process (their games
+took three times their CPU time; two plain CPU loops in two processes did no more work a
+second than one loop alone), and each game cost a fifth more CPU in a worker (pages copied
+on first touch after the fork): the workers' figure means something only on a machine with
+its cores free. Counted in instructions instead (valgrind's callgrind, 30 games), which a
+busy machine does not change: the audit 2,542 million before, 1,728 million now, the rules
+alone 534 million (a ratio of 0.21 before, 0.31 now).
 
     .venv/bin/python -m bench.audit [--games N] [--rounds N] [--seed S] [--jobs N]
 """
