@@ -61,7 +61,7 @@ GROUPS = (
     ),
     Group(
         "audit",
-        ("store/audit.py",),
+        ("store/audit.py", "store/audit_reading.py", "store/fact_differences.py"),
         (
             "tests/store/test_audit_findings.py",
             "tests/store/test_chain.py",

@@ -24,6 +24,7 @@ from replay_cli.reading import EventLine, Filters, GameInfo, GameRow, KeptTimeli
 from store import notes, variations
 from store.app import ADMIN, Chronicle
 from store.audit import AuditReport, audit_game
+from store.audit_reading import stream_rows
 from store.config import StoreConfigError, display_url, sqlite_file, store_source, store_url
 from store.variations import Line
 
@@ -225,9 +226,11 @@ class LocalReader:
         return snapshot_of(game, self._info(found), viewer)
 
     def audit(self, game_id: str) -> AuditReport:
-        if variations.is_variation(self.app, UUID(game_id)):
-            return variations.audit(self.app, UUID(game_id), ADMIN)
-        return audit_game(self.app, UUID(game_id), ADMIN)
+        line_id = UUID(game_id)
+        rows = stream_rows(self.app, line_id)  # a game's whole stream, read once for its audit
+        if rows and rows[0][1] == Variation.Created.TOPIC:  # as `variations.is_variation` tells
+            return variations.audit(self.app, line_id, ADMIN)
+        return audit_game(self.app, line_id, ADMIN, rows)
 
     def game_ids(self) -> list[str]:
         return self.index.all_ids()

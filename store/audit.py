@@ -18,12 +18,14 @@ behind (an action replaced, together with its facts, by another legal one). Retr
 different suffix of the live actions is such a change: the first divergence is then wherever
 the actions recorded after it stop adding up.
 
-How it reads: each game's rows in one query, mapped to events once, the chain recomputed from
-the rows as stored (`chain.check_rows`), and each action's state taken from `decide` once its
-facts match the stored ones, not folded again from them. The figure: `audit --all` of 30
-two-player Dominion games in 0.28 s, against 0.75 s when the chain was recomputed from the
-events written out again and each stored fact decoded and folded (`bench.audit` sets it beside
-the rules alone re-deciding the same games: a ratio of about 0.26).
+How it reads (store/audit_reading.py): each game's rows in one query, each row's JSON decoded
+once for both the chain, recomputed from the rows as stored (`chain.check_bodies`), and the
+events the walk reads; a decided fact is compared with its stored copy as the JSON its row
+holds, where that is byte for byte the decided fact written out, and each action's state
+taken from `decide` once its facts match the stored ones, not folded again from them. Its
+figures, beside the rules alone re-deciding the same games, are `bench.audit`'s (in its
+docstring): the audit's own work, the reading, the chain and the comparing, still costs
+about twice the rules' in one process, so `audit --all` works across worker processes.
 
 Mutation testing (bench/mutation.py, group audit) leaves these survivors, judged equivalent:
 the message given to `_Diverged`'s base exception (never read: the Divergence carries it);
@@ -44,7 +46,6 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
-from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.endings import resignation_outcome, score_ranking
 from domain.events import (
@@ -61,8 +62,10 @@ from domain.events import (
 from domain.rng import NoRng, Rng, SeededRng, commitment
 from domain.ruleset import Command, GameConfig, Rejection, Ruleset, decider, get_ruleset
 from store import chain
+from store.audit_reading import Row, Stream, read_stream, stream_rows
 from store.core import Core
 from store.errors import Forbidden, GameNotFound, SeedSealed
+from store.fact_differences import first_difference
 from store.requests import Access
 
 
@@ -88,20 +91,27 @@ class AuditReport(msgspec.Struct):
     chain: chain.ChainCheck | None = None  # the hash chain recomputed over the stored events
 
 
+_WRITE = msgspec.json.Encoder().encode  # `_as_stored`'s two halves
+_READ = msgspec.json.Decoder().decode
+
+
 class _Diverged(Exception):
     def __init__(self, version: int, code: str, what: str, rule: str) -> None:
         super().__init__(what)
         self.divergence = Divergence(version, what, rule, code)
 
 
-def audit_game(app: Core, game_id: UUID, access: Access) -> AuditReport:
+def audit_game(app: Core, game_id: UUID, access: Access, rows: list[Row] | None = None) -> AuditReport:
     """Audit one game as its stream is stored, never folding it first (a tampered stream may
     not fold). The audit opens when the game ends; an administrator may audit a running game,
-    a digital one with its sealed seed."""
-    rows = list(app.recorder.select_events(game_id))  # the whole stream in one query
+    a digital one with its sealed seed. `rows`: the game's stored rows, when read already
+    (`audit_reading.stream_rows`)."""
+    if rows is None:
+        rows = stream_rows(app, game_id)  # the whole stream in one query
     if not rows:
         raise GameNotFound(f"There is no game {game_id}.")
-    events = [app.mapper.to_domain_event(row) for row in rows]
+    stream = read_stream(app, game_id, rows)
+    events = stream.events
     created = events[0]
     digital = isinstance(created, GameCreated) and created.mode == "digital"
     if access.role != "admin" and not any(isinstance(e, GameFinished | GameAbandoned) for e in events):
@@ -109,18 +119,17 @@ def audit_game(app: Core, game_id: UUID, access: Access) -> AuditReport:
             raise SeedSealed("The seed stays sealed until the game ends; the audit opens then.")
         raise Forbidden("The audit opens when the game ends (or to the administrator).", code="game_running")
     sealed = bytes.fromhex(app.secrets(game_id).server_seed) if digital and access.role == "admin" else None
-    return audit_events(events, sealed, rows)
+    return audit_events(events, sealed, stream)
 
 
-def audit_events(
-    events: Iterable[Any], seed: bytes | None, rows: Sequence[StoredRecord] | None = None
-) -> AuditReport:
+def audit_events(events: Iterable[Any], seed: bytes | None, rows: Stream | None = None) -> AuditReport:
     """Audit one game's stored events. `seed` is the server seed the caller holds (the sealed
     one, for an administrator), or None. A finished digital game's revealed seed is used when
     it matches the published commitment; without a seed that does, random outcomes cannot be
-    checked and the audit says so. `rows`: the stored rows the events were read from, whose
-    chain is then recomputed from their stored JSON as it is (`chain.check_rows`) rather than
-    from the events written out again."""
+    checked and the audit says so. `rows`: the stored rows the events were read from, as the
+    audit reads them (store/audit_reading.py): the chain is then recomputed from their stored
+    JSON as it is (`chain.check_bodies`) rather than from the events written out again, and
+    a fact is compared with the one decided as its row holds it, where it can be."""
     stored = list(events)
     first = stored[0] if stored else None
     game_id = str(first.originator_id) if first is not None else ""
@@ -128,17 +137,17 @@ def audit_events(
     # a digital game's outcomes count as checked once a seed matching its commitment is found
     report = AuditReport(game_id, True, 0, 0, random_checked=not digital)
     try:
-        _audit(stored, seed, report)
+        _audit(stored, seed, report, rows.facts if rows is not None else None)
     except _Diverged as found:
         report.clean = False
         report.divergence = found.divergence
     if first is not None:
-        _check_chain(report, first.originator_id, stored, rows)
+        _check_chain(report, first.originator_id, stored, rows.bodies if rows is not None else None)
     return report
 
 
 def _check_chain(
-    report: AuditReport, game_id: UUID, stored: list[Any], rows: Sequence[StoredRecord] | None
+    report: AuditReport, game_id: UUID, stored: list[Any], rows: Sequence[chain.Body] | None
 ) -> None:
     """The chain recomputed over the stored events (store/chain.py). A break the rules do not
     account for first (a timestamp, a name, a retraction's reason edited: fields the rules
@@ -147,7 +156,7 @@ def _check_chain(
         if rows is None:
             found = chain.check(game_id, chain.records_of(stored))
         else:
-            found = chain.check_rows(game_id, rows)
+            found = chain.check_bodies(game_id, rows)
     except (TypeError, ValueError) as error:
         found = chain.ChainCheck(chain.ALGORITHM, len(stored), "", 0, False, 1, f"unreadable: {error}")
     report.chain = found
@@ -167,6 +176,8 @@ def _created(stored: list[Any]) -> GameCreated:
 
 
 def _versions_in_order(stored: list[Any]) -> None:
+    if [e.originator_version for e in stored] == list(range(1, len(stored) + 1)):
+        return  # the common case, in one pass
     for index, event in enumerate(stored):
         if event.originator_version != index + 1:
             raise _Diverged(
@@ -193,7 +204,9 @@ def _installed(created: GameCreated) -> Ruleset[Any, Any, Any]:
     return ruleset
 
 
-def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
+def _audit(
+    stored: list[Any], seed: bytes | None, report: AuditReport, facts: list[bytes | None] | None
+) -> None:
     created = _created(stored)
     _versions_in_order(stored)
     ruleset = _installed(created)
@@ -205,7 +218,7 @@ def _audit(stored: list[Any], seed: bytes | None, report: AuditReport) -> None:
             1, "unreadable", f"the configuration cannot be read: {error!r}", "records 3"
         ) from None
     rng, late = _rng(stored, created, config, seed, report)
-    _Walk(ruleset, stored, rng, state, report).run(config)
+    _Walk(ruleset, stored, rng, state, report, facts).run(config)
     if late is not None:
         raise late
 
@@ -219,7 +232,7 @@ def _rng(
     one matches, and stops there if none does."""
     if created.mode != "digital":
         return NoRng(), None
-    finished = next((e for e in stored if isinstance(e, GameFinished | GameAbandoned)), None)
+    finished = _closing(stored)
     late: _Diverged | None = None
     if finished is not None:
         try:
@@ -254,13 +267,27 @@ def _rng(
     return SeededRng(seed, config.rng_key, config.client_seed), late
 
 
+def _closing(stored: list[Any]) -> Any:
+    """The first finishing or abandoning event, if any, found by the events' classes (a
+    stream has a handful) rather than by looking at each event in turn."""
+    kinds = list(map(type, stored))
+    closing = [k for k in set(kinds) if issubclass(k, GameFinished | GameAbandoned)]
+    return stored[min(kinds.index(k) for k in closing)] if closing else None
+
+
 class _Walk:
     """The stream in stored order: setup facts, then actions (each with its facts),
     corrections, and the finishing event, which must come exactly when the rules end the game
     (or right after a resignation) and nothing after it; or the abandoning event, the last."""
 
     def __init__(
-        self, ruleset: Ruleset[Any, Any, Any], stored: list[Any], rng: Rng, state: Any, report: AuditReport
+        self,
+        ruleset: Ruleset[Any, Any, Any],
+        stored: list[Any],
+        rng: Rng,
+        state: Any,
+        report: AuditReport,
+        facts: list[bytes | None] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.stored = stored
@@ -269,19 +296,20 @@ class _Walk:
         self.report = report
         self.spec = ruleset.meta.spec
         self.decide = decider(ruleset)  # the facts and the state they lead to
+        # each stored event's fact as its row holds it, where read so (store/audit_reading.py)
+        self.facts = facts if facts is not None else [None] * len(stored)
         self.position = 1  # index of the next event to read
         self.checkpoints: dict[int, Any] = {}
         self.live: list[int] = []
 
     def run(self, config: GameConfig) -> None:
         self.seats = config.seat_ids()
-        codec = self.ruleset.codec
         version = self.position + 1
         try:
             setup = list(self.ruleset.setup(config, self.state, self.rng))
         except Exception as error:
             raise _Diverged(version, "unreadable", f"setup cannot be re-run: {error!r}", self.spec) from None
-        self._facts([_as_stored(codec.encode(f)) for f in setup], version)
+        self._facts(setup, version)
         while self.position < len(self.stored):
             if self.ruleset.outcome(self.state) is not None:
                 self._finish()
@@ -350,19 +378,27 @@ class _Walk:
                 decided.rule,
             )
         facts, reached = decided
-        self._facts([_as_stored(codec.encode(f)) for f in facts], version + 1, reached)
+        self._facts(facts, version + 1, reached)
 
-    def _facts(self, expected: list[dict[str, Any]], version: int, reached: Any = None) -> None:
-        """Compare the facts stored from `version` on with `expected`, then fold them: the
-        state `reached` by folding the expected facts, when given, is the state the stored
-        ones lead to, since they are the same facts."""
-        stored: list[Any] = []
-        while self.position < len(self.stored) and isinstance(self.stored[self.position], FactRecorded):
-            stored.append(self.stored[self.position])
-            self.position += 1
-        mismatch = _compare(expected, [e.fact for e in stored], version)
-        if mismatch is not None:
-            raise _Diverged(*mismatch, self.spec)
+    def _facts(self, decided: Sequence[Any], version: int, reached: Any = None) -> None:
+        """Compare the facts stored from `version` on with the facts `decided`, then fold
+        them: the state `reached` by folding the decided facts, when given, is the state the
+        stored ones lead to, since they are the same facts."""
+        events, start = self.stored, self.position
+        end, last = start, len(events)
+        while end < last and isinstance(events[end], FactRecorded):
+            end += 1
+        self.position = end
+        stored = events[start:end]
+        encode = self.ruleset.codec.encode
+        # Compared as stored (`_as_stored`, what JSON gives back): a stored fact whose JSON is
+        # byte for byte the decided fact's written out is the fact JSON gives back from it,
+        # which spares reading the decided one back; any other is compared as read.
+        written = [_WRITE(encode(f)) for f in decided]
+        if written != self.facts[start:end]:
+            mismatch = first_difference([_READ(w) for w in written], [e.fact for e in stored], version)
+            if mismatch is not None:
+                raise _Diverged(*mismatch, self.spec)
         if reached is not None:
             self.state = reached
             self.report.facts += len(stored)
@@ -447,33 +483,4 @@ class _Walk:
 def _as_stored(value: Any) -> Any:
     """`value` in the shape the store gives it back: JSON types only (a tuple reads back as
     a list), so a recomputed fact compares equal to its stored copy."""
-    return msgspec.json.decode(msgspec.json.encode(value))
-
-
-def _compare(expected: Sequence[Any], stored: Sequence[Any], version: int) -> tuple[int, str, str] | None:
-    """The first difference between the facts `expected` and those `stored` from `version`
-    on, named as a missing, extra, out-of-order or differing fact where the rest of the
-    sequence tells which."""
-    for index, fact in enumerate(expected):
-        at = version + index
-        if index >= len(stored):
-            return at, "fact_missing", f"a fact is missing: expected {fact}"
-        if stored[index] == fact:
-            continue
-        rest, kept = expected[index:], stored[index:]
-        if (
-            len(kept) >= 2
-            and len(rest) >= 2
-            and kept[0] == rest[1]
-            and kept[1] == rest[0]
-            and kept[2:] == rest[2:]
-        ):
-            return at, "fact_order", f"facts out of order: stored {kept[0]} before {kept[1]}"
-        if kept == rest[1:]:
-            return at, "fact_missing", f"a fact is missing: expected {fact}, stored next is {kept[0]}"
-        if kept[1:] == rest:
-            return at, "fact_extra", f"an extra fact was stored: {kept[0]}"
-        return at, "fact_differs", f"stored {stored[index]}, expected {fact}"
-    if len(stored) > len(expected):
-        return version + len(expected), "fact_extra", f"an extra fact was stored: {stored[len(expected)]}"
-    return None
+    return _READ(_WRITE(value))

@@ -182,14 +182,46 @@ class ChainCheck(msgspec.Struct):
 
 def check(game_id: UUID, records: Iterable[Record]) -> ChainCheck:
     """Recompute the chain over `records` (in version order) and compare each stored digest."""
-    return _check(game_id, ((r.version, r.topic, r.fields, False) for r in records))
+    return _check(game_id, ((r.version, r.topic, *_body(r.fields, False)) for r in records))
 
 
 def check_rows(game_id: UUID, rows: Iterable[StoredRecord]) -> ChainCheck:
     """`check` over a stream's stored rows, read as `records_of_rows` reads them but several
     times faster: msgspec reads each row and tells whether it is plain JSON, so its canonical
     form needs no second look (`_read_fields`)."""
-    return _check(game_id, ((r.originator_version, r.topic, *_object_of(r)) for r in rows))
+    return _check(game_id, ((r.originator_version, r.topic, *_body(*_object_of(r))) for r in rows))
+
+
+Body = tuple[int, str, "bytes | Exception", Any]
+"""A stored event as the chain digests it: version, topic, its fields in the canonical form
+(without the digest) or the error writing them raised, and the digest its fields keep."""
+
+
+def check_bodies(game_id: UUID, bodies: Iterable[Body]) -> ChainCheck:
+    """`check` over events whose canonical form was written already (store/audit_reading.py):
+    an error in its place is raised when the chain reaches it, as `check_rows` raises it."""
+    return _check(game_id, (_written(body) for body in bodies))
+
+
+def _written(body: Body) -> tuple[int, str, bytes, Any]:
+    version, topic, written, kept = body
+    if isinstance(written, Exception):
+        raise written
+    return version, topic, written, kept
+
+
+def body_of(version: int, topic: str, fields: Any, plain: bool) -> Body:
+    """A stored event's `Body`, from its JSON as `read_fields` read it."""
+    try:
+        if not isinstance(fields, dict):
+            raise ValueError(f"the event at version {version} is not a JSON object")
+        return version, topic, *_body(fields, plain)
+    except Exception as error:  # raised again where `check_rows` raises it
+        return version, topic, error, None
+
+
+def _body(fields: Mapping[str, Any], plain: bool) -> tuple[bytes, Any]:
+    return canonical(fields, plain), fields.get(KEY)
 
 
 def _object_of(row: StoredRecord) -> tuple[Mapping[str, Any], bool]:
@@ -199,16 +231,15 @@ def _object_of(row: StoredRecord) -> tuple[Mapping[str, Any], bool]:
     return fields, plain
 
 
-def _check(game_id: UUID, records: Iterable[tuple[int, str, Mapping[str, Any], bool]]) -> ChainCheck:
-    """`check` over (version, topic, stored fields, whether they are plain JSON)."""
+def _check(game_id: UUID, records: Iterable[tuple[int, str, bytes, Any]]) -> ChainCheck:
+    """`check` over (version, topic, canonical form of the stored fields, the digest kept)."""
     result = ChainCheck(ALGORITHM, 0, GENESIS, 0)
     previous = GENESIS
     stream = game_id.hex  # `link`'s, written once for the whole stream
     sha256 = hashlib.sha256
-    for version, topic, fields, plain in records:
+    for version, topic, body, kept in records:
         head = f"{ALGORITHM}\n{previous}\n{stream}\n{version}\n{topic}\n".encode()
-        digest = sha256(head + canonical(fields, plain)).hexdigest()
-        kept = fields.get(KEY)
+        digest = sha256(head + body).hexdigest()
         result.events += 1
         if kept is not None:
             result.stored += 1
@@ -337,6 +368,9 @@ def _read_fields(state: bytes) -> tuple[Any, bool]:
     except msgspec.DecodeError:  # what only `json.loads` reads (NaN, a lone surrogate), or no JSON
         pass
     return json.loads(state), False
+
+
+read_fields = _read_fields  # the audit's one reading of each row (store/audit_reading.py)
 
 
 class _Kept(msgspec.Struct):

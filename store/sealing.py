@@ -94,6 +94,12 @@ def _plain_domain_event(cls: type[Any], stored_event: StoredEvent) -> Any:
         state = _PLAIN_JSON.decode(stored_event.state)
     except (ValueError, msgspec.DecodeError):
         return None
+    return plain_event_of(cls, state, stored_event.originator_id, stored_event.originator_version)
+
+
+def plain_event_of(cls: type[Any], state: dict[str, Any], originator_id: UUID | str, version: int) -> Any:
+    """`_plain_domain_event` of a stored JSON object already read as it reads one (text keys,
+    no float): the event, made of `state` itself, or None."""
     when = state.get("timestamp")
     if type(when) is not dict or len(when) != 2 or when.get("_type_") != "datetime_iso":
         return None
@@ -103,9 +109,8 @@ def _plain_domain_event(cls: type[Any], stored_event: StoredEvent) -> Any:
         return None
     if "class_version" in state:
         return None
-    originator_id = stored_event.originator_id
     state["originator_id"] = originator_id if isinstance(originator_id, UUID) else UUID(originator_id)
-    state["originator_version"] = stored_event.originator_version
+    state["originator_version"] = version
     event = object.__new__(cls)
     object.__setattr__(event, "__dict__", state)
     return event

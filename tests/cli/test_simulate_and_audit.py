@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import sqlite3
 from contextlib import closing
+from pathlib import Path
 from uuid import UUID
 
-from tests.cli.conftest import Cli, RecordedGame
+import pytest
 
+from domain.events import FactRecorded
+from store.app import Chronicle
+from tests.cli.conftest import Cli, RecordedGame
+from tests.store.tampering import StoredRows
+
+KEY = base64.b64encode(bytes(range(32))).decode()  # a PostgreSQL store's key for its secrets
 CLEAN = re.compile(r"^(?P<id>[0-9a-f-]{36})  clean  \((?P<actions>\d+) actions, (?P<facts>\d+) facts\)$")
 
 
@@ -111,3 +119,36 @@ def test_audit_all_still_finds_an_event_edited_in_the_store(cli: Cli) -> None:
     [diverged] = [line for line in lines if "DIVERGED" in line]
     assert diverged.startswith(str(UUID(stream))) and f"at version {version}:" in diverged
     assert sum(bool(CLEAN.match(line)) for line in lines) == 1
+
+
+def test_audit_all_across_worker_processes_prints_what_one_process_prints(
+    store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--jobs N`: each worker opens the store itself (an SQLite file or a PostgreSQL schema),
+    and the lines, their order, the summary and the exit status are those of one process:
+    clean games, a running one audited with its sealed seed, and an edited one."""
+    monkeypatch.setenv("CHRONICLE_SECRET_KEY", KEY)  # the PostgreSQL store's, for this process too
+    cli = Cli(tmp_path, store_url, {"CHRONICLE_SECRET_KEY": KEY})
+    cli.ok("simulate", "province", "--games", "4", "--seed", "jobs")
+    running = cli.new_game("province", "--player", "Ann", "--player", "Ben")
+    finished = [line.split()[0] for line in cli.ok("games", "--status", "finished").splitlines()[1:]]
+    with closing(Chronicle(store_url)) as app:
+        rows = StoredRows(app)
+        try:
+            events = rows.read(UUID(finished[1]))
+            index = next(i for i, e in enumerate(events) if i > 10 and e.topic == FactRecorded.TOPIC)
+            events[index] = events[index].edited(fact={**events[index].body["fact"], "edited": True})
+            rows.rewrite(UUID(finished[1]), events, index + 1)
+        finally:
+            rows.close()
+
+    one = cli.run("audit", "--all", "--jobs", "1")
+    assert one.returncode == 1 and "Traceback" not in one.stderr, one.stderr
+    lines = one.stdout.splitlines()
+    assert len(lines) == 5 and sum(bool(CLEAN.match(line)) for line in lines) == 4
+    assert any(line.startswith(f"{running}  clean") for line in lines)
+    assert any(line.startswith(f"{finished[1]}  DIVERGED at version {index + 1}:") for line in lines)
+    for jobs in (["--jobs", "2"], ["--jobs", "3"], []):
+        many = cli.run("audit", "--all", *jobs)
+        assert (many.returncode, many.stdout, many.stderr) == (one.returncode, one.stdout, one.stderr), jobs
+    assert "--jobs takes a positive number" in cli.fails(2, "audit", "--all", "--jobs", "0")
