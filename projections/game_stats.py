@@ -243,16 +243,18 @@ def _fact_row_decoder(ruleset: Ruleset[Any, Any, Any]) -> Callable[[bytes], Any]
     return found
 
 
+def plain_rows(app: Any) -> bool:
+    """Whether the store's events are plain JSON (not compressed or encrypted, the library's
+    JSON transcoder), so that `fold_rows` can fold its rows."""
+    mapper = app.mapper
+    return mapper.cipher is None and mapper.compressor is None and type(mapper.transcoder) is JSONTranscoder
+
+
 def stored_rows(app: Any, game_id: UUID) -> list[tuple[str, bytes]] | None:
     """(topic, state) of each stored event of a stream, in order; None when the store's
     events are not plain JSON (compressed or encrypted, or another transcoder), so the caller
     uses the mapper."""
-    mapper = app.mapper
-    if (
-        mapper.cipher is not None
-        or mapper.compressor is not None
-        or type(mapper.transcoder) is not JSONTranscoder
-    ):
+    if not plain_rows(app):
         return None
     recorder = app.recorder
     if isinstance(recorder, SQLiteAggregateRecorder):

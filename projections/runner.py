@@ -19,7 +19,9 @@ view holds every game that finished at or before P, which is what `covers` and `
 A rebuild (and `catch_up`) fills its generation in the foreground, without the runner's
 threads: it pages through the finishing events, folds each game from one query of its rows,
 and records up to `BATCH` games, each with its position, per transaction (all of a batch or
-none: a rebuild stopped anywhere still counts nothing twice). Should another runner fill the
+none: a rebuild stopped anywhere still counts nothing twice). With many games to count in an
+SQLite store file, worker processes fold them, one per core, and the rebuild records them in
+the order they finished, as alone (projections/fold_workers.py). Should another runner fill the
 same generation meanwhile (a host finishing a rebuild it thinks abandoned), a batch that meets
 a game it counted first is recorded again game by game, each game once.
 """
@@ -46,9 +48,10 @@ from psycopg import sql
 from psycopg.rows import tuple_row
 
 from domain.events import GameFinished
+from projections.fold_workers import Folders, folders
 from projections.game_stats import GameStatistics, fold_rows, game_statistics, stored_rows
 from projections.lease import lease_for
-from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
+from projections.views import PostgresStatsView, Recorded, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
 from store.postgres import shared_datastore, table_creation_lock
@@ -394,14 +397,16 @@ def rebuild(
     *,
     poll: float = 0.05,
     on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> int:
     """Build a fresh generation from position 0, activate it once it has caught up with the
-    store, and drop stale generations. Returns the new generation."""
+    store, and drop stale generations. Returns the new generation. `workers` is the number
+    of processes folding games (1: this one alone; None: as many as pay, `fill`)."""
     url = store_url(url)
     catalog = Catalog(url)
     generation = catalog.allocate(view)
     # switched to while its runner still holds the generation's tables
-    _catch_up(url, view, generation, poll, on_progress, switch=catalog)
+    _catch_up(url, view, generation, poll, on_progress, switch=catalog, workers=workers)
     drop_stale(url, view, catalog)
     return generation
 
@@ -413,6 +418,7 @@ def _catch_up(
     poll: float,
     on_progress: Callable[[int, int], None] | None,
     switch: Catalog | None = None,
+    workers: int | None = None,
 ) -> None:
     """Project the store into `generation` until it has caught up with the store's present;
     with `switch`, make it the view's active generation then. `poll` is kept for callers: a
@@ -421,7 +427,7 @@ def _catch_up(
     opened = open_view(url, view, generation)
     app = Chronicle(url)
     try:
-        fill(app, opened, on_progress)
+        fill(app, opened, on_progress, workers)
         if switch is not None:
             switch.activate(view, generation)
     finally:
@@ -429,30 +435,49 @@ def _catch_up(
         close_view(opened)
 
 
-def fill(app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None] | None = None) -> None:
+def fill(
+    app: Chronicle,
+    view: StatsView,
+    on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> None:
     """Count into `view` every game that finished up to the store's present, `BATCH` games
-    per transaction, until a look at the head finds none left."""
-    while True:
-        head = app.recorder.max_notification_id() or 0
-        position = view.max_tracking_id(APP_NAME) or 0
-        if on_progress is not None:
-            on_progress(position, head)
-        finished = app.recorder.select_notifications(
-            start=position, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
-        )
-        if not finished:
-            return
-        for start in range(0, len(finished), BATCH):
-            batch = [
-                (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
-                for n in finished[start : start + BATCH]
-            ]
-            try:
-                view.record_games(batch)
-            except IntegrityError:  # another runner of this generation counted some first
-                for game in batch:
-                    with suppress(IntegrityError):
-                        view.record_games([game])
+    per transaction, until a look at the head finds none left. The games are folded in
+    worker processes where that pays (projections/fold_workers.py; `workers` asks for that
+    many, 1 for none) and recorded here, in order."""
+    pool: Folders | None = None
+    started = False
+    try:
+        while True:
+            head = app.recorder.max_notification_id() or 0
+            position = view.max_tracking_id(APP_NAME) or 0
+            if on_progress is not None:
+                on_progress(position, head)
+            finished = app.recorder.select_notifications(
+                start=position, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
+            )
+            if not finished:
+                return
+            games = [(UUID(str(n.originator_id)), n.id) for n in finished]
+            if not started:  # on the first page: a rebuild's, or the games a view lags behind
+                pool, started = folders(app, len(games), workers), True
+            folded: Iterator[Recorded] = (
+                pool.fold(games) if pool is not None else (count_game(app, *game) for game in games)
+            )
+            for start in range(0, len(finished), BATCH):
+                batch = [
+                    (stats, Tracking(APP_NAME, n.id))
+                    for n, stats in zip(finished[start : start + BATCH], folded, strict=False)
+                ]
+                try:
+                    view.record_games(batch)
+                except IntegrityError:  # another runner of this generation counted some first
+                    for game in batch:
+                        with suppress(IntegrityError):
+                            view.record_games([game])
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 def catch_up(
