@@ -59,8 +59,10 @@ class Folders:
         self.workers = workers
         self.pool: Pool = context.Pool(workers, initializer=_start, initargs=(path, table))
 
-    def fold(self, games: Iterable[tuple[UUID, int]]) -> Iterator[GameRow | None]:
-        """Each game's row (None when it is left out), in the order of `games`: (id, position)."""
+    def fold(self, games: Iterable[tuple[UUID, int]]) -> Iterator[tuple[int, GameRow | None]]:
+        """Each game's position and row (None when it is left out), in the order of `games`,
+        (id, position) each. `games` is read on the pool's own thread, as the workers need
+        more."""
         return self.pool.imap(_fold, ((game_id.hex, position) for game_id, position in games), chunksize=2)
 
     def close(self) -> None:
@@ -108,15 +110,15 @@ def _start(path: str, table: str) -> None:
     _statement = f"SELECT topic, state FROM {table} WHERE originator_id=? ORDER BY originator_version"
 
 
-def _fold(task: tuple[str, int]) -> GameRow | None:
+def _fold(task: tuple[str, int]) -> tuple[int, GameRow | None]:
     game_hex, position = task
     game_id = UUID(game_hex)
     assert _reader is not None
     try:
         rows = _reader.execute(_statement, (game_hex,)).fetchall()
-        return game_row(fold_rows(rows, game_id, position=position))
+        return position, game_row(fold_rows(rows, game_id, position=position))
     except Exception:
         # As in one process (runner.count_game): a game its ruleset cannot fold is left out
         # (logged) rather than stop the rebuild on it.
         log.exception("game %s left out of the statistics", game_id)
-        return None
+        return position, None

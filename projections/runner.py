@@ -32,23 +32,30 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 from uuid import UUID
 
 from eventsourcing.dispatch import singledispatchmethod
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, ProgrammingError, Tracking
+from eventsourcing.persistence import (
+    InfrastructureFactory,
+    IntegrityError,
+    Notification,
+    ProgrammingError,
+    Tracking,
+)
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, EnvType
 from psycopg import sql
 from psycopg.rows import tuple_row
 
 from domain.events import GameFinished
-from projections.fold_workers import Folders, folders
+from projections.fold_workers import FROM_GAMES, folders
 from projections.game_stats import GameStatistics, fold_rows, game_statistics, stored_rows
 from projections.lease import lease_for
 from projections.views import PostgresStatsView, Recorded, SQLiteStatsView, StatsView
@@ -442,42 +449,85 @@ def fill(
     workers: int | None = None,
 ) -> None:
     """Count into `view` every game that finished up to the store's present, `BATCH` games
-    per transaction, until a look at the head finds none left. The games are folded in
-    worker processes where that pays (projections/fold_workers.py; `workers` asks for that
-    many, 1 for none) and recorded here, in order."""
-    pool: Folders | None = None
-    started = False
+    per transaction, until a look at the head finds none left. Where enough games wait, worker
+    processes fold them first (`_fill_in_workers`; `workers` asks for that many, 1 for none)."""
+    _fill_in_workers(app, view, on_progress, workers)
+    while True:
+        head = app.recorder.max_notification_id() or 0
+        position = view.max_tracking_id(APP_NAME) or 0
+        if on_progress is not None:
+            on_progress(position, head)
+        finished = app.recorder.select_notifications(
+            start=position, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
+        )
+        if not finished:
+            return
+        for start in range(0, len(finished), BATCH):
+            _record(
+                view,
+                [
+                    (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
+                    for n in finished[start : start + BATCH]
+                ],
+            )
+
+
+def _record(view: StatsView, batch: list[tuple[Recorded, Tracking]]) -> None:
     try:
-        while True:
-            head = app.recorder.max_notification_id() or 0
-            position = view.max_tracking_id(APP_NAME) or 0
-            if on_progress is not None:
-                on_progress(position, head)
-            finished = app.recorder.select_notifications(
-                start=position, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
-            )
-            if not finished:
-                return
-            games = [(UUID(str(n.originator_id)), n.id) for n in finished]
-            if not started:  # on the first page: a rebuild's, or the games a view lags behind
-                pool, started = folders(app, len(games), workers), True
-            folded: Iterator[Recorded] = (
-                pool.fold(games) if pool is not None else (count_game(app, *game) for game in games)
-            )
-            for start in range(0, len(finished), BATCH):
-                batch = [
-                    (stats, Tracking(APP_NAME, n.id))
-                    for n, stats in zip(finished[start : start + BATCH], folded, strict=False)
-                ]
-                try:
-                    view.record_games(batch)
-                except IntegrityError:  # another runner of this generation counted some first
-                    for game in batch:
-                        with suppress(IntegrityError):
-                            view.record_games([game])
+        view.record_games(batch)
+    except IntegrityError:  # another runner of this generation counted some first
+        for game in batch:
+            with suppress(IntegrityError):
+                view.record_games([game])
+
+
+def _fill_in_workers(
+    app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None] | None, workers: int | None
+) -> None:
+    """Count the games that finished up to the present head, folded by worker processes
+    (projections/fold_workers.py), when enough of them wait to pay for starting the workers.
+    The workers start once the first `FROM_GAMES` games are found: the rest of the search (a
+    scan of the store, SQLite having no index of topics) goes on beside them, in the pool's
+    thread that hands out the games."""
+    head = app.recorder.max_notification_id() or 0
+    position = view.max_tracking_id(APP_NAME) or 0
+    first = app.recorder.select_notifications(
+        start=position, limit=FROM_GAMES, stop=head, topics=FINISHED, inclusive_of_start=False
+    )
+    pool = folders(app, len(first), workers) if first else None
+    if pool is None:
+        return
+    try:
+        if on_progress is not None:
+            on_progress(position, head)
+        games = chain(_games(first), _finished_after(app, first[-1].id, head))
+        batch: list[tuple[Recorded, Tracking]] = []
+        for game_position, row in pool.fold(games):
+            batch.append((row, Tracking(APP_NAME, game_position)))
+            if len(batch) == BATCH:
+                _record(view, batch)
+                batch = []
+        if batch:
+            _record(view, batch)
     finally:
-        if pool is not None:
-            pool.close()
+        pool.close()
+
+
+def _games(finished: Sequence[Notification]) -> Iterator[tuple[UUID, int]]:
+    """The (game, position) of each finishing event."""
+    return ((UUID(str(n.originator_id)), n.id) for n in finished)
+
+
+def _finished_after(app: Chronicle, start: int, head: int) -> Iterator[tuple[UUID, int]]:
+    """Each game that finished after `start` up to `head`, found a page at a time."""
+    while True:
+        found = app.recorder.select_notifications(
+            start=start, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
+        )
+        yield from _games(found)
+        if len(found) < PAGE:
+            return
+        start = found[-1].id
 
 
 def catch_up(
