@@ -8,11 +8,16 @@ playing), measured, then copied on to the next size and measured again.
 The figure is a full rebuild (`projections.runner.rebuild`: catch-up from position 0, each
 finished game's stream read from the store's rows, every fact decoded and folded through
 the ruleset, and the game's statistics written with the players' updated ratings and the
-view's position in one transaction). Two baselines read every stored event of the same
-store: through the library (pages of notifications, each decoded into its domain event by
-the mapper), and raw (sqlite3 rows, each state decoded by msgspec into plain objects; a
-game's sealed secrets are not JSON, and only counted). The aim is a ratio of at least 0.5 to
-the raw read.
+view's position in one transaction), timed twice in turns: in one process (`workers=1`), and
+as `chronicle projections rebuild` runs it, the games folded by worker processes, one per
+core, while the rebuild records them in order (projections/fold_workers.py; starting the
+workers is timed). Two baselines read every stored event of the same store: through the
+library (pages of notifications, each decoded into its domain event by the mapper), and raw
+(sqlite3 rows, each state decoded by msgspec into plain objects in one process; a game's
+sealed secrets are not JSON, and only counted). The aim is a ratio of at least 0.5 to the
+raw read at every size; the one-process ratio is printed beside it.
+
+FIGURES
 
     .venv/bin/python -m bench.projections [--games 200,600] [--distinct 40] [--dir DIR]
 """

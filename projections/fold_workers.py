@@ -25,8 +25,9 @@ import multiprocessing
 import os
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import Iterable, Iterator
-from multiprocessing.pool import Pool
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 from uuid import UUID
 
@@ -41,6 +42,7 @@ log = logging.getLogger("chronicle.projections")
 
 FROM_GAMES = 64  # fewer finished games to count are folded in the caller's process
 MAX_WORKERS = 8
+AHEAD = 16  # games handed to each worker ahead of the one waited for
 
 
 def usable_cores() -> int:
@@ -51,23 +53,35 @@ def usable_cores() -> int:
 
 
 class Folders:
-    """A pool of worker processes folding the games of one SQLite store file."""
+    """Worker processes folding the games of one SQLite store file. A worker that dies (killed,
+    out of memory) breaks the pool: the rebuild stops with `BrokenProcessPool` rather than wait
+    for its game forever."""
 
     def __init__(self, path: str, table: str, workers: int) -> None:
         all_rulesets()  # every ruleset loaded once, here, rather than in each worker
-        context = multiprocessing.get_context("fork")
         self.workers = workers
-        self.pool: Pool = context.Pool(workers, initializer=_start, initargs=(path, table))
+        # Forked all at once on the first game handed out, before the pool starts its thread.
+        self.pool = ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("fork"),
+            initializer=_start,
+            initargs=(path, table),
+        )
 
     def fold(self, games: Iterable[tuple[UUID, int]]) -> Iterator[tuple[int, GameRow | None]]:
         """Each game's position and row (None when it is left out), in the order of `games`,
-        (id, position) each. `games` is read on the pool's own thread, as the workers need
-        more."""
-        return self.pool.imap(_fold, ((game_id.hex, position) for game_id, position in games), chunksize=2)
+        (id, position) each. `games` is read as the workers need more: up to `AHEAD` games a
+        worker are handed out before the first of them is waited for."""
+        pending: deque[Future[tuple[int, GameRow | None]]] = deque()
+        for game_id, position in games:
+            pending.append(self.pool.submit(_fold, (game_id.hex, position)))
+            if len(pending) >= AHEAD * self.workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
     def close(self) -> None:
-        self.pool.terminate()
-        self.pool.join()
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def default_workers(games: int) -> int:

@@ -486,9 +486,9 @@ def _fill_in_workers(
 ) -> None:
     """Count the games that finished up to the present head, folded by worker processes
     (projections/fold_workers.py), when enough of them wait to pay for starting the workers.
-    The workers start once the first `FROM_GAMES` games are found: the rest of the search (a
-    scan of the store, SQLite having no index of topics) goes on beside them, in the pool's
-    thread that hands out the games."""
+    The workers start once the first `FROM_GAMES` games are found, and the rest are searched
+    for `FROM_GAMES` at a time (a scan of the store: SQLite has no index of topics) while the
+    workers fold the games handed out already."""
     head = app.recorder.max_notification_id() or 0
     position = view.max_tracking_id(APP_NAME) or 0
     first = app.recorder.select_notifications(
@@ -500,13 +500,15 @@ def _fill_in_workers(
     try:
         if on_progress is not None:
             on_progress(position, head)
-        games = chain(_games(first), _finished_after(app, first[-1].id, head))
+        games = chain(_games(first), _finished_after(app, first[-1].id, head, FROM_GAMES))
         batch: list[tuple[Recorded, Tracking]] = []
-        for game_position, row in pool.fold(games):
+        for counted, (game_position, row) in enumerate(pool.fold(games), 1):
             batch.append((row, Tracking(APP_NAME, game_position)))
             if len(batch) == BATCH:
                 _record(view, batch)
                 batch = []
+                if on_progress is not None and counted % PAGE == 0:
+                    on_progress(game_position, head)
         if batch:
             _record(view, batch)
     finally:
@@ -518,14 +520,14 @@ def _games(finished: Sequence[Notification]) -> Iterator[tuple[UUID, int]]:
     return ((UUID(str(n.originator_id)), n.id) for n in finished)
 
 
-def _finished_after(app: Chronicle, start: int, head: int) -> Iterator[tuple[UUID, int]]:
-    """Each game that finished after `start` up to `head`, found a page at a time."""
+def _finished_after(app: Chronicle, start: int, head: int, page: int) -> Iterator[tuple[UUID, int]]:
+    """Each game that finished after `start` up to `head`, found `page` at a time."""
     while True:
         found = app.recorder.select_notifications(
-            start=start, limit=PAGE, stop=head, topics=FINISHED, inclusive_of_start=False
+            start=start, limit=page, stop=head, topics=FINISHED, inclusive_of_start=False
         )
         yield from _games(found)
-        if len(found) < PAGE:
+        if len(found) < page:
             return
         start = found[-1].id
 

@@ -4,8 +4,10 @@ up, and the ratings the view keeps as games finish."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from uuid import UUID
 
 import msgspec
@@ -346,3 +348,20 @@ def test_games_folded_by_worker_processes_are_recorded_as_one_process_records_th
     assert isinstance(games, list) and len(games) == 6  # all finished games but the one left out
     assert str(left_out) not in {g.game_id for g in games if g is not None}
     assert isinstance(rated, list) and len(rated) == 3
+
+
+def test_a_worker_process_that_dies_stops_the_rebuild_rather_than_leave_it_waiting(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sqlite_file(app.url) is None:
+        pytest.skip("workers fold the games of an SQLite store file only")
+    resigned_games(app, 3)
+
+    def killed(rows: list[tuple[str, bytes]], game_id: UUID, position: int = 0) -> GameStatistics:
+        os._exit(9)  # as the kernel's out-of-memory killer would leave it
+
+    monkeypatch.setattr(fold_workers, "fold_rows", killed)  # the workers are forked after
+    monkeypatch.setattr(fold_workers, "_alone", lambda: True)
+    with pytest.raises(BrokenProcessPool):
+        rebuild(app.url, workers=2)
+    assert Catalog(app.url).active("stats") is None  # nothing half-built serves
