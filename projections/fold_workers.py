@@ -100,11 +100,12 @@ def folders(app: Any, games: int, workers: int | None) -> Folders | None:
     cores decide."""
     if workers is None:
         workers = default_workers(games)
-    if workers < 2 or not _alone() or not plain_rows(app):
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods() or not _alone():
         return None
-    recorder = app.recorder
-    path = sqlite_file(app.url)
+    recorder, path = app.recorder, sqlite_file(app.url)
     if not isinstance(recorder, SQLiteAggregateRecorder) or path is None or not path.is_file():
+        return None
+    if not plain_rows(app):  # compressed or encrypted: the mapper reads them, in this process
         return None
     return Folders(str(path), recorder.events_table_name, workers)
 
