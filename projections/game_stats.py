@@ -405,8 +405,8 @@ def _fold(
     seq: int | None = None
     finished: Entry | None = None
     moments: dict[datetime | str, datetime] = {}
-    for entry in stream:
-        kind, at, data = entry
+    parse = datetime.fromisoformat
+    for kind, at, data in stream:
         if kind == "fact":
             if retracted and seq in retracted:
                 previous_at = at
@@ -439,14 +439,14 @@ def _fold(
                     # has the previous action's time: each text is parsed once.
                     now = moments.get(at)
                     if now is None:
-                        now = moments[at] = _moment(at)
+                        now = moments[at] = at if isinstance(at, datetime) else parse(at)
                     before = moments.get(previous_at)
                     if before is None:
                         before = moments[previous_at] = _moment(previous_at)
                     actions[seat] += 1
                     seconds[seat] += (now - before).total_seconds()
         elif kind == "finished":
-            finished = entry
+            finished = (kind, at, data)
         previous_at = at
     if metrics is not None:
         samples.append(TurnSample(turn, turn_seat, metrics(state)))
