@@ -21,9 +21,9 @@ threads: it pages through the finishing events, folds each game from one query o
 and records up to `BATCH` games, each with its position, per transaction (all of a batch or
 none: a rebuild stopped anywhere still counts nothing twice). With many games to count in an
 SQLite store file, worker processes fold them, one per core, and the rebuild records them in
-the order they finished, as alone (projections/fold_workers.py). Should another runner fill the
-same generation meanwhile (a host finishing a rebuild it thinks abandoned), a batch that meets
-a game it counted first is recorded again game by game, each game once.
+the order they finished, as one process would (projections/fold_workers.py). Should another
+runner fill the same generation meanwhile (a host finishing a rebuild it thinks abandoned), a
+batch that meets a game it counted first is recorded again game by game, each game once.
 """
 
 from __future__ import annotations
