@@ -8,8 +8,9 @@ playing), measured, then copied on to the next size and measured again.
 The figure is a full rebuild (`projections.runner.rebuild`: catch-up from position 0, each
 finished game's stream read from the store's rows, every fact decoded and folded through
 the ruleset, and the game's statistics written with the players' updated ratings and the
-view's position in one transaction), timed twice in turns: in one process (`workers=1`), and
-as `chronicle projections rebuild` runs it, the games folded by worker processes, one per
+view's position in one transaction), timed twice, in turns with the raw read (`--turns` of
+them, the median ratios kept): in one process (`workers=1`), and as `chronicle projections
+rebuild` runs it, the games folded by worker processes, one per
 core, while the rebuild records them in order (projections/fold_workers.py; starting the
 workers is timed). Two baselines read every stored event of the same store: through the
 library (pages of notifications, each decoded into its domain event by the mapper), and raw
@@ -17,7 +18,12 @@ library (pages of notifications, each decoded into its domain event by the mappe
 sealed secrets are not JSON, and only counted). The aim is a ratio of at least 0.5 to the
 raw read at every size; the one-process ratio is printed beside it.
 
-FIGURES
+On the shared two-core machine with both cores idle (`--games 200,600 --turns 3`): 0.90 at
+200 games and 0.95 at 600 with 2 worker processes, 0.48 and 0.49 in one process (before the
+workers, the collector's pause and the cheaper drop of stale generations: 0.44 and 0.42 to
+0.47). The workers need idle cores: with another job on one core, 0.55 to 0.64 at 200 games
+and 0.61 to 0.69 at 600 (0.46 to 0.64 in one process); with both cores busy, 0.4 to 0.5
+either way.
 
     .venv/bin/python -m bench.projections [--games 200,600] [--distinct 40] [--turns 1] [--dir DIR]
 """
