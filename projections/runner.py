@@ -306,7 +306,7 @@ def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
             continue
         if _is_sqlite(url):
             # Its own files go, tables and all: dropping the tables first wrote a file about to
-            # be deleted, page by page (a tenth of a rebuild of a small store).
+            # be deleted, page by page (0.04 s of a 1.8 s rebuild at 200 games, 0.1 s at 600).
             for suffix in ("", "-wal", "-shm"):
                 with suppress(FileNotFoundError):
                     (views_dir(url) / f"{generation_name(view, generation)}.sqlite3{suffix}").unlink()
