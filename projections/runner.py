@@ -19,9 +19,11 @@ view holds every game that finished at or before P, which is what `covers` and `
 A rebuild (and `catch_up`) fills its generation in the foreground, without the runner's
 threads: it pages through the finishing events, folds each game from one query of its rows,
 and records up to `BATCH` games, each with its position, per transaction (all of a batch or
-none: a rebuild stopped anywhere still counts nothing twice). Should another runner fill the
-same generation meanwhile (a host finishing a rebuild it thinks abandoned), a batch that meets
-a game it counted first is recorded again game by game, each game once.
+none: a rebuild stopped anywhere still counts nothing twice). With many games to count in an
+SQLite store file, worker processes fold them, one per core, and the rebuild records them in
+the order they finished, as one process would (projections/fold_workers.py). Should another
+runner fill the same generation meanwhile (a host finishing a rebuild it thinks abandoned), a
+batch that meets a game it counted first is recorded again game by game, each game once.
 """
 
 from __future__ import annotations
@@ -30,25 +32,33 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import closing, contextmanager, suppress
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 from uuid import UUID
 
 from eventsourcing.dispatch import singledispatchmethod
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, ProgrammingError, Tracking
+from eventsourcing.persistence import (
+    InfrastructureFactory,
+    IntegrityError,
+    Notification,
+    ProgrammingError,
+    Tracking,
+)
 from eventsourcing.projection import Projection, ProjectionRunner
 from eventsourcing.utils import Environment, EnvType
 from psycopg import sql
 from psycopg.rows import tuple_row
 
 from domain.events import GameFinished
+from projections.fold_workers import FROM_GAMES, folders
 from projections.game_stats import GameStatistics, fold_rows, game_statistics, stored_rows
 from projections.lease import lease_for
-from projections.views import PostgresStatsView, SQLiteStatsView, StatsView
+from projections.views import PostgresStatsView, Recorded, SQLiteStatsView, StatsView
 from store.app import Chronicle
 from store.config import store_env, store_url
 from store.postgres import shared_datastore, table_creation_lock
@@ -294,24 +304,30 @@ def drop_stale(url: str, view: str, catalog: Catalog) -> list[int]:
     for generation, _state in generations:
         if generation in (active, keep) or generation > active:
             continue
-        try:
-            stale = open_view(url, view, generation)
-        except ProgrammingError:
-            # another process (a host that switched, a rebuild) dropped it between the
-            # opening's creating its tables and locking them: nothing of it is left to drop
-            stale = None
-        if stale is not None:
-            try:
-                stale.drop()
-            finally:
-                close_view(stale)
         if _is_sqlite(url):
+            # Its own files go, tables and all: dropping the tables first wrote a file about to
+            # be deleted, page by page (0.04 s of a 1.8 s rebuild at 200 games, 0.1 s at 600).
             for suffix in ("", "-wal", "-shm"):
                 with suppress(FileNotFoundError):
                     (views_dir(url) / f"{generation_name(view, generation)}.sqlite3{suffix}").unlink()
+        else:
+            _drop_tables(url, view, generation)
         catalog.forget(view, generation)
         dropped.append(generation)
     return dropped
+
+
+def _drop_tables(url: str, view: str, generation: int) -> None:
+    try:
+        stale = open_view(url, view, generation)
+    except ProgrammingError:
+        # another process (a host that switched, a rebuild) dropped it between the opening's
+        # creating its tables and locking them: nothing of it is left to drop
+        return
+    try:
+        stale.drop()
+    finally:
+        close_view(stale)
 
 
 def covers(view: StatsView, app: Chronicle, position: int) -> bool:
@@ -394,14 +410,16 @@ def rebuild(
     *,
     poll: float = 0.05,
     on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
 ) -> int:
     """Build a fresh generation from position 0, activate it once it has caught up with the
-    store, and drop stale generations. Returns the new generation."""
+    store, and drop stale generations. Returns the new generation. `workers` is the number
+    of processes folding games (1: this one alone; None: as many as pay, `fill`)."""
     url = store_url(url)
     catalog = Catalog(url)
     generation = catalog.allocate(view)
     # switched to while its runner still holds the generation's tables
-    _catch_up(url, view, generation, poll, on_progress, switch=catalog)
+    _catch_up(url, view, generation, poll, on_progress, switch=catalog, workers=workers)
     drop_stale(url, view, catalog)
     return generation
 
@@ -413,6 +431,7 @@ def _catch_up(
     poll: float,
     on_progress: Callable[[int, int], None] | None,
     switch: Catalog | None = None,
+    workers: int | None = None,
 ) -> None:
     """Project the store into `generation` until it has caught up with the store's present;
     with `switch`, make it the view's active generation then. `poll` is kept for callers: a
@@ -421,7 +440,7 @@ def _catch_up(
     opened = open_view(url, view, generation)
     app = Chronicle(url)
     try:
-        fill(app, opened, on_progress)
+        fill(app, opened, on_progress, workers)
         if switch is not None:
             switch.activate(view, generation)
     finally:
@@ -429,9 +448,16 @@ def _catch_up(
         close_view(opened)
 
 
-def fill(app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None] | None = None) -> None:
+def fill(
+    app: Chronicle,
+    view: StatsView,
+    on_progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+) -> None:
     """Count into `view` every game that finished up to the store's present, `BATCH` games
-    per transaction, until a look at the head finds none left."""
+    per transaction, until a look at the head finds none left. Where enough games wait, worker
+    processes fold them first (`_fill_in_workers`; `workers` asks for that many, 1 for none)."""
+    _fill_in_workers(app, view, on_progress, workers)
     while True:
         head = app.recorder.max_notification_id() or 0
         position = view.max_tracking_id(APP_NAME) or 0
@@ -443,16 +469,73 @@ def fill(app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None
         if not finished:
             return
         for start in range(0, len(finished), BATCH):
-            batch = [
-                (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
-                for n in finished[start : start + BATCH]
-            ]
-            try:
-                view.record_games(batch)
-            except IntegrityError:  # another runner of this generation counted some first
-                for game in batch:
-                    with suppress(IntegrityError):
-                        view.record_games([game])
+            _record(
+                view,
+                [
+                    (count_game(app, UUID(str(n.originator_id)), n.id), Tracking(APP_NAME, n.id))
+                    for n in finished[start : start + BATCH]
+                ],
+            )
+
+
+def _record(view: StatsView, batch: list[tuple[Recorded, Tracking]]) -> None:
+    try:
+        view.record_games(batch)
+    except IntegrityError:  # another runner of this generation counted some first
+        for game in batch:
+            with suppress(IntegrityError):
+                view.record_games([game])
+
+
+def _fill_in_workers(
+    app: Chronicle, view: StatsView, on_progress: Callable[[int, int], None] | None, workers: int | None
+) -> None:
+    """Count the games that finished up to the present head, folded by worker processes
+    (projections/fold_workers.py), when enough of them wait to pay for starting the workers.
+    The workers start once the first `FROM_GAMES` games are found, and the rest are searched
+    for `FROM_GAMES` at a time (a scan of the store: SQLite has no index of topics) while the
+    workers fold the games handed out already."""
+    head = app.recorder.max_notification_id() or 0
+    position = view.max_tracking_id(APP_NAME) or 0
+    first = app.recorder.select_notifications(
+        start=position, limit=FROM_GAMES, stop=head, topics=FINISHED, inclusive_of_start=False
+    )
+    pool = folders(app, len(first), workers) if first else None
+    if pool is None:
+        return
+    try:
+        if on_progress is not None:
+            on_progress(position, head)
+        games = chain(_games(first), _finished_after(app, first[-1].id, head, FROM_GAMES))
+        batch: list[tuple[Recorded, Tracking]] = []
+        for counted, (game_position, row) in enumerate(pool.fold(games), 1):
+            batch.append((row, Tracking(APP_NAME, game_position)))
+            if len(batch) == BATCH:
+                _record(view, batch)
+                batch = []
+                if on_progress is not None and counted % PAGE == 0:
+                    on_progress(game_position, head)
+        if batch:
+            _record(view, batch)
+    finally:
+        pool.close()
+
+
+def _games(finished: Sequence[Notification]) -> Iterator[tuple[UUID, int]]:
+    """The (game, position) of each finishing event."""
+    return ((UUID(str(n.originator_id)), n.id) for n in finished)
+
+
+def _finished_after(app: Chronicle, start: int, head: int, page: int) -> Iterator[tuple[UUID, int]]:
+    """Each game that finished after `start` up to `head`, found `page` at a time."""
+    while True:
+        found = app.recorder.select_notifications(
+            start=start, limit=page, stop=head, topics=FINISHED, inclusive_of_start=False
+        )
+        yield from _games(found)
+        if len(found) < page:
+            return
+        start = found[-1].id
 
 
 def catch_up(

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 from eventsourcing.persistence import Tracking, TrackingRecorder
@@ -93,6 +93,35 @@ def _text(value: Any) -> str:
     return str(value).casefold() if not isinstance(value, bool) else ("true" if value else "false")
 
 
+class GameRow(NamedTuple):
+    """A game's row as the view stores it (`columns`), with the statistics the ratings read
+    (`stats`, without the progression): what a worker process folding games for a rebuild
+    hands back (projections/fold_workers.py), encoded already."""
+
+    stats: GameStatistics
+    columns: dict[str, Any]
+
+
+def game_row(stats: GameStatistics) -> GameRow:
+    """The columns of a game's row. The progression (most of the bytes) has a column of its
+    own: the tables over many games never read it."""
+    bare = msgspec.structs.replace(stats, progression=[])
+    columns = {
+        "game_id": stats.game_id,
+        "position": stats.position,
+        "ruleset": stats.ruleset,
+        "mode": stats.mode,
+        "finished_at": stats.finished_at or "",
+        "doc": _ENCODER.encode(bare).decode(),
+        "progression": _ENCODER.encode(stats.progression).decode(),
+    }
+    return GameRow(bare, columns)
+
+
+Recorded = GameStatistics | GameRow | None
+"""A finished game to record: its statistics, its row, or None (left out)."""
+
+
 class StatsView(TrackingRecorder, ABC):
     """The interface of the statistics view, whatever the database."""
 
@@ -101,7 +130,7 @@ class StatsView(TrackingRecorder, ABC):
         self.record_games([(stats, tracking)])
 
     @abstractmethod
-    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
+    def record_games(self, games: Sequence[tuple[Recorded, Tracking]]) -> None:
         """Store finished games' statistics, each with its position, in one transaction (a
         rebuild's batch): all or none. A game with no statistics (left out: its ruleset could
         not fold it) records its position alone. Positions rise through the batch."""
@@ -155,20 +184,6 @@ def _as_bytes(doc: Any) -> bytes:
     return doc.encode() if isinstance(doc, str) else bytes(doc)
 
 
-def _row(stats: GameStatistics) -> dict[str, Any]:
-    """The columns of a game's row. The progression (most of the bytes) has a column of its
-    own: the tables over many games never read it."""
-    return {
-        "game_id": stats.game_id,
-        "position": stats.position,
-        "ruleset": stats.ruleset,
-        "mode": stats.mode,
-        "finished_at": stats.finished_at or "",
-        "doc": _ENCODER.encode(msgspec.structs.replace(stats, progression=[])).decode(),
-        "progression": _ENCODER.encode(stats.progression).decode(),
-    }
-
-
 _PROGRESSION = msgspec.json.Decoder(list[TurnSample])
 
 
@@ -210,7 +225,7 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
             for rating in replay(self._decode(c.fetchall(), NO_FILTERS)):
                 self._store_rating(c, rating)
 
-    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
+    def record_games(self, games: Sequence[tuple[Recorded, Tracking]]) -> None:
         with self.datastore.get_connection(commit=True) as connection:
             # Not synced to disk at each commit (see the module's docstring); the setting
             # cannot change inside a transaction, and costs nothing when it does not change.
@@ -221,14 +236,15 @@ class SQLiteStatsView(SQLiteTrackingRecorder, StatsView):
                         self._insert_game(c, stats)
                     self._insert_tracking(c, tracking)
 
-    def _insert_game(self, c: Any, stats: GameStatistics) -> None:
+    def _insert_game(self, c: Any, game: GameStatistics | GameRow) -> None:
+        row = game if isinstance(game, GameRow) else game_row(game)
         c.execute(
             f"INSERT INTO {self.TABLE} VALUES (:game_id, :position, :ruleset, :mode, :finished_at, "
             ":doc, :progression) ON CONFLICT (game_id) DO NOTHING",
-            _row(stats),
+            row.columns,
         )
         if c.sqlite_cursor.rowcount == 1:  # a game already recorded is not rated again
-            for rating in self._rated(stats, lambda players: self._read_ratings(c, players)):
+            for rating in self._rated(row.stats, lambda players: self._read_ratings(c, players)):
                 self._store_rating(c, rating)
 
     def _read_ratings(self, c: Any, players: list[str]) -> list[Any]:
@@ -338,7 +354,7 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
             for rating in replay(self._decode(curs.fetchall(), NO_FILTERS)):
                 self._store_rating(curs, rating)
 
-    def record_games(self, games: Sequence[tuple[GameStatistics | None, Tracking]]) -> None:
+    def record_games(self, games: Sequence[tuple[Recorded, Tracking]]) -> None:
         with self.datastore.transaction(commit=True) as curs:
             # Not waiting for the disk at each commit (see the module's docstring).
             curs.execute("SET LOCAL synchronous_commit TO OFF")
@@ -347,16 +363,17 @@ class PostgresStatsView(PostgresTrackingRecorder, StatsView):
                     self._insert_game(curs, stats)
                 self._insert_tracking(curs, tracking)
 
-    def _insert_game(self, curs: Any, stats: GameStatistics) -> None:
+    def _insert_game(self, curs: Any, game: GameStatistics | GameRow) -> None:
+        row = game if isinstance(game, GameRow) else game_row(game)
         curs.execute(
             SQL(
                 "INSERT INTO {0} VALUES (%(game_id)s, %(position)s, %(ruleset)s, %(mode)s, "
                 "%(finished_at)s, %(doc)s, %(progression)s) ON CONFLICT (game_id) DO NOTHING"
             ).format(self.table),
-            _row(stats),
+            row.columns,
         )
         if curs.rowcount == 1:  # a game already recorded is not rated again
-            for rating in self._rated(stats, lambda players: self._read_ratings(curs, players)):
+            for rating in self._rated(row.stats, lambda players: self._read_ratings(curs, players)):
                 self._store_rating(curs, rating)
 
     def _read_ratings(self, curs: Any, players: list[str]) -> list[Any]:

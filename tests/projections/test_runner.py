@@ -4,8 +4,10 @@ up, and the ratings the view keeps as games finish."""
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from uuid import UUID
 
 import msgspec
@@ -13,6 +15,8 @@ import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 from psycopg.sql import SQL
 
+from projections import fold_workers, game_stats, runner
+from projections.game_stats import GameStatistics
 from projections.ratings import PlayerRating, replay
 from projections.runner import (
     APP_NAME,
@@ -31,6 +35,7 @@ from projections.runner import (
 from projections.tables import all_tables, ratings
 from projections.views import Filters, PostgresStatsView, SQLiteStatsView, StatsView
 from store.app import Chronicle
+from store.config import sqlite_file
 from tests.projections.support import OPENING, physical_game, resigned_games, simulate
 
 
@@ -296,3 +301,67 @@ def test_a_rebuild_s_batch_that_meets_games_another_runner_counted_counts_each_g
         assert view.ratings() == replay(view.games())  # each game rated once
     finally:
         close_view(view)
+
+
+def test_games_folded_by_worker_processes_are_recorded_as_one_process_records_them(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sqlite_file(app.url) is None:
+        pytest.skip("workers fold the games of an SQLite store file only")
+    simulate(app, 3, seed="w1", names=("Ann", "Ben"))
+    simulate(app, 1, seed="w2", names=("Ben", "Cy"))
+    left_out = resigned_games(app, 3)[1]
+    physical_game(app, OPENING)  # still running: not counted
+
+    def fold_rows(rows: list[tuple[str, bytes]], game_id: UUID, position: int = 0) -> GameStatistics:
+        if game_id == left_out:
+            raise LookupError("a ruleset this process lacks")
+        return game_stats.fold_rows(rows, game_id, position=position)
+
+    monkeypatch.setattr(runner, "fold_rows", fold_rows)
+    monkeypatch.setattr(fold_workers, "fold_rows", fold_rows)  # the workers are forked after
+    monkeypatch.setattr(fold_workers, "_alone", lambda: True)  # other tests' threads may linger
+    used: list[int] = []
+    fold = fold_workers.Folders.fold
+
+    def counted_fold(self: fold_workers.Folders, games: list[tuple[UUID, int]]) -> object:
+        used.append(self.workers)
+        return fold(self, games)
+
+    monkeypatch.setattr(fold_workers.Folders, "fold", counted_fold)
+
+    def recorded(workers: int) -> tuple[object, ...]:
+        view = open_view(app.url, "stats", rebuild(app.url, workers=workers))
+        try:
+            games = [view.game(g.game_id) for g in view.games()]
+            return games, view.ratings(), view.max_tracking_id(APP_NAME)
+        finally:
+            close_view(view)
+
+    alone = recorded(1)
+    assert used == []
+    assert recorded(2) == alone
+    assert used == [2]
+    games, rated, position = alone
+    finished = app.recorder.select_notifications(start=0, limit=20, topics=FINISHED)
+    assert len(finished) == 7 and position == finished[-1].id
+    assert isinstance(games, list) and len(games) == 6  # all finished games but the one left out
+    assert str(left_out) not in {g.game_id for g in games if g is not None}
+    assert isinstance(rated, list) and len(rated) == 3
+
+
+def test_a_worker_process_that_dies_stops_the_rebuild_rather_than_leave_it_waiting(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sqlite_file(app.url) is None:
+        pytest.skip("workers fold the games of an SQLite store file only")
+    resigned_games(app, 3)
+
+    def killed(rows: list[tuple[str, bytes]], game_id: UUID, position: int = 0) -> GameStatistics:
+        os._exit(9)  # as the kernel's out-of-memory killer would leave it
+
+    monkeypatch.setattr(fold_workers, "fold_rows", killed)  # the workers are forked after
+    monkeypatch.setattr(fold_workers, "_alone", lambda: True)
+    with pytest.raises(BrokenProcessPool):
+        rebuild(app.url, workers=2)
+    assert Catalog(app.url).active("stats") is None  # nothing half-built serves
