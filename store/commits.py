@@ -37,7 +37,7 @@ from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.game import Game
 from store import chain
-from store.group_commit import GroupCommit
+from store.group_commit import NUMBERED, GroupCommit
 from store.requests import Appended
 from store.saving import PendingSave
 
@@ -156,7 +156,11 @@ class SavePath(Application[UUID]):
 
     def _commit(self, pending: PendingSave) -> Sequence[int] | None:
         event = self._sealed(pending).processing_event
-        return self.recorder.insert_events(pending.stored, tracking=event.tracking, **event.saved_kwargs)
+        # The ids serve the listeners alone (`_finish_save`): with none, they are not read back.
+        numbered = {} if self.listeners else {NUMBERED: False}
+        return self.recorder.insert_events(
+            pending.stored, tracking=event.tracking, **event.saved_kwargs, **numbered
+        )
 
     async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
         """The commit, awaited: on SQLite, in the next batch of the writer process (which
