@@ -162,6 +162,19 @@ class SavePath(Application[UUID]):
             pending.stored, tracking=event.tracking, **event.saved_kwargs, **numbered
         )
 
+    def _insert_stored(self, stored: list[StoredRecord]) -> None:
+        """Insert rows stamped and mapped already (`_sealed`'s), as `_commit` and
+        `_finish_save` do: the listeners told of each."""
+        numbered = {} if self.listeners else {NUMBERED: False}
+        ids = self.recorder.insert_events(stored, **numbered)
+        if ids and self.listeners:
+            self._tell(
+                [
+                    Appended(_uuid(r.originator_id), r.originator_version, r.topic, position)
+                    for r, position in zip(stored, ids, strict=True)
+                ]
+            )
+
     async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
         """The commit, awaited: on SQLite, in the next batch of the writer process (which
         stamps the events: store/stamping.py) or of the group commit's thread; else in a
@@ -214,3 +227,7 @@ class SavePath(Application[UUID]):
         Other processes' writes still arrive: every read fast-forwards from the store."""
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)
+
+
+def _uuid(stream: UUID | str) -> UUID:
+    return stream if isinstance(stream, UUID) else UUID(stream)

@@ -109,15 +109,24 @@ def play_all(
     options: dict[str, Any],
     cap: int = ACTION_CAP,
     batch: int = BATCH_EVENTS,
+    jobs: int = 1,
 ) -> Iterator[Played]:
     """Games `indexes` of `seed`, each played in memory (`played_in_memory`) and stored with
     others in one transaction once they hold `batch` events together, or at the last game;
-    each game's `Played` is given once it is stored.
+    each game's `Played` is given once it is stored. With `jobs` above 1, that many processes
+    play them, this one among them, and this one stores them in the same order and
+    transactions (store/simulation_processes.py): the store ends the same.
 
     Nobody reads a bot game before it ends, so nothing is lost by storing it whole: its
     events, digests included, are those recording it one action at a time gives
     (`play_each`), and its secrets are stored with its first event as when a game is
     created. A game appears to live listeners when it is stored, all of it at once."""
+    if jobs > 1:
+        # imported here: the processes' module plays its games with this module's functions
+        from store.simulation_processes import play_in_processes
+
+        yield from play_in_processes(app, ruleset, seed, list(indexes), names, options, cap, batch, jobs)
+        return
     waiting: list[tuple[Started, Played]] = []
     events = 0
     for index in indexes:

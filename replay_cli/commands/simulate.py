@@ -9,12 +9,15 @@ seed twice into one store is refused, since those games already exist there.
 Each game is played in memory by the rules the store records with, then stored whole, several
 games to a transaction: the very events, digests included, that recording it one action at a
 time would store (store/simulation.py), so the games are ordinary games in the store: `log`,
-`replay` and `audit --all` read them like any other.
+`replay` and `audit --all` read them like any other. `--jobs J` plays them in J processes (by
+default one per core), this one among them, which stores them in order: the store ends as
+with `--jobs 1` (store/simulation_processes.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -56,8 +59,21 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         metavar="M",
         help=f"give up on a game after M actions ({ACTION_CAP})",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="J",
+        help=f"processes playing the games, this one among them (default: the cores, {default_jobs()})",
+    )
     add_store_option(parser)
     parser.set_defaults(run=run)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{ruleset.meta.id} has no expansions")
         options["expansions"] = args.expansions.replace(" ", "")
     check_new_game(ruleset, players, options)
-    if args.games < 1 or args.max_actions < 1:
-        raise UsageError("--games and --max-actions take positive numbers")
+    if args.games < 1 or args.max_actions < 1 or args.jobs < 1:
+        raise UsageError("--games, --max-actions and --jobs take positive numbers")
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
     app = open_store(args.store, create=True)
     try:
@@ -83,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
         started = time.monotonic()
         played: list[Played] = []
         try:
-            for one in play_all(app, ruleset, args.seed, range(args.games), names, options, args.max_actions):
+            games = play_all(
+                app, ruleset, args.seed, range(args.games), names, options, args.max_actions, jobs=args.jobs
+            )
+            for one in games:
                 played.append(one)
                 progress.advance()
         except IntegrityError:  # another process stored a game of this seed meanwhile

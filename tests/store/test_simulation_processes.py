@@ -1,0 +1,129 @@
+"""Games simulated in several processes (store/simulation_processes.py) are stored as one
+process stores them: the same rows in the same order, bytes and digests included, on both
+stores; what fails in a helper process is raised as it was raised there, and only whole games
+are stored.
+
+The helpers are fresh processes: they read the clock the test sets (a module function, which
+they import), and the asking process waits, at its first reading of it, until a helper has
+read it too, so that a helper surely plays some of the games however slowly it starts."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from store import clock
+from store.app import ADMIN, Chronicle
+from store.audit import audit_game
+from store.simulation import play_all
+from tests.api.support import ADMIN_TOKEN
+from tests.conftest import postgres_schema
+from tests.short_games import players, ruleset_named
+
+MOMENT = datetime(2026, 3, 1, 12, tzinfo=UTC)
+MARK = "CHRONICLE_TEST_HELPER_MARK"  # the file a helper leaves when it reads the clock
+GAMES = 8
+
+
+def _helper_read_it() -> None:
+    """In a helper: leave the mark. In the asking process, at its first reading: wait for it."""
+    mark = Path(os.environ[MARK])
+    if multiprocessing.parent_process() is not None:
+        mark.touch()
+        return
+    waited = time.monotonic()
+    while not mark.exists():
+        assert time.monotonic() - waited < 60, "no helper read the clock within a minute"
+        time.sleep(0.01)
+
+
+def at_the_moment() -> datetime:
+    return MOMENT
+
+
+def at_the_moment_once_a_helper_plays() -> datetime:
+    _helper_read_it()
+    return MOMENT
+
+
+def stopped_in_helpers() -> datetime:
+    _helper_read_it()
+    if multiprocessing.parent_process() is not None:
+        raise ValueError("the clock stopped in a helper")
+    return MOMENT
+
+
+@pytest.fixture(autouse=True)
+def mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "a helper read the clock"
+    monkeypatch.setenv(MARK, str(path))
+    return path
+
+
+@contextmanager
+def another_store(url: str, tmp_path: Path) -> Iterator[Chronicle]:
+    if url.startswith("sqlite"):
+        with closing(Chronicle(f"sqlite:///{tmp_path}/other.sqlite3", admin_token=ADMIN_TOKEN)) as app:
+            yield app
+    else:
+        with postgres_schema() as other, closing(Chronicle(other, admin_token=ADMIN_TOKEN)) as app:
+            yield app
+
+
+def game_rows(app: Chronicle, game_id: UUID) -> list[tuple[int, str, bytes]]:
+    return [(r.originator_version, r.topic, r.state) for r in app.recorder.select_events(game_id)]
+
+
+def sequence(app: Chronicle) -> list[tuple[int, str, int, str]]:
+    """Every stored row's position, stream, version and topic, in the store's order."""
+    return [
+        (n.id, str(n.originator_id), n.originator_version, n.topic)
+        for n in app.recorder.select_notifications(1, 10**6)
+    ]
+
+
+def test_games_played_in_several_processes_are_stored_as_one_process_stores_them(
+    app: Chronicle, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mark: Path
+) -> None:
+    ruleset, names = ruleset_named("dominion"), players("dominion")
+    monkeypatch.setattr(clock, "now", at_the_moment)
+    alone = list(play_all(app, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000))
+    with another_store(store_url, tmp_path) as other:
+        monkeypatch.setattr(clock, "now", at_the_moment_once_a_helper_plays)
+        several = list(play_all(other, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000, jobs=3))
+        assert mark.exists()  # a helper played
+        assert several == alone and all(p.outcome is not None for p in alone)
+        for played in alone:
+            assert game_rows(other, played.game_id) == game_rows(app, played.game_id)
+        # the secrets' streams too, in the same places (their sealed bytes are random)
+        assert sequence(other) == sequence(app)
+        assert audit_game(other, alone[-1].game_id, ADMIN).clean
+    assert not multiprocessing.active_children()
+
+
+def test_a_failure_in_a_helper_is_raised_as_it_was_and_only_whole_games_are_stored(
+    app: Chronicle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ruleset, names = ruleset_named("dominion"), players("dominion")
+    monkeypatch.setattr(clock, "now", stopped_in_helpers)
+    stored = []
+    with pytest.raises(ValueError, match=r"^the clock stopped in a helper$"):
+        for played in play_all(app, ruleset, "stops", range(GAMES), names, {}, 5_000, batch=1, jobs=2):
+            stored.append(played)
+    assert not multiprocessing.active_children()
+    # the games stored before the failure reached this process are whole, and no other is
+    games = {
+        n.originator_id for n in app.recorder.select_notifications(1, 10**6) if n.originator_version == 1
+    }
+    assert stored and len(games) == 2 * len(stored) < 2 * GAMES  # each game and its secrets
+    for played in stored:
+        assert app.game(played.game_id).status == "finished"
+        assert audit_game(app, played.game_id, ADMIN).clean
