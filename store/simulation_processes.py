@@ -1,36 +1,41 @@
 """Bot games played in several processes (`chronicle simulate --jobs N`) and stored in game
 order by the one that asked, so that the store ends as one process would leave it.
 
-The asking process plays games too: the others take a moment to start (a fresh interpreter
-importing the rules, about 0.4 s), and a short simulation is over before they are ready. Each
-process takes the next game not yet taken (a counter they share), plays it in memory, and
-stamps and maps its events (`Core.stored_form`, the very rows `save_started` inserts); a
-helper sends its rows back. The asking process stores the games strictly in order, several to
-a transaction as `play_all` does, so the store's rows (their order, positions, bytes and
-digests) are those one process stores.
+The asking process plays games too: a helper takes a moment to start (a fresh interpreter
+importing the rules of the one game it plays, about 0.25 s), and a short simulation is over
+before it is ready. The asking process hands each game out once: to a helper that is ready
+(two ahead, so that it never waits for the asking process to finish a game of its own before
+it gets its next), or to itself. A helper plays its games in memory and stamps and maps their
+events (`Core.stored_form`, the very rows `save_started` inserts), and sends the rows back. The
+asking process stores the games strictly in order, several to a transaction as `play_all`
+does, so the store's rows (their order, positions, bytes and digests) are those one process
+stores.
 
-The helpers are started fresh (`spawn`), never forked from the asking process, which holds a
-store connection and may hold threads. They open no store: a helper's core keeps nothing
-(the library's in-memory recorder) and seals the secrets with the store's key, given by the
-asking process. They read the asking process's clock function (`store.clock.now`, which a
-test may replace with one of its own).
+The helpers are fresh interpreters (`python -m store.simulation_helper`), never forked from the
+asking process, which holds a store connection and may hold threads; started as commands, not
+through `multiprocessing`, they import neither the asking program again nor any other game.
+They open no store: a helper's core keeps nothing (the library's in-memory recorder) and seals
+the secrets with the store's key, given by the asking process. They read the asking process's
+clock function (`store.clock.now`, which a test may replace with one of its own).
 
 What fails in a helper is raised in the asking process as it was raised there (its type and
-message: `chronicle` prints it as it prints a failure in one process), once the games before
-it in the batch being gathered are dropped: what is stored is whole games, as in one process.
-A helper that dies without a word (killed) fails the simulation too.
+message: `chronicle` prints it as it prints a failure in one process); the games gathered for
+the next transaction are then dropped, so what is stored is whole games, as in one process. A
+helper that dies while it owes a game (killed) fails the simulation too; one that dies before
+it was ready leaves its share to the others.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
+import os
 import pickle
-import queue
-import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from multiprocessing.process import BaseProcess
+from multiprocessing.connection import Connection, wait
 from typing import Any
 from uuid import UUID
 
@@ -42,8 +47,9 @@ from store.core import Core
 from store.sealing import sealing_env
 from store.simulation import Played, played_in_memory
 
+AHEAD = 2  # games a helper holds at once: the one it plays, and its next
 WAIT = 0.5  # seconds between looks at whether the helpers still live, while waiting on them
-STOP_WAIT = 5.0  # seconds a helper gets to end by itself once every game is taken
+STOP_WAIT = 5.0  # seconds a helper gets to end by itself once every game is stored
 
 # One game's rows as a helper sends them: per stream, its id and its (version, topic, state),
 # so that a stream's id crosses once rather than once per event.
@@ -78,16 +84,6 @@ class _Unstored(Core):
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"} | self._sealing
 
 
-def _take(counter: Any, total: int) -> int | None:
-    """The place in the games of the next game nobody took yet (None: all are taken)."""
-    with counter.get_lock():
-        place: int = counter.value
-        if place >= total:
-            return None
-        counter.value = place + 1
-    return place
-
-
 def _packed(stored: list[StoredRecord]) -> Packed:
     packed: Packed = []
     stream: UUID | str | None = None
@@ -117,25 +113,119 @@ def _portable(error: BaseException) -> BaseException:
         return RuntimeError(f"{type(error).__name__}: {error}")
 
 
-def _help(games: Games, counter: Any, results: Any) -> None:
-    """A helper: play the games nobody took yet, sending each one's rows (or what failed)."""
-    # Ctrl-C stops the asking process, which ends its helpers; they leave it the message.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    clock.now = games.now
+def helper(orders: Connection, answers: Connection) -> None:
+    """A helper's life (store/simulation_helper.py): take the asking process's path and games,
+    say it is ready, then play each game handed to it until it is handed None, answering
+    (place, Played, rows, None) for each, or (place, None, None, error) and end."""
+    sys.path[:] = orders.recv()  # where the asking process finds its modules (a test's clock)
     place: int | None = None
     try:
+        games: Games = orders.recv()
+        clock.now = games.now
         app = _Unstored(games.sealing)
         ruleset = only_ruleset(games.ruleset_id)
         if ruleset is None:
             raise ValueError(f"there is no ruleset {games.ruleset_id!r} in a helper process")
-        while (place := _take(counter, len(games.indexes))) is not None:
-            index = games.indexes[place]
+        answers.send(None)  # ready
+        while (place := orders.recv()) is not None:
             started, played = played_in_memory(
-                app, ruleset, games.seed, index, games.names, games.options, games.cap
+                app, ruleset, games.seed, games.indexes[place], games.names, games.options, games.cap
             )
-            results.put((place, played, _packed(app.stored_form(started)), None))
+            answers.send((place, played, _packed(app.stored_form(started)), None))
+    except (EOFError, BrokenPipeError):  # the asking process is gone, or done with this helper
+        return
     except BaseException as error:
-        results.put((place, None, None, _portable(error)))
+        with contextlib.suppress(OSError):
+            answers.send((place, None, None, _portable(error)))
+
+
+@dataclass
+class _Helper:
+    """A helper as the asking process sees it: its process, its pipes, whether it said it is
+    ready, and the places of the games it holds."""
+
+    process: subprocess.Popen[bytes]
+    orders: Connection
+    answers: Connection
+    ready: bool = False
+    holds: list[int] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, games: Games) -> _Helper:
+        orders_read, orders_write = os.pipe()
+        answers_read, answers_write = os.pipe()
+        command = [sys.executable, "-m", "store.simulation_helper", str(orders_read), str(answers_write)]
+        # its own session: Ctrl-C stops the asking process, which ends its helpers
+        process = subprocess.Popen(command, pass_fds=(orders_read, answers_write), start_new_session=True)
+        os.close(orders_read)
+        os.close(answers_write)
+        orders = Connection(orders_write, readable=False)
+        orders.send(sys.path)
+        orders.send(games)
+        return cls(process, orders, Connection(answers_read, writable=False))
+
+    def stop(self, waiting: float) -> None:
+        """End it: told to (given `waiting` seconds to), or at once, amid whatever it plays."""
+        if waiting:
+            with contextlib.suppress(OSError):  # it ended already
+                self.orders.send(None)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(waiting)
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.orders.close()
+        self.answers.close()
+
+
+class _Handing:
+    """The games in hand: who plays which, and those played and not stored yet."""
+
+    def __init__(self, indexes: tuple[int, ...], helpers: list[_Helper]) -> None:
+        self.indexes = indexes
+        self.helpers = helpers
+        self.next = 0  # the place of the next game nobody holds
+        self.ready: dict[int, tuple[Played, list[StoredRecord]]] = {}
+
+    def take(self) -> int | None:
+        if self.next >= len(self.indexes):
+            return None
+        self.next += 1
+        return self.next - 1
+
+    def gather(self, block: bool) -> None:
+        """Take what the helpers sent (waiting for something with `block`), handing each
+        ready helper its next games; raise what failed in one."""
+        waiting = [h.answers for h in self.helpers]
+        if not waiting:
+            return
+        for answers in wait(waiting, WAIT if block else 0):
+            one = next(h for h in self.helpers if h.answers is answers)
+            while one in self.helpers and one.answers.poll():
+                self._answered(one)
+
+    def _answered(self, one: _Helper) -> None:
+        try:
+            answer = one.answers.recv()
+        except (EOFError, OSError):  # it ended without a word (or in the middle of one)
+            self.helpers.remove(one)
+            code = one.process.wait()
+            if one.holds:
+                raise RuntimeError(
+                    f"a process simulating games ended (exit code {code}) before its game was stored"
+                ) from None
+            return
+        if answer is None:
+            one.ready = True
+        else:
+            place, played, packed, error = answer
+            if error is not None:
+                raise error
+            one.holds.remove(place)
+            self.ready[place] = (played, _unpacked(packed))
+        while len(one.holds) < AHEAD and (place := self.take()) is not None:
+            one.orders.send(place)
+            one.holds.append(place)
 
 
 def play_in_processes(
@@ -151,33 +241,32 @@ def play_in_processes(
 ) -> Iterator[Played]:
     """`play_all` with `jobs` processes playing, this one among them: the same games, stored
     in the same order and transactions; each game's `Played` given once it is stored."""
-    indexes = tuple(indexes)
-    games = Games(ruleset.meta.id, seed, indexes, names, options, cap, sealing_env(app.url), clock.now)
-    context = multiprocessing.get_context("spawn")
-    counter = context.Value("i", 0)
-    results = context.Queue()
-    helpers: list[BaseProcess] = []
-    # rows and `Played` of the games played and not stored yet, by their place in `indexes`
-    ready: dict[int, tuple[Played, list[StoredRecord]]] = {}
+    places = tuple(indexes)
+    games = Games(ruleset.meta.id, seed, places, names, options, cap, sealing_env(app.url), clock.now)
+    helpers: list[_Helper] = []
     stored_all = False
     try:
-        for _ in range(min(jobs, len(indexes)) - 1):
-            helpers.append(context.Process(target=_help, args=(games, counter, results), daemon=True))
-            helpers[-1].start()
+        for _ in range(min(jobs, len(places)) - 1):
+            helpers.append(_Helper.start(games))
+        hand = _Handing(places, list(helpers))
         waiting: list[tuple[Played, list[StoredRecord]]] = []
         events = 0
-        for place in range(len(indexes)):
-            while place not in ready:
-                _gather(ready, results, block=False)
-                if place in ready:
+        for place in range(len(places)):
+            while place not in hand.ready:
+                hand.gather(block=False)
+                if place in hand.ready:
                     break
-                mine = _take(counter, len(indexes))
-                if mine is None:  # every game is taken: wait for the helpers'
-                    _gather(ready, results, block=True, helpers=helpers)
+                mine = hand.take()
+                if mine is None:  # every game is handed out: wait for the helpers'
+                    if not hand.helpers:
+                        raise RuntimeError(
+                            "the processes simulating games ended before their games were stored"
+                        )
+                    hand.gather(block=True)
                     continue
-                started, played = played_in_memory(app, ruleset, seed, indexes[mine], names, options, cap)
-                ready[mine] = (played, app.stored_form(started))
-            played, stored = ready.pop(place)
+                started, played = played_in_memory(app, ruleset, seed, places[mine], names, options, cap)
+                hand.ready[mine] = (played, app.stored_form(started))
+            played, stored = hand.ready.pop(place)
             waiting.append((played, stored))
             events += len(stored)
             if events >= batch:
@@ -189,46 +278,5 @@ def play_in_processes(
             yield from (p for p, _ in waiting)
         stored_all = True
     finally:
-        with counter.get_lock():
-            counter.value = len(indexes)  # nothing more is taken
-        for helper in helpers:
-            if stored_all:  # it ends by itself, finding no game left
-                helper.join(STOP_WAIT)
-            if helper.is_alive():  # playing a game that will not be stored
-                helper.terminate()
-            helper.join()
-        results.close()
-        results.cancel_join_thread()
-
-
-def _gather(
-    ready: dict[int, tuple[Played, list[StoredRecord]]],
-    results: Any,
-    *,
-    block: bool,
-    helpers: Sequence[BaseProcess] = (),
-) -> None:
-    """Take the games the helpers sent (waiting for one with `block`), raising what failed
-    in one of them."""
-    while True:
-        try:
-            place, played, packed, error = results.get(timeout=WAIT) if block else results.get_nowait()
-        except queue.Empty:
-            if not block:
-                return
-            dead = [h.exitcode for h in helpers if h.exitcode is not None and h.exitcode != 0]
-            if dead or all(h.exitcode is not None for h in helpers):
-                # a helper's last game is in the queue before it ends: look once more
-                try:
-                    place, played, packed, error = results.get(timeout=WAIT)
-                except queue.Empty:
-                    code = dead[0] if dead else 0
-                    raise RuntimeError(
-                        f"a process simulating games ended with exit code {code} before its game was stored"
-                    ) from None
-            else:
-                continue
-        if error is not None:
-            raise error
-        ready[place] = (played, _unpacked(packed))
-        block = False
+        for one in helpers:
+            one.stop(STOP_WAIT if stored_all else 0)
