@@ -21,7 +21,7 @@ from uuid import UUID
 import pytest
 
 from store import clock
-from store.app import ADMIN, Chronicle
+from store.app import ADMIN, Appended, Chronicle
 from store.audit import audit_game
 from store.simulation import play_all
 from tests.api.support import ADMIN_TOKEN
@@ -115,6 +115,8 @@ def test_games_played_in_several_processes_are_stored_as_one_process_stores_them
     monkeypatch.setattr(clock, "now", at_the_moment)
     alone = list(play_all(app, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000))
     with another_store(store_url, tmp_path) as other:
+        heard: list[Appended] = []
+        other.listeners.append(heard.extend)
         monkeypatch.setattr(clock, "now", at_the_moment_once_a_helper_plays)
         several = list(play_all(other, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000, jobs=3))
         assert mark.exists()  # a helper played
@@ -123,6 +125,10 @@ def test_games_played_in_several_processes_are_stored_as_one_process_stores_them
             assert game_rows(other, played.game_id) == game_rows(app, played.game_id)
         # the secrets' streams too, in the same places (their sealed bytes are random)
         assert sequence(other) == sequence(app)
+        # the listeners hear of every row once, with its position
+        assert [(a.position, str(a.originator_id), a.originator_version, a.topic) for a in heard] == sequence(
+            other
+        )
         assert audit_game(other, alone[-1].game_id, ADMIN).clean
     assert not helpers_left()
 
