@@ -23,6 +23,9 @@ message: `chronicle` prints it as it prints a failure in one process); the games
 the next transaction are then dropped, so what is stored is whole games, as in one process. A
 helper that dies while it owes a game (killed) fails the simulation too; one that dies before
 it was ready leaves its share to the others.
+
+The figure (`.venv/bin/python -m bench.engine --games 50 --store-rounds 4`, two cores, rounds of
+50 Dominion games, the helper started inside each): FIGURE_JOBS.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -116,8 +121,23 @@ def _portable(error: BaseException) -> BaseException:
 def helper(orders: Connection, answers: Connection) -> None:
     """A helper's life (store/simulation_helper.py): take the asking process's path and games,
     say it is ready, then play each game handed to it until it is handed None, answering
-    (place, Played, rows, None) for each, or (place, None, None, error) and end."""
+    (place, Played, rows, None) for each, or (place, None, None, error) and end.
+
+    The answers are sent by a thread of their own: a game's rows fill a pipe several times
+    over, and the asking process reads them only between games of its own, so the helper
+    plays on meanwhile rather than wait for it."""
     sys.path[:] = orders.recv()  # where the asking process finds its modules (a test's clock)
+    outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+
+    def send() -> None:
+        while (answer := outbox.get()) is not None:
+            try:
+                answers.send_bytes(answer)
+            except OSError:  # the asking process is gone: the next order tells the helper
+                return
+
+    sender = threading.Thread(target=send, name="answers", daemon=True)
+    sender.start()
     place: int | None = None
     try:
         games: Games = orders.recv()
@@ -126,28 +146,28 @@ def helper(orders: Connection, answers: Connection) -> None:
         ruleset = only_ruleset(games.ruleset_id)
         if ruleset is None:
             raise ValueError(f"there is no ruleset {games.ruleset_id!r} in a helper process")
-        answers.send(None)  # ready
+        outbox.put(pickle.dumps(None))  # ready
         while (place := orders.recv()) is not None:
             started, played = played_in_memory(
                 app, ruleset, games.seed, games.indexes[place], games.names, games.options, games.cap
             )
-            answers.send((place, played, _packed(app.stored_form(started)), None))
-    except (EOFError, BrokenPipeError):  # the asking process is gone, or done with this helper
-        return
+            outbox.put(pickle.dumps((place, played, _packed(app.stored_form(started)), None)))
+    except EOFError:  # the asking process is gone, or done with this helper
+        pass
     except BaseException as error:
-        with contextlib.suppress(OSError):
-            answers.send((place, None, None, _portable(error)))
+        outbox.put(pickle.dumps((place, None, None, _portable(error))))
+    outbox.put(None)
+    sender.join()
 
 
 @dataclass
 class _Helper:
-    """A helper as the asking process sees it: its process, its pipes, whether it said it is
-    ready, and the places of the games it holds."""
+    """A helper as the asking process sees it: its process, its pipes, and the places of the
+    games it holds."""
 
     process: subprocess.Popen[bytes]
     orders: Connection
     answers: Connection
-    ready: bool = False
     holds: list[int] = field(default_factory=list)
 
     @classmethod
@@ -208,24 +228,30 @@ class _Handing:
         try:
             answer = one.answers.recv()
         except (EOFError, OSError):  # it ended without a word (or in the middle of one)
-            self.helpers.remove(one)
-            code = one.process.wait()
-            if one.holds:
-                raise RuntimeError(
-                    f"a process simulating games ended (exit code {code}) before its game was stored"
-                ) from None
+            self._lost(one)
             return
-        if answer is None:
-            one.ready = True
-        else:
+        if answer is not None:  # None: it is ready
             place, played, packed, error = answer
             if error is not None:
                 raise error
             one.holds.remove(place)
             self.ready[place] = (played, _unpacked(packed))
         while len(one.holds) < AHEAD and (place := self.take()) is not None:
-            one.orders.send(place)
             one.holds.append(place)
+            try:
+                one.orders.send(place)
+            except OSError:
+                self._lost(one)
+                return
+
+    def _lost(self, one: _Helper) -> None:
+        """A helper ended: it fails the simulation if it held a game."""
+        self.helpers.remove(one)
+        code = one.process.wait()
+        if one.holds:
+            raise RuntimeError(
+                f"a process simulating games ended (exit code {code}) before its game was stored"
+            )
 
 
 def play_in_processes(
