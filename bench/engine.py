@@ -108,22 +108,26 @@ def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, 
 
 
 def simulate_seconds(seed: str, games: int, expansions: str, edition: int, jobs: int) -> tuple[float, int]:
-    """`chronicle simulate --jobs JOBS`'s games (store/simulation.py `play_all`: played in
+    """`chronicle simulate --jobs JOBS`'s games (store/simulation_processes.py `play_in`: played in
     memory, stored several to a transaction; with `jobs` above 1, played in that many
     processes, started here) into a temporary SQLite store: seconds and actions."""
     from store.app import Chronicle
-    from store.simulation import play_all
+    from store.simulation_processes import play_in, start_helpers
 
     ruleset = get_ruleset("dominion")
     assert ruleset is not None
     options = resolve_options(ruleset.meta, {"expansions": expansions, "base_edition": edition})
     assert not isinstance(options, Rejection)
     with tempfile.TemporaryDirectory() as tmp:
+        # as `chronicle simulate` does: the helpers started first, while no store is open
+        started = time.perf_counter()
+        helpers = start_helpers(jobs - 1)
         app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
         try:
-            started = time.perf_counter()
             names = ["Bot 1", "Bot 2"]
-            played = list(play_all(app, ruleset, seed, range(games), names, options, 20_000, jobs=jobs))
+            played = list(
+                play_in(jobs, app, ruleset, seed, range(games), names, options, 20_000, helpers=helpers)
+            )
             seconds = time.perf_counter() - started
             assert all(p.outcome is not None for p in played), played
             return seconds, sum(p.actions for p in played)

@@ -162,9 +162,9 @@ class SavePath(Application[UUID]):
             pending.stored, tracking=event.tracking, **event.saved_kwargs, **numbered
         )
 
-    def _insert_stored(self, stored: list[StoredRecord]) -> None:
-        """Insert rows stamped and mapped already (`_sealed`'s), as `_commit` and
-        `_finish_save` do: the listeners told of each."""
+    def save_stored(self, stored: list[StoredRecord]) -> None:
+        """Insert rows stamped and mapped already (`_sealed`'s, store/core.py `stored_form`)
+        in one transaction, as `_commit` and `_finish_save` do: the listeners told of each."""
         numbered = {} if self.listeners else {NUMBERED: False}
         ids = self.recorder.insert_events(stored, **numbered)
         if ids and self.listeners:

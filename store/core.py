@@ -194,10 +194,7 @@ class Core(Corrections):
         game's last, as when it is recorded as it is played), the chain stamped as one action
         at a time would have stamped it, the listeners told of every event. A game of a deal is
         saved by `create_game` alone."""
-        if any(s.dealt is not None for s in started):
-            raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
-        pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.sealed, s.game)))
-        self._finish_save(pending, self._commit(pending))
+        self.save_stored(self.stored_form(*started))
 
     def stored_form(self, *started: Started) -> list[StoredRecord]:
         """The rows `save_started` inserts for `started`, in its order, stamped and mapped,
@@ -207,11 +204,6 @@ class Core(Corrections):
             raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
         pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.sealed, s.game)))
         return self._sealed(pending).stored
-
-    def save_stored(self, stored: list[StoredRecord]) -> None:
-        """Insert rows from `stored_form` as they are, in one transaction, and tell the
-        listeners of each, as `save_started` saves the games they came from."""
-        self._insert_stored(stored)
 
     def _server_seed(self, new: NewGame, admin: bool) -> bytes:
         if new.server_seed is None:

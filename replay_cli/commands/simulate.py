@@ -33,7 +33,8 @@ from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
 from replay_cli.progress import Progress
 from replay_cli.sources import add_store_option
-from store.simulation import ACTION_CAP, Played, already_simulated, play_all
+from store.simulation import ACTION_CAP, Played, already_simulated
+from store.simulation_processes import play_in, start_helpers, stop_helpers
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -88,7 +89,13 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.max_actions < 1 or args.jobs < 1:
         raise UsageError("--games, --max-actions and --jobs take positive numbers")
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
-    app = open_store(args.store, create=True)
+    # the helpers first, while no store is open: they may then be forked, in a few milliseconds
+    helpers = start_helpers(min(args.jobs, args.games) - 1)
+    try:
+        app = open_store(args.store, create=True)
+    except BaseException:
+        stop_helpers(helpers)
+        raise
     try:
         taken = already_simulated(app, ruleset.meta.id, args.seed, args.games)
         if taken is not None:
@@ -99,8 +106,16 @@ def run(args: argparse.Namespace) -> int:
         started = time.monotonic()
         played: list[Played] = []
         try:
-            games = play_all(
-                app, ruleset, args.seed, range(args.games), names, options, args.max_actions, jobs=args.jobs
+            games = play_in(
+                args.jobs,
+                app,
+                ruleset,
+                args.seed,
+                range(args.games),
+                names,
+                options,
+                args.max_actions,
+                helpers=helpers,
             )
             for one in games:
                 played.append(one)
@@ -113,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         progress.finish()
         seconds = time.monotonic() - started
     finally:
+        stop_helpers(helpers)  # those that played were ended by `play_in`
         app.close()
     for line in summary(ruleset, args.seed, played, names, seconds):
         print(line)
