@@ -10,7 +10,6 @@ surely plays some of the games however slowly it starts."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -24,7 +23,7 @@ from store import clock
 from store.app import ADMIN, Appended, Chronicle
 from store.audit import audit_game
 from store.simulation import play_all
-from store.simulation_processes import play_in
+from store.simulation_processes import play_in, start_helpers
 from tests.api.support import ADMIN_TOKEN
 from tests.conftest import postgres_schema
 from tests.short_games import players, ruleset_named
@@ -34,9 +33,11 @@ MARK = "CHRONICLE_TEST_HELPER_MARK"  # the file a helper leaves when it reads th
 GAMES = 8
 
 
+ASKING = "CHRONICLE_TEST_ASKING_PROCESS"  # the test's own process id, which helpers inherit
+
+
 def in_a_helper() -> bool:
-    spec = getattr(sys.modules["__main__"], "__spec__", None)
-    return getattr(spec, "name", None) == "store.simulation_helper"
+    return os.getpid() != int(os.environ[ASKING])
 
 
 def _helper_read_it() -> bool:
@@ -84,6 +85,7 @@ def stopped_in_helpers() -> datetime:
 def mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "a helper read the clock"
     monkeypatch.setenv(MARK, str(path))
+    monkeypatch.setenv(ASKING, str(os.getpid()))
     return path
 
 
@@ -109,17 +111,23 @@ def sequence(app: Chronicle) -> list[tuple[int, str, int, str]]:
     ]
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["helpers started by play_in", "helpers started first"])
 def test_games_played_in_several_processes_are_stored_as_one_process_stores_them(
-    app: Chronicle, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mark: Path
+    app: Chronicle, store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mark: Path, first: bool
 ) -> None:
+    """Started by `play_in` (fresh interpreters: a store is open), or first, before the store
+    opens, as `chronicle simulate` starts them (forked, in a process with no other thread)."""
     ruleset, names = ruleset_named("dominion"), players("dominion")
     monkeypatch.setattr(clock, "now", at_the_moment)
     alone = list(play_all(app, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000))
+    helpers = start_helpers(2) if first else []
     with another_store(store_url, tmp_path) as other:
         heard: list[Appended] = []
         other.listeners.append(heard.extend)
         monkeypatch.setattr(clock, "now", at_the_moment_once_a_helper_plays)
-        several = list(play_in(3, other, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000))
+        several = list(
+            play_in(3, other, ruleset, "jobs", range(GAMES), names, {}, 5_000, batch=2_000, helpers=helpers)
+        )
         assert mark.exists()  # a helper played
         assert several == alone and all(p.outcome is not None for p in alone)
         for played in alone:
