@@ -68,6 +68,7 @@ from store.simulation import ACTION_CAP, BATCH_EVENTS, Played, play_all, played_
 AHEAD = 2  # games a helper holds at once: the one it plays, and its next
 WAIT = 0.5  # seconds between looks at whether the helpers still live, while waiting on them
 STOP_WAIT = 5.0  # seconds a helper gets to end by itself once every game is stored
+WRITING = 4  # transactions waiting for their commit at most, so that rows do not pile up
 
 # One game's rows as a helper sends them: per stream, its id and its (version, topic, state),
 # so that a stream's id crosses once rather than once per event.
@@ -408,9 +409,10 @@ def play_in(
     writer = ThreadPoolExecutor(1, "simulate-store")
     writing: deque[tuple[Future[None], list[Played]]] = deque()
 
-    def stored(wait: bool) -> Iterator[Played]:
-        """The games of the transactions committed (all of them, waiting, with `wait`)."""
-        while writing and (wait or writing[0][0].done()):
+    def stored(wait: bool, beyond: int = 0) -> Iterator[Played]:
+        """The games of the transactions committed (waiting, with `wait`, for all but the last
+        `beyond`)."""
+        while len(writing) > beyond and (wait or writing[0][0].done()):
             done, played = writing.popleft()
             done.result()
             yield from played
@@ -445,6 +447,7 @@ def play_in(
                 records = [record for _, game_rows in waiting for record in game_rows]
                 writing.append((writer.submit(app.save_stored, records), [p for p, _ in waiting]))
                 waiting, events = [], 0
+                yield from stored(wait=True, beyond=WRITING)  # a slow disk holds up play
         yield from stored(wait=True)
         stored_all = True
     finally:
