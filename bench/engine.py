@@ -11,7 +11,10 @@ every action from the revealed seed and compare the facts. The aim is 50 games p
 Last, `chronicle simulate` into a temporary SQLite store (each game played in memory and stored
 several to a transaction: store/simulation.py) against the engine alone playing the same games
 (`play`), taken in turns: simulate's games per second beside the engine's, and their ratio
-(aim: 0.5 or more).
+(aim: 0.5 or more), twice: in one process (`--jobs 1`), and with simulate's default jobs (one
+process per core, store/simulation_processes.py). The second times what a user waits for: the
+helper processes are started inside the timed part, each round, and a round is as many games
+as `chronicle simulate dominion --games 50` plays (`--store-games`).
 `--expansions base,empires` plays random kingdoms from both sets, with Events and Landmarks;
 `--edition 2` the 2nd-edition base set.
 
@@ -31,6 +34,7 @@ from typing import Any
 from bench.common import ratio_line
 from domain.rng import SeededRng
 from domain.ruleset import Command, GameConfig, Rejection, Seat, get_ruleset, resolve_options
+from replay_cli.commands.simulate import default_jobs
 
 AIM_GAMES_PER_SECOND = 50.0
 
@@ -103,21 +107,27 @@ def audit_seconds(seed: str, expansions: str, edition: int = 1) -> tuple[float, 
             app.close()
 
 
-def simulate_seconds(seed: str, games: int, expansions: str, edition: int) -> tuple[float, int]:
-    """`chronicle simulate`'s games (store/simulation.py `play_all`: played in memory, stored
-    several to a transaction) into a temporary SQLite store: seconds and actions."""
+def simulate_seconds(seed: str, games: int, expansions: str, edition: int, jobs: int) -> tuple[float, int]:
+    """`chronicle simulate --jobs JOBS`'s games (store/simulation_processes.py `play_in`: played in
+    memory, stored several to a transaction; with `jobs` above 1, played in that many
+    processes, started here) into a temporary SQLite store: seconds and actions."""
     from store.app import Chronicle
-    from store.simulation import play_all
+    from store.simulation_processes import play_in, start_helpers
 
     ruleset = get_ruleset("dominion")
     assert ruleset is not None
     options = resolve_options(ruleset.meta, {"expansions": expansions, "base_edition": edition})
     assert not isinstance(options, Rejection)
     with tempfile.TemporaryDirectory() as tmp:
+        # as `chronicle simulate` does: the helpers started first, while no store is open
+        started = time.perf_counter()
+        helpers = start_helpers(jobs - 1)
         app = Chronicle(f"sqlite:///{tmp}/bench.sqlite3")
         try:
-            started = time.perf_counter()
-            played = list(play_all(app, ruleset, seed, range(games), ["Bot 1", "Bot 2"], options, 20_000))
+            names = ["Bot 1", "Bot 2"]
+            played = list(
+                play_in(jobs, app, ruleset, seed, range(games), names, options, 20_000, helpers=helpers)
+            )
             seconds = time.perf_counter() - started
             assert all(p.outcome is not None for p in played), played
             return seconds, sum(p.actions for p in played)
@@ -144,7 +154,7 @@ def main() -> None:
     parser.add_argument(
         "--store-rounds", type=int, default=10, help="rounds of simulate against the engine alone (10)"
     )
-    parser.add_argument("--store-games", type=int, default=12, help="games simulated each round (12)")
+    parser.add_argument("--store-games", type=int, default=50, help="games simulated each round (50)")
     args = parser.parse_args()
     ruleset = get_ruleset("dominion")
     assert ruleset is not None, "the dominion ruleset is not registered"
@@ -170,21 +180,31 @@ def main() -> None:
     )
     audit, actions = audit_seconds(args.seed, args.expansions, args.edition)
     print(f"audit of one game ({actions} actions) through the store: {audit * 1000:.1f} ms")
-    # simulate and the engine alone taken in turns, so that a busy machine weighs on both alike
-    simulated = engine = 0.0
+    # simulate in one process, with the default jobs, and the engine alone taken in turns, so
+    # that a busy machine weighs on all alike
+    ways = {1: "in one process (--jobs 1)"}
+    if default_jobs() > 1:
+        ways[default_jobs()] = (
+            f"in {default_jobs()} processes (the default --jobs, helpers started each round)"
+        )
+    simulated = dict.fromkeys(ways, 0.0)
+    engine = 0.0
     actions = 0
     for round_ in range(args.store_rounds):
         seed = f"{args.seed}-store-{round_}"
-        seconds, played = simulate_seconds(seed, args.store_games, args.expansions, args.edition)
-        simulated, actions = simulated + seconds, actions + played
+        for jobs in ways:
+            seconds, played = simulate_seconds(seed, args.store_games, args.expansions, args.edition, jobs)
+            simulated[jobs] += seconds
+        actions += played
         engine += in_memory_seconds(seed, args.store_games, args.expansions, args.edition)
     games = args.store_rounds * args.store_games
     print(
-        f"simulate through the store (SQLite): {games} games, {actions} actions in {simulated:.2f} s "
-        f"({actions / simulated:,.0f} actions/s)"
+        f"simulate through the store (SQLite): {args.store_rounds} rounds of {args.store_games} games, "
+        f"{actions} actions; the baseline is the engine alone playing the same games in one process"
     )
-    rates = (games / simulated, "games/s", games / engine, "0.5 or more")
-    print(ratio_line("simulate games per second", *rates))
+    for jobs, words in ways.items():
+        rates = (games / simulated[jobs], "games/s", games / engine, "0.5 or more")
+        print(ratio_line(f"simulate games per second {words}", *rates))
 
 
 if __name__ == "__main__":

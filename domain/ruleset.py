@@ -450,6 +450,7 @@ def resolve_options(meta: RulesetMeta, given: Mapping[str, Any]) -> dict[str, An
 _REGISTRY: dict[str, Ruleset[Any, Any, Any]] = {}
 PLUGIN_GROUP = "chronicle.rulesets"
 _loaded = False
+_ALONE: dict[str, Ruleset[Any, Any, Any]] = {}  # games loaded alone (`only_ruleset`)
 
 
 def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
@@ -458,8 +459,30 @@ def register(ruleset: Ruleset[Any, Any, Any]) -> Ruleset[Any, Any, Any]:
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any] | None:
+    alone = _ALONE.get(ruleset_id)
+    if alone is not None and not _loaded:
+        return alone
     _load_plugins()
     return _REGISTRY.get(ruleset_id)
+
+
+def only_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any] | None:
+    """`get_ruleset`, loading that game alone when its entry point bears its id (as every
+    built-in game's does): a process that plays one game (a simulating helper,
+    store/simulation_processes.py) starts in half the time without the others."""
+    if not _loaded:
+        from importlib.metadata import EntryPoint, entry_points
+
+        from domain.builtin_games import BUILTIN_RULESETS
+
+        found = list(entry_points(group=PLUGIN_GROUP, name=ruleset_id))
+        if not found and ruleset_id in BUILTIN_RULESETS:
+            found = [EntryPoint(ruleset_id, BUILTIN_RULESETS[ruleset_id], PLUGIN_GROUP)]
+        if len(found) == 1:
+            ruleset = found[0].load()
+            if isinstance(getattr(ruleset, "meta", None), RulesetMeta) and ruleset.meta.id == ruleset_id:
+                _ALONE[ruleset_id] = ruleset  # `get_ruleset` finds it too, until all are loaded
+    return get_ruleset(ruleset_id)
 
 
 def all_rulesets() -> list[Ruleset[Any, Any, Any]]:

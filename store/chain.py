@@ -283,7 +283,7 @@ def stamp(
             digest, states[id(event)] = writing.stamped(previous, event)
         else:
             digest = _event_digest(previous, event, plain_records and record)
-        object.__getattribute__(event, "__dict__")[KEY] = digest
+        vars(event)[KEY] = digest  # the event's own dict: the dataclass is frozen to setattr only
         previous = digest
     return previous
 
@@ -303,7 +303,7 @@ class _Writing:
         self.written: dict[str, str] = {}
 
     def stamped(self, previous: str, event: Any) -> tuple[str, bytes]:
-        fields = dict(vars(event))
+        fields = vars(event).copy()
         del fields["originator_id"], fields["originator_version"]
         when = fields["timestamp"]
         if when is not self.when:
@@ -313,17 +313,20 @@ class _Writing:
             digest = link(previous, event.originator_id, event.originator_version, type(event).TOPIC, fields)
             if KEY in fields:  # digested before: the new digest where the old one stood
                 fields[KEY] = digest
-                return digest, msgspec.json.encode(fields)
-            return digest, _with_digest(msgspec.json.encode(fields), digest)
-        head = b"%s\n%s\n%s\n%d\n%s\n" % (
-            _ALGORITHM,
-            previous.encode(),
-            self.stream,
-            event.originator_version,
-            type(event).TOPIC.encode(),
+                return digest, _encode(fields)
+            return digest, _with_digest(_encode(fields), digest)
+        version, topic = event.originator_version, type(event).TOPIC.encode()
+        hashing = _sha256(
+            b"%s\n%s\n%s\n%d\n%s\n" % (_ALGORITHM, previous.encode(), self.stream, version, topic)
         )
-        digest = hashlib.sha256(head + msgspec.json.encode(fields, order="sorted")).hexdigest()
-        return digest, _with_digest(msgspec.json.encode(fields), digest)
+        hashing.update(_encode(fields, order="sorted"))
+        digest = hashing.hexdigest()
+        fields[KEY] = digest  # the last key, as `_with_digest` writes it
+        return digest, _encode(fields)
+
+
+_encode = msgspec.json.encode
+_sha256 = hashlib.sha256
 
 
 _ALGORITHM = ALGORITHM.encode()

@@ -37,7 +37,7 @@ from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.game import Game
 from store import chain
-from store.group_commit import GroupCommit
+from store.group_commit import NUMBERED, GroupCommit
 from store.requests import Appended
 from store.saving import PendingSave
 
@@ -156,7 +156,24 @@ class SavePath(Application[UUID]):
 
     def _commit(self, pending: PendingSave) -> Sequence[int] | None:
         event = self._sealed(pending).processing_event
-        return self.recorder.insert_events(pending.stored, tracking=event.tracking, **event.saved_kwargs)
+        # The ids serve the listeners alone (`_finish_save`): with none, they are not read back.
+        numbered = {} if self.listeners else {NUMBERED: False}
+        return self.recorder.insert_events(
+            pending.stored, tracking=event.tracking, **event.saved_kwargs, **numbered
+        )
+
+    def save_stored(self, stored: list[StoredRecord]) -> None:
+        """Insert rows stamped and mapped already (`_sealed`'s, store/core.py `stored_form`)
+        in one transaction, as `_commit` and `_finish_save` do: the listeners told of each."""
+        numbered = {} if self.listeners else {NUMBERED: False}
+        ids = self.recorder.insert_events(stored, **numbered)
+        if ids and self.listeners:
+            self._tell(
+                [
+                    Appended(_uuid(r.originator_id), r.originator_version, r.topic, position)
+                    for r, position in zip(stored, ids, strict=True)
+                ]
+            )
 
     async def _commit_async(self, pending: PendingSave) -> Sequence[int] | None:
         """The commit, awaited: on SQLite, in the next batch of the writer process (which
@@ -210,3 +227,7 @@ class SavePath(Application[UUID]):
         Other processes' writes still arrive: every read fast-forwards from the store."""
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)
+
+
+def _uuid(stream: UUID | str) -> UUID:
+    return stream if isinstance(stream, UUID) else UUID(stream)

@@ -26,6 +26,7 @@ from uuid import UUID, uuid4
 
 import msgspec
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain import reading, suggestions
 from domain.events import ActionRecorded, FactRecorded
@@ -86,7 +87,7 @@ class Core(Corrections):
         on an event loop in a process of its own (store/writer_process.py), as the server's
         are; given by whoever builds the application (store/app.py)."""
         self.url = store_url(url)
-        super().__init__(env=store_env(self.url) | sealing_env(self.url))
+        super().__init__(env=self._environment())
         self.admin_token = admin_token if admin_token is not None else admin_token_from_env()
         self._secrets = {}
         self._secrets_lock = threading.Lock()
@@ -98,6 +99,10 @@ class Core(Corrections):
         self.writer = writer(self.url) if writer is not None and grouped else None
         assert isinstance(self.mapper, SealingMapper)  # named by `sealing_env`
         self._to_row = self.mapper.to_row
+
+    def _environment(self) -> dict[str, str]:
+        """The library's settings: the store at `url`, its secrets sealed with its key."""
+        return store_env(self.url) | sealing_env(self.url)
 
     # -- what store/app.py plugs in -----------------------------------------------------
 
@@ -189,10 +194,16 @@ class Core(Corrections):
         game's last, as when it is recorded as it is played), the chain stamped as one action
         at a time would have stamped it, the listeners told of every event. A game of a deal is
         saved by `create_game` alone."""
+        self.save_stored(self.stored_form(*started))
+
+    def stored_form(self, *started: Started) -> list[StoredRecord]:
+        """The rows `save_started` inserts for `started`, in its order, stamped and mapped,
+        nothing stored: a game played in another process (store/simulation_processes.py) is
+        saved from them (`save_stored`). The games are not to be saved otherwise after."""
         if any(s.dealt is not None for s in started):
             raise ValueError("a game of a deal is saved by create_game, which joins it to its deal")
         pending = self._prepare_save(*(aggregate for s in started for aggregate in (s.sealed, s.game)))
-        self._finish_save(pending, self._commit(pending))
+        return self._sealed(pending).stored
 
     def _server_seed(self, new: NewGame, admin: bool) -> bytes:
         if new.server_seed is None:

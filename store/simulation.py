@@ -14,10 +14,18 @@ one action at a time through `Chronicle.record` gives (`play_each`, which the te
 to), so the games are ordinary games in the store: `log`, `replay` and `audit --all` read them
 like any other.
 
-The figure: 30 two-player Dominion bot games simulated in 0.43 s, against 5.0 s when each
-action was recorded in its own transaction (12 times as many games a second); `bench.engine`
-sets simulate beside the engine alone playing the same games (a ratio of about 0.3: the rest
-is building, digesting and inserting each event).
+Several processes may play the games (store/simulation_processes.py `play_in`): the helpers
+send back each game's rows stamped and mapped, and the asking process stores them in the same
+order and transactions, so the store ends the same.
+
+The figures: 30 two-player Dominion bot games simulated in 0.43 s, against 5.0 s when each
+action was recorded in its own transaction (12 times as many games a second). `bench.engine`
+sets simulate beside the engine alone playing the same games (`.venv/bin/python -m
+bench.engine --games 50 --store-rounds 4`: rounds of 50 games, two cores otherwise idle): in
+one process a ratio of 0.31 (0.29 before the inserts stopped reading their ids back; the rest
+is building, digesting and inserting each event, about 17 ms of CPU a game against the
+engine's 6); with the default jobs, the helper started inside each round, 0.46 (0.50 on
+rounds of 200 games, `--store-games 200 --store-rounds 2`).
 """
 
 from __future__ import annotations
@@ -112,7 +120,8 @@ def play_all(
 ) -> Iterator[Played]:
     """Games `indexes` of `seed`, each played in memory (`played_in_memory`) and stored with
     others in one transaction once they hold `batch` events together, or at the last game;
-    each game's `Played` is given once it is stored.
+    each game's `Played` is given once it is stored. store/simulation_processes.py `play_in`
+    plays them in several processes and stores them the same.
 
     Nobody reads a bot game before it ends, so nothing is lost by storing it whole: its
     events, digests included, are those recording it one action at a time gives

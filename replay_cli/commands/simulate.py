@@ -9,12 +9,15 @@ seed twice into one store is refused, since those games already exist there.
 Each game is played in memory by the rules the store records with, then stored whole, several
 games to a transaction: the very events, digests included, that recording it one action at a
 time would store (store/simulation.py), so the games are ordinary games in the store: `log`,
-`replay` and `audit --all` read them like any other.
+`replay` and `audit --all` read them like any other. `--jobs J` plays them in J processes (by
+default one per core), this one among them, which stores them in order: the store ends as
+with `--jobs 1` (store/simulation_processes.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections import Counter
@@ -30,7 +33,8 @@ from replay_cli.local import open_store
 from replay_cli.options import check_new_game, parse_options, ruleset_named
 from replay_cli.progress import Progress
 from replay_cli.sources import add_store_option
-from store.simulation import ACTION_CAP, Played, already_simulated, play_all
+from store.simulation import ACTION_CAP, Played, already_simulated
+from store.simulation_processes import play_in, start_helpers, stop_helpers
 
 
 def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
@@ -56,8 +60,21 @@ def register(subparsers: Subparsers[argparse.ArgumentParser]) -> None:
         metavar="M",
         help=f"give up on a game after M actions ({ACTION_CAP})",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        metavar="J",
+        help=f"processes playing the games, this one among them (default: the cores, {default_jobs()})",
+    )
     add_store_option(parser)
     parser.set_defaults(run=run)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,10 +86,16 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{ruleset.meta.id} has no expansions")
         options["expansions"] = args.expansions.replace(" ", "")
     check_new_game(ruleset, players, options)
-    if args.games < 1 or args.max_actions < 1:
-        raise UsageError("--games and --max-actions take positive numbers")
+    if args.games < 1 or args.max_actions < 1 or args.jobs < 1:
+        raise UsageError("--games, --max-actions and --jobs take positive numbers")
     names = [f"Bot {seat}" for seat in ruleset.meta.seat_ids[:players]]
-    app = open_store(args.store, create=True)
+    # the helpers first, while no store is open: they may then be forked, in a few milliseconds
+    helpers = start_helpers(min(args.jobs, args.games) - 1)
+    try:
+        app = open_store(args.store, create=True)
+    except BaseException:
+        stop_helpers(helpers)
+        raise
     try:
         taken = already_simulated(app, ruleset.meta.id, args.seed, args.games)
         if taken is not None:
@@ -83,7 +106,18 @@ def run(args: argparse.Namespace) -> int:
         started = time.monotonic()
         played: list[Played] = []
         try:
-            for one in play_all(app, ruleset, args.seed, range(args.games), names, options, args.max_actions):
+            games = play_in(
+                args.jobs,
+                app,
+                ruleset,
+                args.seed,
+                range(args.games),
+                names,
+                options,
+                args.max_actions,
+                helpers=helpers,
+            )
+            for one in games:
                 played.append(one)
                 progress.advance()
         except IntegrityError:  # another process stored a game of this seed meanwhile
@@ -94,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         progress.finish()
         seconds = time.monotonic() - started
     finally:
+        stop_helpers(helpers)  # those that played were ended by `play_in`
         app.close()
     for line in summary(ruleset, args.seed, played, names, seconds):
         print(line)

@@ -35,15 +35,20 @@ def test_simulated_games_end_are_stored_and_pass_the_audit(cli: Cli) -> None:
 
 
 def test_the_same_seed_plays_the_same_game_in_another_store(cli: Cli) -> None:
+    """In one process or several (`--jobs`): the same games."""
     other = Cli(cli.home / "other")
     other.home.mkdir()
-    for each in (cli, other):
-        each.ok("simulate", "province", "--games", "1", "--seed", "same")
-    [first] = [row.split()[0] for row in cli.ok("games").splitlines()[1:]]
-    [second] = [row.split()[0] for row in other.ok("games").splitlines()[1:]]
-    assert first == second
-    assert cli.ok("log", first) == other.ok("log", second)
+    for each, jobs in ((cli, "1"), (other, "3")):
+        each.ok("simulate", "province", "--games", "4", "--seed", "same", "--jobs", jobs)
+    first = sorted(row.split()[0] for row in cli.ok("games").splitlines()[1:])
+    second = sorted(row.split()[0] for row in other.ok("games").splitlines()[1:])
+    assert first == second and len(first) == 4
+    for game in first:
+        assert cli.ok("log", game) == other.ok("log", game)
     assert "already simulated" in cli.fails(1, "simulate", "province", "--games", "1", "--seed", "same")
+    assert "--jobs take positive numbers" in cli.fails(
+        2, "simulate", "province", "--games", "1", "--seed", "none", "--jobs", "0"
+    )
 
 
 def test_a_game_that_does_not_end_within_the_cap_is_reported_and_fails(cli: Cli) -> None:

@@ -28,6 +28,8 @@ CAPABILITIES = frozenset(
         "store.live",
         "store.notes",
         "store.simulation",
+        "store.simulation_helper",
+        "store.simulation_processes",
         "store.stamping",
         "store.stream_transfer",
         "store.studies_transfer",
