@@ -14,8 +14,11 @@ in each round:
   workers' start-up included, then the baseline over the same games.
 
 Prints each rate in games per second beside its baseline, and their ratio (aim: 0.5 or
-more). Ten runs on the 2-core machine while other work kept it loaded (load average 5 to 8):
-one process 0.28 to 0.32, against 0.23 to 0.29 for the audit before each row was read once
+more). On a quiet 2-core machine, `.venv/bin/python -m bench.audit`, two runs: one process
+0.34 and 0.32 (111.9 games/s against 331.7 and 348.6), two worker processes 0.56 and 0.57
+(194.4 and 195.4 games/s against 344.9 and 345.6). Ten runs on the 2-core machine while
+other work kept it loaded (load average 5 to 8): one process 0.28 to 0.32, against 0.23 to
+0.29 for the audit before each row was read once
 (this bench's one-process part run on it); two worker processes 0.14 to 0.38. The kernel
 shares the CPU between sessions (autogroup) before processes, so while other sessions kept
 the machine busy the two workers together got no more CPU than one process (their games

@@ -24,19 +24,22 @@ to a seat and to the public, as events and as server-sent events) after a whole 
 Aims, at `--subscribers`: p99 delivery latency at most 100 ms, the write rate held (at least
 95% of the rate asked); at most 100 KB per followed game.
 
-Measured on a 2-core machine other benchmarks kept busy (load average 6 to 7; latency and
-write rate moved by half from run to run), `.venv/bin/python -m bench.live`, two runs: at
-1,000 subscribers p99 24.4 and 92.4 ms at 99/s; at 5,000 p99 230.7 and 261.7 ms, 73 and
-64 writes/s, servers' CPU 39 us per delivery (second run). The aims are not met on such a machine: the
-servers got about a third of a core each. Before the changes below, a quiet machine measured
-p99 152.5 ms and 91 writes/s at 5,000.
+Measured on a quiet 2-core machine, `.venv/bin/python -m bench.live`, two runs: at 5,000
+subscribers p99 27.5 and 34.5 ms (aim met), 99 writes/s of 100, 250,000 deliveries of 250,000,
+servers' CPU 35 and 36 us per delivery; at 1,000, p99 10.7 and 9.2 ms. This same client
+against servers started from the commit before the changes below (fdb8a1c), on the same
+quiet machine: p99 59.6 ms at 5,000, 41 us per delivery. (The 152.5 ms measured before
+with the earlier client counted the subscribers' connecting as delivery: the writers now
+start once every stream has been answered.) On a machine other benchmarks kept busy (load
+average 6 to 7) latency and write rate move by half from run to run: p99 230.7 and 261.7 ms
+at 5,000, 73 and 64 writes/s; the servers then got about a third of a core each.
 
 What a spectator costs the servers: each followed game writes a batch to its caught-up streams
 itself, in one pass, and each stream sends straight from its steps (store/live.py,
 api/live.py), rather than a task woken per stream under Litestar's `Stream`. Against servers
 started from the commit before that (fdb8a1c), in turns with this same client at 5,000
-subscribers, four pairs: servers' CPU per delivery 38.4 us against 45.7 us (0.84); p99 236 ms
-against 241 ms and 68 writes/s against 66, within the noise. What is left per
+subscribers, four pairs on the busy machine: servers' CPU per delivery 38.4 us against 45.7 us
+(0.84); p99 236 ms against 241 ms and 68 writes/s against 66, within that noise. What is left per
 delivery is mostly the kernel's write to the socket (py-spy: four fifths of the fan-out).
 """
 
