@@ -13,10 +13,8 @@ Running games are folded on demand; finished games are folded once, by the stati
 
 from __future__ import annotations
 
-import gc
 import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from datetime import datetime
 from itertools import islice
 from operator import itemgetter
@@ -30,6 +28,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.events import ActionRecorded, ActionsRetracted, FactRecorded, GameCreated, GameFinished
 from domain.ruleset import OMNISCIENT, GameConfig, Outcome, Ruleset, Viewer, get_ruleset
+from store.collector import collector_paused
 
 
 class TurnSample(msgspec.Struct):
@@ -278,25 +277,8 @@ def stored_rows(app: Any, game_id: UUID) -> list[tuple[str, bytes]] | None:
 def fold_rows(rows: Sequence[tuple[str, bytes]], game_id: UUID, position: int = 0) -> GameStatistics:
     """Fold one game's stored rows (`stored_rows`) into its statistics. Each row is decoded
     as the fold reaches it and dropped after: a stream's entries never all exist at once."""
-    with _collector_paused():
+    with collector_paused():
         return _fold_rows(rows, game_id, position)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for one game's fold: the fold makes hundreds of
-    thousands of short-lived objects (states, facts), none in a reference cycle, and the
-    collector's passes over them find nothing to free (a rebuild spent a tenth of its fold
-    there). Reference counting frees them as before; a cycle made meanwhile on another thread
-    waits for the next pass, a few milliseconds later."""
-    if not gc.isenabled():  # paused already (a worker process, another fold on another thread)
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _fold_rows(rows: Sequence[tuple[str, bytes]], game_id: UUID, position: int) -> GameStatistics:

@@ -39,6 +39,7 @@ from uuid import UUID
 
 from domain.game import Game
 from domain.ruleset import Command, Outcome, Rejection, Ruleset, example_options
+from store.collector import collector_paused
 from store.core import Core
 from store.errors import GameNotFound
 from store.requests import RECORDER, NewGame
@@ -166,7 +167,8 @@ def played_in_memory(
             return f"the bot's {ruleset.format_action(choice)} for seat {seat} was refused: {decided.message}"
         return None
 
-    return started, _bot_game(ruleset, game_key(seed, index), cap, lambda: started.game, act)
+    with collector_paused():
+        return started, _bot_game(ruleset, game_key(seed, index), cap, lambda: started.game, act)
 
 
 def play_each(
