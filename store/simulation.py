@@ -22,10 +22,10 @@ The figures: 30 two-player Dominion bot games simulated in 0.43 s, against 5.0 s
 action was recorded in its own transaction (12 times as many games a second). `bench.engine`
 sets simulate beside the engine alone playing the same games (`.venv/bin/python -m
 bench.engine --games 50 --store-rounds 4`: rounds of 50 games, two cores otherwise idle): in
-one process a ratio of 0.31 (0.29 before the inserts stopped reading their ids back; the rest
-is building, digesting and inserting each event, about 17 ms of CPU a game against the
-engine's 6); with the default jobs, the helper started inside each round, 0.46 (0.50 on
-rounds of 200 games, `--store-games 200 --store-rounds 2`).
+one process a ratio of 0.33 (0.29 before the inserts stopped reading their ids back and the
+collector waited longer between passes; the rest is building, digesting and inserting each
+event, about 17 ms of CPU a game against the engine's 6); with the default jobs, the helper
+started inside each round, 0.51 to 0.52 (store/simulation_processes.py).
 """
 
 from __future__ import annotations

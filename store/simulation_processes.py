@@ -28,12 +28,13 @@ it was ready leaves its share to the others. Ctrl-C ends the asking process, whi
 helpers; a helper whose asking process is gone ends after its game.
 
 The figure (`.venv/bin/python -m bench.engine --games 50 --store-rounds 4`: rounds of 50
-Dominion games, the helper forked inside each, two cores otherwise idle): simulate with the
-default two jobs at 0.46 of the engine alone's games per second (75.0 games/s against 163.7),
-against 0.31 in one process; 0.50 on rounds of 200 games (`--store-games 200 --store-rounds
-2`). The two processes then use about the same CPU time, half a second each for 50 games,
-against 0.85 s in one process: the rest is sending the rows across and taking them in. Where
-other work kept one of the two cores busy, the two ways came out alike (0.28 to 0.39).
+Dominion games, the helper forked inside each, two cores otherwise idle), three runs:
+simulate with the default two jobs at 0.52, 0.52 and 0.51 of the engine alone's games per
+second (92.1 games/s against 177.8), against 0.33 in one process. Before the collector waited
+for 50,000 young objects (store/collector.py) and this process took three games for every
+four a helper gets, rather than one for two, two jobs gave 0.44 to 0.46. What two processes
+spend beyond one is sending the rows across and taking them in. Where other work kept one of
+the two cores busy, the two ways came out alike (0.28 to 0.39).
 """
 
 from __future__ import annotations
