@@ -23,7 +23,10 @@ On the shared two-core machine with both cores idle (`--games 200,600 --turns 3`
 workers, the collector's pause and the cheaper drop of stale generations: 0.44 and 0.42 to
 0.47). The workers need idle cores: with another job on one core, 0.55 to 0.64 at 200 games
 and 0.61 to 0.69 at 600 (0.46 to 0.64 in one process); with both cores busy, 0.4 to 0.5
-either way.
+either way. Small stores, idle cores: 0.63 at 20 games and 0.77 at 40, 0.62 at 16; under 16
+games (where the workers are not started: projections/fold_workers.py `FROM_GAMES`) a rebuild
+takes a few milliseconds, most of them opening the view and writing its position, and the
+ratio is 0.35 to 0.45.
 
     .venv/bin/python -m bench.projections [--games 200,600] [--distinct 40] [--turns 1] [--dir DIR]
 """
