@@ -79,6 +79,28 @@ def counted_now(url: str, generation: int) -> int | None:
     return int(row[0]) if row else None
 
 
+def views_now(url: str) -> set[int]:
+    """The generations whose view exists, read without the catalog, whose lock a stopped
+    process may hold."""
+    prefix = generation_name("stats", 0)[:-1]
+    if url.startswith("sqlite:"):
+        names = [path.stem for path in views_dir(url).glob(f"{prefix}*.sqlite3")]
+    else:
+        parsed = urlparse(url)
+        schema = parse_qs(parsed.query)["schema"][0]
+        with psycopg.connect(parsed._replace(query="").geturl(), autocommit=True) as pg:
+            rows = pg.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
+                (schema,),
+            ).fetchall()
+        names = [str(name).removesuffix("_games") for (name,) in rows if str(name).endswith("_games")]
+    return {
+        int(name[len(prefix) :])
+        for name in names
+        if name.startswith(prefix) and name[len(prefix) :].isdigit()
+    }
+
+
 def killed_rebuild(url: str, catalog: Catalog) -> int:
     """A rebuild process stopped once it has counted a game and killed; its generation."""
     for _attempt in range(3):
@@ -90,7 +112,7 @@ def killed_rebuild(url: str, catalog: Catalog) -> int:
 
 def _stop_a_rebuild(url: str, catalog: Catalog) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CHRONICLE_")} | {"CHRONICLE_STORE": url}
-    before = {g for g, _ in catalog.generations("stats")}
+    before = {g for g, _ in catalog.generations("stats")} | views_now(url)
 
     def new() -> set[int]:
         return {g for g, _ in catalog.generations("stats")} - before
@@ -101,21 +123,25 @@ def _stop_a_rebuild(url: str, catalog: Catalog) -> int:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+    generation: int | None = None
     try:
-        until(lambda: bool(new()))
-        (generation,) = new()
-        # Let it run a few milliseconds at a time, and look while it is stopped: a rebuild of
-        # GAMES resigned games may otherwise finish between two looks on a busy machine.
+        # Let it run a few milliseconds at a time from its start, and look while it is
+        # stopped: a rebuild of GAMES resigned games may otherwise finish between two looks on
+        # a busy machine, or before its generation is seen at all.
         deadline = time.monotonic() + 30
         while process.poll() is None and time.monotonic() < deadline:
             process.send_signal(signal.SIGSTOP)
-            if (counted_now(url, generation) or 0) >= 1:
+            if generation is None and (found := views_now(url) - before):
+                (generation,) = found
+            if generation is not None and (counted_now(url, generation) or 0) >= 1:
                 break
             process.send_signal(signal.SIGCONT)
             time.sleep(0.003)
     finally:
         process.kill()
         process.wait()
+    if generation is None:
+        (generation,) = new()
     return generation
 
 
