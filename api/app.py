@@ -39,6 +39,7 @@ from api.settings import EdgeSettings, SettingsError
 from projections.games_index import GameIndex
 from projections.runner import ProjectionHost, StatsReader
 from store.app import Chronicle
+from store.collector import fewer_collections
 from store.limits import MAX_BODY_BYTES
 
 DESCRIPTION = """Chronicle records and replays tabletop games as event streams.
@@ -82,12 +83,8 @@ async def _collector(app: Litestar) -> AsyncIterator[None]:
     cycles waits longer to be freed."""
     gc.collect()
     gc.freeze()
-    before = gc.get_threshold()
-    gc.set_threshold(YOUNG_OBJECTS, *before[1:])
-    try:
+    with fewer_collections(YOUNG_OBJECTS):
         yield
-    finally:
-        gc.set_threshold(*before)
 
 
 ProjectionsMode = Literal["inprocess", "external"]

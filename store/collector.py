@@ -28,16 +28,18 @@ def collector_paused() -> Iterator[None]:
         gc.enable()
 
 
-YOUNG_OBJECTS = 50_000  # objects allocated and not yet freed between two young collections
+# `chronicle simulate`'s objects allocated and not yet freed between two young collections
+SIMULATE_YOUNG_OBJECTS = 50_000
 
 
 @contextmanager
-def fewer_collections(young: int = YOUNG_OBJECTS) -> Iterator[None]:
-    """Young collections every `young` allocations rather than 700, for the block: a run of
-    bot games keeps its games' events and stored rows alive until their transaction commits,
-    and with 700 the collector walked them over and over, about a tenth of `chronicle
-    simulate` (`bench.engine` with two jobs: 0.44 to 0.47 of the engine alone's rate
-    before, 0.48 to 0.50 after). Garbage in reference cycles waits longer to be freed."""
+def fewer_collections(young: int) -> Iterator[None]:
+    """Young collections every `young` allocations rather than 700, for the block: a server
+    (api/app.py) or a simulation (store/simulation_processes.py). A run of bot games keeps its
+    games' events and stored rows alive until their transaction commits, and with 700 the
+    collector walked them over and over, about a tenth of `chronicle simulate` (`bench.engine`
+    with two jobs: 0.44 to 0.47 of the engine alone's rate before, 0.48 to 0.50 after).
+    Garbage in reference cycles waits longer to be freed."""
     before = gc.get_threshold()
     gc.set_threshold(young, *before[1:])
     try:

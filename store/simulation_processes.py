@@ -62,7 +62,7 @@ from eventsourcing.persistence import StoredEvent as StoredRecord
 
 from domain.ruleset import Ruleset, only_ruleset
 from store import clock
-from store.collector import YOUNG_OBJECTS, fewer_collections
+from store.collector import SIMULATE_YOUNG_OBJECTS, fewer_collections
 from store.core import Core
 from store.sealing import sealing_env
 from store.simulation import ACTION_CAP, BATCH_EVENTS, Played, play_all, played_in_memory
@@ -143,7 +143,7 @@ def helper(orders: Connection, answers: Connection) -> None:
     over, and the asking process reads them only between games of its own, so the helper
     plays on meanwhile rather than wait for it."""
     sys.path[:] = orders.recv()  # where the asking process finds its modules (a test's clock)
-    gc.set_threshold(YOUNG_OBJECTS, *gc.get_threshold()[1:])  # as the asking process (`play_in`)
+    gc.set_threshold(SIMULATE_YOUNG_OBJECTS, *gc.get_threshold()[1:])  # as the asking process (`play_in`)
     outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
 
     def send() -> None:
@@ -400,79 +400,64 @@ def play_in(
     itself): the same games, stored in the same order and transactions; each game's `Played`
     given once it is stored. `helpers`: from `start_helpers` (else they are started here, as
     fresh interpreters: a store is open); those not needed are ended at once."""
-    with fewer_collections():
-        yield from _play_in(jobs, app, ruleset, seed, indexes, names, options, cap, batch, helpers)
+    with fewer_collections(SIMULATE_YOUNG_OBJECTS):
+        places = tuple(indexes)
+        wanted = max(0, min(jobs, len(places)) - 1)
+        stop_helpers(helpers[wanted:])
+        if wanted == 0:
+            yield from play_all(app, ruleset, seed, places, names, options, cap, batch)
+            return
+        games = Games(ruleset.meta.id, seed, places, names, options, cap, sealing_env(app.url), clock.now)
+        helping = list(helpers[:wanted])
+        stored_all = False
+        # The transactions are committed by a thread of their own, in order, while this one plays
+        # on: a commit waits for the disk, and the interpreter's lock is free meanwhile.
+        writer = ThreadPoolExecutor(1, "simulate-store")
+        writing: deque[tuple[Future[None], list[Played]]] = deque()
 
+        def stored(wait: bool, beyond: int = 0) -> Iterator[Played]:
+            """The games of the transactions committed (waiting, with `wait`, for all but the last
+            `beyond`)."""
+            while len(writing) > beyond and (wait or writing[0][0].done()):
+                done, played = writing.popleft()
+                done.result()
+                yield from played
 
-def _play_in(
-    jobs: int,
-    app: Core,
-    ruleset: Ruleset[Any, Any, Any],
-    seed: str,
-    indexes: Iterable[int],
-    names: list[str],
-    options: dict[str, Any],
-    cap: int,
-    batch: int,
-    helpers: Sequence[_Helper],
-) -> Iterator[Played]:
-    places = tuple(indexes)
-    wanted = max(0, min(jobs, len(places)) - 1)
-    stop_helpers(helpers[wanted:])
-    if wanted == 0:
-        yield from play_all(app, ruleset, seed, places, names, options, cap, batch)
-        return
-    games = Games(ruleset.meta.id, seed, places, names, options, cap, sealing_env(app.url), clock.now)
-    helping = list(helpers[:wanted])
-    stored_all = False
-    # The transactions are committed by a thread of their own, in order, while this one plays
-    # on: a commit waits for the disk, and the interpreter's lock is free meanwhile.
-    writer = ThreadPoolExecutor(1, "simulate-store")
-    writing: deque[tuple[Future[None], list[Played]]] = deque()
-
-    def stored(wait: bool, beyond: int = 0) -> Iterator[Played]:
-        """The games of the transactions committed (waiting, with `wait`, for all but the last
-        `beyond`)."""
-        while len(writing) > beyond and (wait or writing[0][0].done()):
-            done, played = writing.popleft()
-            done.result()
-            yield from played
-
-    try:
-        helping += [_Helper.launch(fork=False) for _ in range(wanted - len(helping))]
-        for one in helping:
-            one.send(games)
-        hand = _Handing(places, list(helping))
-        waiting: list[tuple[Played, list[StoredRecord]]] = []
-        events = 0
-        for place in range(len(places)):
-            yield from stored(wait=False)
-            while place not in hand.ready:
-                hand.gather(block=False)
-                if place in hand.ready:
-                    break
-                mine = hand.take_mine()
-                if mine is None:  # every game is handed out, or this process has its share
-                    if not hand.helpers:
-                        raise RuntimeError(
-                            "the processes simulating games ended before their games were stored"
-                        )
-                    hand.gather(block=True)
-                    continue
-                started, played = played_in_memory(app, ruleset, seed, places[mine], names, options, cap)
-                hand.ready[mine] = (played, app.stored_form(started))
-            played, rows = hand.ready.pop(place)
-            waiting.append((played, rows))
-            events += len(rows)
-            if events >= batch or place == len(places) - 1:
-                records = [record for _, game_rows in waiting for record in game_rows]
-                writing.append((writer.submit(app.save_stored, records), [p for p, _ in waiting]))
-                waiting, events = [], 0
-                yield from stored(wait=True, beyond=WRITING)  # a slow disk holds up play
-        yield from stored(wait=True)
-        stored_all = True
-    finally:
-        # what is being committed is whole games: it is let finish, and nothing after it begun
-        writer.shutdown(wait=True, cancel_futures=True)
-        for one in helping:
-            one.stop(STOP_WAIT if stored_all else 0)
+        try:
+            helping += [_Helper.launch(fork=False) for _ in range(wanted - len(helping))]
+            for one in helping:
+                one.send(games)
+            hand = _Handing(places, list(helping))
+            waiting: list[tuple[Played, list[StoredRecord]]] = []
+            events = 0
+            for place in range(len(places)):
+                yield from stored(wait=False)
+                while place not in hand.ready:
+                    hand.gather(block=False)
+                    if place in hand.ready:
+                        break
+                    mine = hand.take_mine()
+                    if mine is None:  # every game is handed out, or this process has its share
+                        if not hand.helpers:
+                            raise RuntimeError(
+                                "the processes simulating games ended before their games were stored"
+                            )
+                        hand.gather(block=True)
+                        continue
+                    started, played = played_in_memory(app, ruleset, seed, places[mine], names, options, cap)
+                    hand.ready[mine] = (played, app.stored_form(started))
+                played, rows = hand.ready.pop(place)
+                waiting.append((played, rows))
+                events += len(rows)
+                if events >= batch or place == len(places) - 1:
+                    records = [record for _, game_rows in waiting for record in game_rows]
+                    writing.append((writer.submit(app.save_stored, records), [p for p, _ in waiting]))
+                    waiting, events = [], 0
+                    yield from stored(wait=True, beyond=WRITING)  # a slow disk holds up play
+            yield from stored(wait=True)
+            stored_all = True
+        finally:
+            # what is being committed is whole games: it is let finish, and nothing after it begun
+            writer.shutdown(wait=True, cancel_futures=True)
+            for one in helping:
+                one.stop(STOP_WAIT if stored_all else 0)

@@ -6,11 +6,9 @@ with it, and the listeners hear of every event once."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from uuid import UUID
 
 import pytest
 
@@ -18,9 +16,8 @@ from store import clock
 from store.app import ADMIN, Appended, Chronicle
 from store.audit import audit_game
 from store.simulation import play_all, play_each
-from tests.api.support import ADMIN_TOKEN
-from tests.conftest import postgres_schema
 from tests.short_games import RULESET_IDS, SHORT_SEEDS, players, ruleset_named
+from tests.store.simulated import another_store, game_rows
 
 
 class Ticking:
@@ -45,21 +42,6 @@ def ticking(monkeypatch: pytest.MonkeyPatch) -> Ticking:
     return ticking
 
 
-@contextmanager
-def another_store(url: str, tmp_path: Path) -> Iterator[Chronicle]:
-    """A second, empty store of the same kind as `url`: the same game ids may be played there."""
-    if url.startswith("sqlite"):
-        with closing(Chronicle(f"sqlite:///{tmp_path}/other.sqlite3", admin_token=ADMIN_TOKEN)) as app:
-            yield app
-    else:
-        with postgres_schema() as other, closing(Chronicle(other, admin_token=ADMIN_TOKEN)) as app:
-            yield app
-
-
-def rows(app: Chronicle, game_id: UUID) -> list[tuple[int, str, bytes]]:
-    return [(r.originator_version, r.topic, r.state) for r in app.recorder.select_events(game_id)]
-
-
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
 def test_a_game_played_in_memory_is_stored_as_recording_it_action_by_action_stores_it(
     app: Chronicle, store_url: str, tmp_path: Path, ticking: Ticking, ruleset_id: str
@@ -73,8 +55,8 @@ def test_a_game_played_in_memory_is_stored_as_recording_it_action_by_action_stor
         ticking.restart()
         (whole,) = play_all(other, ruleset, seed, [0], names, {}, 5_000)
         assert (whole.game_id, whole.actions, whole.outcome) == (each.game_id, each.actions, each.outcome)
-        stored = rows(other, whole.game_id)
-        assert stored == rows(app, each.game_id)
+        stored = game_rows(other, whole.game_id)
+        assert stored == game_rows(app, each.game_id)
         assert '"chain":' in stored[-1][2].decode()  # every event carries its digest
         # the listeners hear of the game's every event, once, with its position in the store
         game_events = [(a.originator_version, a.topic) for a in heard if a.originator_id == whole.game_id]
@@ -97,7 +79,7 @@ def test_games_stored_together_are_each_the_game_stored_alone(
         for index, played in enumerate(together):
             (single,) = play_all(alone, ruleset, "batch", [index], names, {}, 5_000, batch=1)
             assert single == played and played.outcome is not None
-            assert rows(alone, single.game_id) == rows(app, played.game_id)
+            assert game_rows(alone, single.game_id) == game_rows(app, played.game_id)
 
 
 def test_a_game_cut_at_the_cap_is_stored_as_far_as_it_went(app: Chronicle) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from uuid import UUID
@@ -24,9 +22,8 @@ from store.app import ADMIN, Appended, Chronicle
 from store.audit import audit_game
 from store.simulation import play_all
 from store.simulation_processes import play_in, start_helpers
-from tests.api.support import ADMIN_TOKEN
-from tests.conftest import postgres_schema
 from tests.short_games import players, ruleset_named
+from tests.store.simulated import another_store, game_rows
 
 MOMENT = datetime(2026, 3, 1, 12, tzinfo=UTC)
 MARK = "CHRONICLE_TEST_HELPER_MARK"  # the file a helper leaves when it reads the clock
@@ -87,20 +84,6 @@ def mark(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(MARK, str(path))
     monkeypatch.setenv(ASKING, str(os.getpid()))
     return path
-
-
-@contextmanager
-def another_store(url: str, tmp_path: Path) -> Iterator[Chronicle]:
-    if url.startswith("sqlite"):
-        with closing(Chronicle(f"sqlite:///{tmp_path}/other.sqlite3", admin_token=ADMIN_TOKEN)) as app:
-            yield app
-    else:
-        with postgres_schema() as other, closing(Chronicle(other, admin_token=ADMIN_TOKEN)) as app:
-            yield app
-
-
-def game_rows(app: Chronicle, game_id: UUID) -> list[tuple[int, str, bytes]]:
-    return [(r.originator_version, r.topic, r.state) for r in app.recorder.select_events(game_id)]
 
 
 def sequence(app: Chronicle) -> list[tuple[int, str, int, str]]:
