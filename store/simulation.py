@@ -25,7 +25,7 @@ bench.engine --games 50 --store-rounds 4`: rounds of 50 games, two cores otherwi
 one process a ratio of 0.33 (0.29 before the inserts stopped reading their ids back and the
 collector waited longer between passes; the rest is building, digesting and inserting each
 event, about 17 ms of CPU a game against the engine's 6); with the default jobs, the helper
-started inside each round, 0.51 to 0.52 (store/simulation_processes.py).
+started inside each round, 0.50 to 0.52 (store/simulation_processes.py).
 """
 
 from __future__ import annotations

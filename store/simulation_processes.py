@@ -28,9 +28,9 @@ it was ready leaves its share to the others. Ctrl-C ends the asking process, whi
 helpers; a helper whose asking process is gone ends after its game.
 
 The figure (`.venv/bin/python -m bench.engine --games 50 --store-rounds 4`: rounds of 50
-Dominion games, the helper forked inside each, two cores otherwise idle), three runs:
-simulate with the default two jobs at 0.52, 0.52 and 0.51 of the engine alone's games per
-second (92.1 games/s against 177.8), against 0.33 in one process. Before the collector waited
+Dominion games, the helper forked inside each, two cores otherwise idle), five runs:
+simulate with the default two jobs at 0.50 to 0.52 of the engine alone's games per second
+(92.1 games/s against 177.8 in one), against 0.33 in one process. Before the collector waited
 for 50,000 young objects (store/collector.py) and this process took three games for every
 four a helper gets, rather than one for two, two jobs gave 0.44 to 0.46. What two processes
 spend beyond one is sending the rows across and taking them in. Where other work kept one of
